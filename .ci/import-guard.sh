@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Fails if a library target imports anything but the standard library, Synchronization and the
+# project's own modules. KDBXFileIO (file paths, atomic save) may also import Glibc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+for dir in Sources/KDBX*; do
+  [ -d "$dir" ] || continue
+  allowed='Synchronization|KDBX[A-Za-z]*'
+  [ "$(basename "$dir")" = KDBXFileIO ] && allowed="$allowed|Glibc"
+  # Matches plain, @_exported, @testable, attributed and kind-qualified imports (import struct X.Y).
+  bad=$(grep -rEn '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*import\s+' "$dir" --include='*.swift' \
+    | grep -vE "import\s+((typealias|struct|class|enum|protocol|let|var|func)\s+)?($allowed)(\.|\s|$)" || true)
+  if [ -n "$bad" ]; then
+    echo "import guard: $dir imports outside the standard library:"
+    echo "$bad"
+    status=1
+  fi
+  found=$(grep -rEn '\bFoundation\b|canImport\(' "$dir" --include='*.swift' | grep -v '^\s*//' || true)
+  if [ -n "$found" ] && [ "$(basename "$dir")" != KDBXFileIO ]; then
+    echo "import guard: $dir mentions Foundation or canImport:"
+    echo "$found"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "import guard: library targets import only the standard library and their own modules"
+exit $status

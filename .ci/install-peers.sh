@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what the interop tests need. Tests that find a peer missing report a skip; they never pass silently.
+set -uo pipefail
+need_apt=()
+command -v gzip >/dev/null || need_apt+=(gzip)
+command -v python3 >/dev/null || need_apt+=(python3)
+command -v keepassxc-cli >/dev/null || need_apt+=(keepassxc)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "apt-get install ${need_apt[*]}"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}") >/dev/null 2>&1 \
+    || echo "warning: apt-get install ${need_apt[*]} failed; tests that need them will report skips"
+fi
+pip_need=()
+python3 -c 'import pykeepass' 2>/dev/null || pip_need+=(pykeepass)
+python3 -c 'import lxml' 2>/dev/null || pip_need+=(lxml)
+if [ ${#pip_need[@]} -gt 0 ]; then
+  echo "pip install ${pip_need[*]}"
+  python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \
+    || echo "warning: pip install ${pip_need[*]} failed; tests that need them will report skips"
+fi
+for tool in gzip python3 keepassxc-cli; do
+  printf '%-14s %s\n' "$tool" "$(command -v "$tool" || echo missing)"
+done
+python3 -c 'import pykeepass; print("pykeepass     ", pykeepass.__version__)' 2>/dev/null || echo "pykeepass      missing"
+exit 0

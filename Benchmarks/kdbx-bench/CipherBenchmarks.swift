@@ -1,0 +1,5 @@
+// Cipher benchmarks. Registered in main.swift through `cipherBenchmarks()`.
+
+func cipherBenchmarks() -> [Benchmark] {
+  return []
+}

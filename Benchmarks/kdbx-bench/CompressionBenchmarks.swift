@@ -1,0 +1,5 @@
+// Compression benchmarks. Registered in main.swift through `compressionBenchmarks()`.
+
+func compressionBenchmarks() -> [Benchmark] {
+  return []
+}

@@ -1,0 +1,5 @@
+// KDBX benchmarks. Registered in main.swift through `kdbxBenchmarks()`.
+
+func kdbxBenchmarks() -> [Benchmark] {
+  return []
+}

@@ -1,0 +1,5 @@
+// KDF benchmarks. Registered in main.swift through `kdfBenchmarks()`.
+
+func kdfBenchmarks() -> [Benchmark] {
+  return []
+}

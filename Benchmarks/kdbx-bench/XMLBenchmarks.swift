@@ -1,0 +1,5 @@
+// XML benchmarks. Registered in main.swift through `xmlBenchmarks()`.
+
+func xmlBenchmarks() -> [Benchmark] {
+  return []
+}

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// kdbx-bench: measures the hot paths. Usage: kdbx-bench [--list] [--json] [FILTER...]
+// Prints one line per benchmark: name, median, unit, min, max, runs (tab-separated).
+// Each family registers its benchmarks in its own file; this file only collects them.
+
+let allBenchmarks: [Benchmark] =
+  hashBenchmarks() + cipherBenchmarks() + kdfBenchmarks() + compressionBenchmarks() + xmlBenchmarks()
+  + kdbxBenchmarks()
+
+var filters: [String] = []
+var listOnly = false
+var json = false
+for argument in CommandLine.arguments.dropFirst() {
+  switch argument {
+  case "--list": listOnly = true
+  case "--json": json = true
+  case "--help", "-h":
+    print("usage: kdbx-bench [--list] [--json] [FILTER...]  (a FILTER is a case-insensitive substring of a name)")
+    exit(0)
+  default: filters.append(argument.lowercased())
+  }
+}
+
+let selected = allBenchmarks.filter { benchmark in
+  filters.isEmpty || filters.contains { benchmark.name.lowercased().contains($0) }
+}
+
+if listOnly {
+  for benchmark in selected { print("\(benchmark.name)\t\(benchmark.unit.label)") }
+  exit(0)
+}
+
+if selected.isEmpty {
+  print("kdbx-bench: no benchmark matches \(filters)")
+  exit(1)
+}
+
+var results: [BenchmarkResult] = []
+if !json { print("name\tmedian\tunit\tmin\tmax\truns") }
+for benchmark in selected {
+  let result = measure(benchmark)
+  results.append(result)
+  if !json {
+    print(
+      "\(result.name)\t\(format(result.median))\t\(result.unit)\t\(format(result.min))\t\(format(result.max))\t\(result.runs)"
+    )
+  }
+}
+if json {
+  let rows = results.map { result in
+    "  {\"name\": \"\(jsonEscaped(result.name))\", \"median\": \(format(result.median)), "
+      + "\"unit\": \"\(jsonEscaped(result.unit))\", \"min\": \(format(result.min)), \"max\": \(format(result.max)), "
+      + "\"runs\": \(result.runs)}"
+  }
+  print("[\n" + rows.joined(separator: ",\n") + "\n]")
+}

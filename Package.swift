@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+// swift-kdbx: a pure-Swift, zero-dependency implementation of the KeePass KDBX format.
+// This manifest declares no package dependencies, by design.
+import PackageDescription
+
+let package = Package(
+  name: "swift-kdbx",
+  products: [
+    .library(name: "KDBX", targets: ["KDBX"]),
+    .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
+    .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
+    .library(name: "KDBXXML", targets: ["KDBXXML"]),
+    .executable(name: "kdbx", targets: ["kdbx"]),
+    .executable(name: "kdbx-bench", targets: ["kdbx-bench"]),
+  ],
+  targets: [
+    // Library targets: the Swift standard library only (Synchronization allowed).
+    .target(name: "KDBXCrypto"),
+    .target(name: "KDBXCompression"),
+    .target(name: "KDBXXML"),
+    .target(name: "KDBX", dependencies: ["KDBXCrypto", "KDBXCompression", "KDBXXML"]),
+
+    // Executables: may import Glibc.
+    .executableTarget(name: "kdbx", dependencies: ["KDBX"]),
+    .executableTarget(
+      name: "kdbx-bench",
+      dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML"],
+      path: "Benchmarks/kdbx-bench"
+    ),
+
+    // Test support: reads Vectors/ through #filePath and Glibc. No bundles, no Foundation.
+    .target(name: "VectorSupport", path: "Tests/VectorSupport"),
+    .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
+    .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
+    .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
+    .testTarget(name: "KDBXTests", dependencies: ["KDBX", "VectorSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
