@@ -17,8 +17,20 @@ for argument in CommandLine.arguments.dropFirst() {
   switch argument {
   case "--list": listOnly = true
   case "--json": json = true
+  case "--write-document":
+    // Writes the benchmark XML document to standard output, for comparing with other tools.
+    let document = benchmarkDocument()
+    var written = 0
+    while written < document.count {
+      let count = document[written...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+      if count <= 0 { exit(1) }
+      written += count
+    }
+    exit(0)
   case "--help", "-h":
-    print("usage: kdbx-bench [--list] [--json] [FILTER...]  (a FILTER is a case-insensitive substring of a name)")
+    print(
+      "usage: kdbx-bench [--list] [--json] [--write-document] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+    )
     exit(0)
   default: filters.append(argument.lowercased())
   }
