@@ -35,5 +35,5 @@ objects=()
 for module in "${MODULES[@]}"; do [ -f "$dir/$module.o" ] && objects+=("$dir/$module.o"); done
 # String comparison and Character need the stdlib's Unicode tables, shipped as a static library.
 runtime="$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/swift/embedded/x86_64-unknown-linux-gnu"
-gcc -o "$dir/embedded-check" "$dir/check.o" "${objects[@]}" -L"$runtime" -lswiftUnicodeDataTables
+gcc -o "$dir/embedded-check" "$dir/check.o" "${objects[@]}" -L"$runtime" -lswiftUnicodeDataTables -lm
 "$dir/embedded-check"

@@ -66,7 +66,7 @@ public struct CredentialMatcher: Sendable {
     // Stable sort: enumerate to keep input order among equal scores.
     result.matches = result.matches.enumerated().sorted { lhs, rhs in
       lhs.element.score != rhs.element.score ? lhs.element.score > rhs.element.score : lhs.offset < rhs.offset
-    }.map(\.element)
+    }.map { $0.element }
     return result
   }
 

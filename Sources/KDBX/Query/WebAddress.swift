@@ -80,7 +80,7 @@ public struct WebAddress: Equatable, Sendable {
     let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     return parts.count == 4
       && parts.allSatisfy { part in
-        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && (Int(part) ?? 256) <= 255
+        !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCIIDigit } && (Int(part) ?? 256) <= 255
       }
   }
 }
