@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
+    .library(name: "KDBXFileIO", targets: ["KDBXFileIO"]),
     .executable(name: "kdbx", targets: ["kdbx"]),
     .executable(name: "kdbx-bench", targets: ["kdbx-bench"]),
   ],
@@ -20,8 +21,11 @@ let package = Package(
     .target(name: "KDBXXML"),
     .target(name: "KDBX", dependencies: ["KDBXCrypto", "KDBXCompression", "KDBXXML"]),
 
+    // File paths and crash-safe saves: the one library target that may import Glibc.
+    .target(name: "KDBXFileIO"),
+
     // Executables: may import Glibc.
-    .executableTarget(name: "kdbx", dependencies: ["KDBX"]),
+    .executableTarget(name: "kdbx", dependencies: ["KDBX", "KDBXFileIO"]),
     .executableTarget(
       name: "kdbx-bench",
       dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML"],
@@ -34,6 +38,7 @@ let package = Package(
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "VectorSupport"]),
+    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO"]),
   ],
   swiftLanguageModes: [.v6]
 )

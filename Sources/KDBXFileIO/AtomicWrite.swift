@@ -1,0 +1,134 @@
+import Glibc
+
+/// The steps of ``FileIO/atomicWrite(_:toPath:options:verify:)``, in order.
+public enum AtomicWriteStage: String, CaseIterable, Equatable, Sendable {
+  /// Creating the temporary file beside the destination.
+  case createTemporary
+  /// Writing the new bytes into the temporary file.
+  case write
+  /// `fsync` of the temporary file.
+  case sync
+  /// Reading the temporary file back and checking it.
+  case verify
+  /// Keeping the previous version as a backup.
+  case backup
+  /// Renaming the temporary file over the destination.
+  case rename
+}
+
+/// How ``FileIO/atomicWrite(_:toPath:options:verify:)`` saves.
+public struct AtomicWriteOptions: Sendable {
+  /// Keep the previous version of the file at `path + backupSuffix`.
+  public var keepsBackup: Bool = false
+  public var backupSuffix: String = ".old"
+  /// Refuse to replace a destination that has no write permission bits.
+  public var refusesReadOnlyDestination: Bool = true
+  /// For fault-injection tests: fail at this stage as if the system call had failed.
+  public var injectedFailure: AtomicWriteStage? = nil
+
+  public init() {}
+}
+
+extension FileIO {
+  /// Replaces the file at `path` with `bytes` so that an interruption at any moment leaves either the old
+  /// file or the new one, never a damaged one.
+  ///
+  /// The bytes go to a new temporary file in the same directory, which is flushed with `fsync`, read back and
+  /// given to `verify` (return `nil` when the bytes are good, or a reason). Only then is the previous version
+  /// kept as a backup (when asked) and the temporary file renamed over `path` (`rename(2)` is atomic within one
+  /// file system), and the directory flushed. On any failure the temporary file is removed and `path` is
+  /// untouched. A new file gets mode 0600; a replaced file keeps its mode.
+  public static func atomicWrite(
+    _ bytes: [UInt8], toPath path: String, options: AtomicWriteOptions = AtomicWriteOptions(),
+    verify: (([UInt8]) -> String?)? = nil
+  ) throws(FileIOError) {
+    var mode: mode_t = 0o600
+    var status = stat()
+    let exists = stat(path, &status) == 0
+    if exists {
+      mode = status.st_mode & 0o7777
+      if options.refusesReadOnlyDestination && (mode & 0o222) == 0 { throw .readOnly(path: path) }
+    }
+    let temporary = temporaryPath(for: path)
+    func fail(_ stage: AtomicWriteStage) -> Bool { options.injectedFailure == stage }
+
+    let descriptor = fail(.createTemporary) ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else {
+      throw fail(.createTemporary)
+        ? .injectedFailure(stage: .createTemporary) : .openFailed(path: temporary, errno: errno)
+    }
+    var closed = false
+    defer { if !closed { close(descriptor) } }
+    do throws(FileIOError) {
+      if fail(.write) { throw .injectedFailure(stage: .write) }
+      try writeAll(bytes, to: descriptor, path: temporary)
+      if fail(.sync) { throw .injectedFailure(stage: .sync) }
+      guard fsync(descriptor) == 0 else { throw .syncFailed(path: temporary, errno: errno) }
+      closed = true
+      guard close(descriptor) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
+      if fail(.verify) { throw .injectedFailure(stage: .verify) }
+      let readBack = try readFile(atPath: temporary, maxByteCount: bytes.count)
+      guard readBack == bytes else { throw .verificationFailed(path: temporary, reason: "read-back differs") }
+      if let verify, let reason = verify(readBack) { throw .verificationFailed(path: temporary, reason: reason) }
+      if options.keepsBackup && exists {
+        if fail(.backup) { throw .injectedFailure(stage: .backup) }
+        try keepBackup(of: path, at: path + options.backupSuffix)
+      }
+      if fail(.rename) { throw .injectedFailure(stage: .rename) }
+      guard rename(temporary, path) == 0 else { throw .renameFailed(from: temporary, to: path, errno: errno) }
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+    syncDirectory(containing: path)
+  }
+
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileIOError) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .writeFailed(path: path, errno: errno)
+      }
+      offset += written
+    }
+  }
+
+  /// Makes `backup` a copy of `path`: a hard link when the file system allows, else a flushed copy.
+  static func keepBackup(of path: String, at backup: String) throws(FileIOError) {
+    let staged = backup + ".tmp"
+    unlink(staged)
+    if link(path, staged) != 0 {
+      let bytes = try readFile(atPath: path)
+      let descriptor = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw .backupFailed(path: staged, errno: errno) }
+      defer { close(descriptor) }
+      try writeAll(bytes, to: descriptor, path: staged)
+      guard fsync(descriptor) == 0 else { throw .backupFailed(path: staged, errno: errno) }
+    }
+    guard rename(staged, backup) == 0 else {
+      unlink(staged)
+      throw .backupFailed(path: backup, errno: errno)
+    }
+  }
+
+  static func temporaryPath(for path: String) -> String {
+    let (directory, name) = split(path)
+    return directory + "." + name + ".tmp-" + String(getpid()) + "-" + String(UInt32.random(in: 0...UInt32.max))
+  }
+
+  static func split(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    return (String(path[...slash]), String(path[path.index(after: slash)...]))
+  }
+
+  /// Flushes the directory entry after a rename, so the new name survives a power cut. Best effort.
+  static func syncDirectory(containing path: String) {
+    let directory = split(path).directory
+    let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+}
