@@ -1,36 +1,64 @@
-// The `kdbx` command-line tool. Commands arrive with the codec (see README).
-#if canImport(Glibc)
-  import Glibc
-#endif
+// The `kdbx` command-line tool. See `kdbx --help` and the README.
+import Glibc
 
 let toolVersion = "0.1.0-dev"
 
 let usage = """
   kdbx \(toolVersion): read and write KeePass KDBX databases
 
-  USAGE: kdbx <command> [FILE] [options]
+  USAGE: kdbx <command> [arguments] [options]
+
+  COMMANDS (no vault needed):
+    generate      Print a random password (see 'kdbx generate --help').
+
+  Vault commands (info, ls, show, search, add, edit, ...) arrive with the KDBX codec.
 
   OPTIONS:
-    --help       Show this help.
+    --help       Show this help, or a command's help after the command.
     --version    Show the version.
 
-  Vault commands (info, ls, show, add, ...) arrive with the KDBX codec.
+  EXIT STATUS: 0 success, 1 error, 2 wrong password or key file.
   """
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-  print(usage)
-} else if arguments.contains("--version") {
-  print("kdbx \(toolVersion)")
-} else {
-  var standardError = StandardError()
-  print("kdbx: unknown command '\(arguments[0])'; see 'kdbx --help'", to: &standardError)
-  exit(1)
+/// A command: its help text and its entry point.
+struct Command {
+  var name: String
+  var help: String
+  var run: ([String]) throws(CLIError) -> Void
 }
 
-struct StandardError: TextOutputStream {
-  mutating func write(_ string: String) {
-    var bytes = Array(string.utf8)
-    _ = Glibc.write(2, &bytes, bytes.count)
+func allCommands() -> [Command] {
+  [
+    Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run)
+  ]
+}
+
+func main() -> Int32 {
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+    Terminal.out(usage + "\n")
+    return 0
+  }
+  if first == "--version" || first == "-V" {
+    Terminal.out("kdbx \(toolVersion)\n")
+    return 0
+  }
+  guard let command = allCommands().first(where: { $0.name == first }) else {
+    Terminal.error("kdbx: unknown command '\(first)' (see 'kdbx --help')\n")
+    return 1
+  }
+  let rest = Array(arguments.dropFirst())
+  if rest.contains("--help") || rest.contains("-h") {
+    Terminal.out(command.help + "\n")
+    return 0
+  }
+  do {
+    try command.run(rest)
+    return 0
+  } catch {
+    Terminal.error("kdbx \(command.name): \(error.message)\n")
+    return error.exitStatus
   }
 }
+
+exit(main())

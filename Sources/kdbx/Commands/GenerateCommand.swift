@@ -1,0 +1,61 @@
+import KDBX
+
+/// `kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]
+/// [--exclude-similar] [--count N]`: prints random passwords. No vault needed.
+enum GenerateCommand {
+  static let help = """
+    USAGE: kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]
+                         [--exclude-similar] [--count N] [--json]
+      Prints a random password. Without class flags it uses lower, upper and digits; every chosen class
+      appears at least once. Default length 20.
+    """
+
+  static let valueOptions: Set<String> = ["--length", "-L", "--exclude", "-x", "--count"]
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var options = PasswordGenerator.Options()
+    if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {
+      options.length = length
+    }
+    if let length = try arguments.integer("-L", in: 1...PasswordGenerator.maximumLength) { options.length = length }
+    var classes: [PasswordGenerator.CharacterClass] = []
+    if arguments.flag("--lower", "-l") { classes.append(.lowercase) }
+    if arguments.flag("--upper", "-U") { classes.append(.uppercase) }
+    if arguments.flag("--digits", "--numeric", "-n") { classes.append(.digits) }
+    if arguments.flag("--symbols", "--special", "-s") { classes.append(.symbols) }
+    if !classes.isEmpty { options.classes = classes }
+    options.excludedCharacters = arguments.values("--exclude", "-x").joined()
+    options.excludesLookAlikes = arguments.flag("--exclude-similar")
+    let count = try arguments.integer("--count", in: 1...10_000) ?? 1
+    let json = arguments.flag("--json")
+    try arguments.finish(maxPositionals: 0)
+
+    let generator = PasswordGenerator(options: options)
+    var random = SystemRandomNumberGenerator()
+    var passwords: [String] = []
+    for _ in 0..<count {
+      do {
+        passwords.append(try generator.generate(using: &random))
+      } catch {
+        throw .usage(describe(error))
+      }
+    }
+    if json {
+      let entropy = JSONValue.double((generator.entropyBits() * 10).rounded() / 10)
+      let items = passwords.map { JSONValue.object([("password", .string($0)), ("entropyBits", entropy)]) }
+      Terminal.out(JSONValue.array(items).rendered() + "\n")
+    } else {
+      for password in passwords { Terminal.out(password + "\n") }
+    }
+  }
+
+  static func describe(_ error: PasswordGenerator.GeneratorError) -> String {
+    switch error {
+    case .lengthOutOfRange(let length): return "length \(length) is out of range"
+    case .noCharactersLeft: return "the exclusions leave no characters to choose from"
+    case .lengthTooShortForClasses(let length, let classes):
+      return "a length of \(length) cannot hold one character from each of \(classes) classes"
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/// A small JSON builder for the CLI's `--json` output. Keys keep the order they are written in.
+enum JSONValue {
+  case string(String)
+  case number(Int)
+  case double(Double)
+  case bool(Bool)
+  case null
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  /// The value as JSON text, indented by two spaces per level (`pretty`) or compact.
+  func rendered(pretty: Bool = true) -> String {
+    var out = ""
+    render(into: &out, indent: pretty ? 0 : -1)
+    return out
+  }
+
+  private func render(into out: inout String, indent: Int) {
+    let pretty = indent >= 0
+    func newline(_ level: Int) {
+      guard pretty else { return }
+      out += "\n" + String(repeating: "  ", count: level)
+    }
+    switch self {
+    case .string(let text): out += JSONValue.quoted(text)
+    case .number(let number): out += String(number)
+    case .double(let number): out += number.isFinite ? String(number) : "null"
+    case .bool(let flag): out += flag ? "true" : "false"
+    case .null: out += "null"
+    case .array(let items):
+      if items.isEmpty {
+        out += "[]"
+        return
+      }
+      out += "["
+      for (index, item) in items.enumerated() {
+        if index > 0 { out += "," }
+        newline(indent + 1)
+        item.render(into: &out, indent: pretty ? indent + 1 : -1)
+      }
+      newline(indent)
+      out += "]"
+    case .object(let members):
+      if members.isEmpty {
+        out += "{}"
+        return
+      }
+      out += "{"
+      for (index, member) in members.enumerated() {
+        if index > 0 { out += "," }
+        newline(indent + 1)
+        out += JSONValue.quoted(member.0) + (pretty ? ": " : ":")
+        member.1.render(into: &out, indent: pretty ? indent + 1 : -1)
+      }
+      newline(indent)
+      out += "}"
+    }
+  }
+
+  /// `text` as a JSON string literal (RFC 8259 §7), escaping quotes, backslashes and control characters.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    let hex: [Character] = Array("0123456789abcdef")
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          out += "\\u00"
+          out.append(hex[Int(scalar.value >> 4)])
+          out.append(hex[Int(scalar.value & 15)])
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,64 @@
+import Glibc
+
+/// Standard streams and the terminal: writing output, and reading a password with echo off.
+enum Terminal {
+  /// Writes `text` to standard output.
+  static func out(_ text: String) {
+    write(text, to: 1)
+  }
+
+  /// Writes `text` to standard error.
+  static func error(_ text: String) {
+    write(text, to: 2)
+  }
+
+  static func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes[offset...].withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { return }
+      offset += count
+    }
+    bytes.removeAll()
+  }
+
+  static var standardInputIsTerminal: Bool { isatty(0) == 1 }
+  static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+
+  /// Reads one line from standard input, without its line ending; `nil` at end of input.
+  static func readLine() -> String? {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(0, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+      if byte == 0x0a { break }
+      bytes.append(byte)
+    }
+    if bytes.last == 0x0d { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Asks for a secret: on a terminal, prompts on standard error with echo off; otherwise reads the first line
+  /// of standard input, as keepassxc-cli does, so scripts can pipe a password in.
+  static func readSecret(prompt: String) -> String? {
+    guard standardInputIsTerminal else { return readLine() }
+    error(prompt)
+    var saved = termios()
+    let haveTerminal = tcgetattr(0, &saved) == 0
+    if haveTerminal {
+      var quiet = saved
+      quiet.c_lflag &= ~tcflag_t(ECHO)
+      tcsetattr(0, TCSAFLUSH, &quiet)
+    }
+    let line = readLine()
+    if haveTerminal {
+      tcsetattr(0, TCSAFLUSH, &saved)
+      error("\n")
+    }
+    return line
+  }
+}
