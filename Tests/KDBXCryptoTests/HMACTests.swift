@@ -65,7 +65,7 @@ struct HMACTests {
     let base = HMAC<SHA256>.authenticationCode(for: Array("message".utf8), key: Array("key".utf8))
     #expect(base != HMAC<SHA256>.authenticationCode(for: Array("messagf".utf8), key: Array("key".utf8)))
     #expect(base != HMAC<SHA256>.authenticationCode(for: Array("message".utf8), key: Array("kez".utf8)))
-    // An empty key is allowed and differs from a one-zero-byte key only by length... both pad to zeros (RFC 2104 §2).
+    // An empty key is allowed; it pads to the same block as a one-zero-byte key (RFC 2104 §2), so the MACs agree.
     #expect(
       HMAC<SHA256>.authenticationCode(for: [1, 2, 3], key: [])
         == HMAC<SHA256>.authenticationCode(for: [1, 2, 3], key: [0]))

@@ -49,12 +49,9 @@ public struct HMAC<H: HashFunction>: Sendable {
     /// (RFC 2104 §5 truncated output). Returns `false` when `expected` is empty or longer than the MAC.
     @inlinable
     public func matches(truncatedTo expected: [UInt8]) -> Bool {
-      digest.withUnsafeBytes { mine in
-        guard !expected.isEmpty, expected.count <= mine.count else { return false }
-        return expected.withUnsafeBytes {
-          ConstantTime.equals(UnsafeRawBufferPointer(rebasing: mine[0..<$0.count]), $0)
-        }
-      }
+      let mine = digest.bytes
+      guard !expected.isEmpty, expected.count <= mine.count else { return false }
+      return ConstantTime.equals(Array(mine[0..<expected.count]), expected)
     }
 
     /// Constant-time comparison.
@@ -73,16 +70,12 @@ public struct HMAC<H: HashFunction>: Sendable {
   /// Starts an HMAC with `key` (RFC 2104 §2). Keys longer than the hash's block size are hashed
   /// first (§3); any length, including empty, is accepted.
   @inlinable
-  public init(key: UnsafeRawBufferPointer) {
+  public init(key: [UInt8]) {
     let blockSize = H.blockByteCount
-    var block = [UInt8](repeating: 0, count: blockSize)
-    if key.count > blockSize {
-      H.hash(key).withUnsafeBytes { hashed in
-        for index in 0..<min(hashed.count, blockSize) { block[index] = hashed[index] }
-      }
-    } else {
-      for index in 0..<key.count { block[index] = key[index] }
-    }
+    // RFC 2104 §2: K is zero-padded to the block size B (after hashing when longer than B).
+    var block = key.count > blockSize ? H.hash(key).bytes : key
+    precondition(block.count <= blockSize, "HMAC needs a digest no longer than the hash's block")
+    block.append(contentsOf: repeatElement(0, count: blockSize - block.count))
     for index in 0..<blockSize { block[index] ^= 0x36 }
     inner = H()
     inner.update(block)
@@ -92,10 +85,10 @@ public struct HMAC<H: HashFunction>: Sendable {
     for index in 0..<blockSize { block[index] = 0 }
   }
 
-  /// Starts an HMAC with `key` (RFC 2104 §2).
+  /// Starts an HMAC with the key bytes in `key` (RFC 2104 §2).
   @inlinable
-  public init(key: [UInt8]) {
-    self = key.withUnsafeBytes { HMAC(key: $0) }
+  public init(key: UnsafeRawBufferPointer) {
+    self.init(key: Array(key))
   }
 
   /// Absorbs `bytes` into the MAC (RFC 2104 §2 step 3, the "text").
