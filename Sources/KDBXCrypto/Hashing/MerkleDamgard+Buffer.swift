@@ -67,7 +67,8 @@ extension MerkleDamgardHash {
     let block = buffer
     withUnsafeBytes(of: block) { raw in
       // SAFETY: raw.count == blockSize; baseAddress of a value's bytes is never nil for a non-empty type.
-      if let base = raw.baseAddress { compress(base, blockCount: 1) }
+      guard let base = raw.baseAddress else { preconditionFailure("block buffer has no address") }
+      compress(base, blockCount: 1)
     }
   }
 

@@ -25,7 +25,7 @@ extension SHA256 {
       // 16 rounds and reads k[0]...k[15] of each group, so every read is inside the table.
       // `blocks` holds count * 64 readable bytes (the caller passes whole blocks only), and each
       // block is read at byte offsets 0...63 before `block` advances by 64.
-      guard let constants = table.baseAddress, table.count == 64 else { return }
+      guard let constants = table.baseAddress, table.count == 64 else { preconditionFailure("SHA-256 K table") }
       var s = state
       var block = blocks
       for _ in 0..<count {

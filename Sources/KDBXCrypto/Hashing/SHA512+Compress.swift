@@ -36,7 +36,7 @@ extension SHA512 {
       // 16 rounds and reads k[0]...k[15] of each group, so every read is inside the table.
       // `blocks` holds count * 128 readable bytes (the caller passes whole blocks only), and each
       // block is read at byte offsets 0...127 before `block` advances by 128.
-      guard let constants = table.baseAddress, table.count == 80 else { return }
+      guard let constants = table.baseAddress, table.count == 80 else { preconditionFailure("SHA-512 K table") }
       var s = state
       var block = blocks
       for _ in 0..<count {
