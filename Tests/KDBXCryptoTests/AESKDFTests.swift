@@ -13,6 +13,7 @@ struct AESKDFTests {
     let expected = record.bytes("transformed")
     #expect(try AESKDF.transform(key: key, seed: seed, rounds: rounds) == expected)
     #expect(try await AESKDF.transformConcurrently(key: key, seed: seed, rounds: rounds) == expected)
+    #expect(try AESKDF.transform(key: key, seed: seed, rounds: rounds, implementation: .constantTime) == expected)
   }
 
   @Test("Progress is reported in steps and reaches the total")

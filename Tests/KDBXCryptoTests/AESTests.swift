@@ -17,6 +17,9 @@ struct AESTests {
     let aes = try AES(key: record.bytes("key"))
     #expect(aes.encryptBlock(record.bytes("plaintext")) == record.bytes("ciphertext"))
     #expect(aes.decryptBlock(record.bytes("ciphertext")) == record.bytes("plaintext"))
+    let ct = try ConstantTimeAES(key: record.bytes("key"))
+    #expect(ct.encryptBlock(record.bytes("plaintext")) == record.bytes("ciphertext"))
+    #expect(ct.decryptBlock(record.bytes("ciphertext")) == record.bytes("plaintext"))
   }
 
   @Test(
@@ -24,6 +27,7 @@ struct AESTests {
     arguments: Vectors.records("aes/cavp-ecb256-kat.vec") + Vectors.records("aes/cavp-ecb256-mmt.vec"))
   func cavpECB(_ record: VectorRecord) throws {
     let aes = try AES(key: record.bytes("key"))
+    let ct = try ConstantTimeAES(key: record.bytes("key"))
     let plaintext = record.bytes("plaintext")
     let ciphertext = record.bytes("ciphertext")
     #expect(plaintext.count == ciphertext.count && plaintext.count % 16 == 0)
@@ -31,9 +35,15 @@ struct AESTests {
       var buffer = plaintext
       buffer.withUnsafeMutableBytes { aes.encryptBlocks($0) }
       #expect(buffer == ciphertext)
+      buffer = plaintext
+      buffer.withUnsafeMutableBytes { ct.encryptBlocks($0) }
+      #expect(buffer == ciphertext)
     } else {
       var buffer = ciphertext
       buffer.withUnsafeMutableBytes { aes.decryptBlocks($0) }
+      #expect(buffer == plaintext)
+      buffer = ciphertext
+      buffer.withUnsafeMutableBytes { ct.decryptBlocks($0) }
       #expect(buffer == plaintext)
     }
   }
@@ -58,6 +68,29 @@ struct AESTests {
       #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: size)) {
         _ = try AES(key: [UInt8](repeating: 1, count: size))
       }
+      #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: size)) {
+        _ = try ConstantTimeAES(key: [UInt8](repeating: 1, count: size))
+      }
+    }
+  }
+
+  @Test("Bitsliced and table kernels agree on random blocks")
+  func kernelsAgree() throws {
+    var random = SplitMix64(seed: 0xae5)
+    for _ in 0..<20 {
+      let key = random.bytes(32)
+      let table = try AES(key: key)
+      let sliced = try ConstantTimeAES(key: key)
+      let count = Int(random.next() % 9) * 16
+      let input = random.bytes(count)
+      var a = input
+      var b = input
+      a.withUnsafeMutableBytes { table.encryptBlocks($0) }
+      b.withUnsafeMutableBytes { sliced.encryptBlocks($0) }
+      #expect(a == b)
+      a.withUnsafeMutableBytes { table.decryptBlocks($0) }
+      b.withUnsafeMutableBytes { sliced.decryptBlocks($0) }
+      #expect(a == input && b == input)
     }
   }
 }

@@ -31,3 +31,22 @@ extension AES {
     }
   }
 }
+
+extension ConstantTimeAES {
+  /// Encrypts both halves `count` times each in lanes 0 and 1 of the bitsliced state; the state
+  /// stays in bit-plane form between rounds.
+  func encryptRepeatedly(_ first: inout AESWords, _ second: inout AESWords, count: UInt64) {
+    withKernel { kernel in
+      var planes = AESPlanes()
+      AESBitslice.insert(first.block, slot: 0, into: &planes)
+      AESBitslice.insert(second.block, slot: 1, into: &planes)
+      var remaining = count
+      while remaining > 0 {
+        kernel.encrypt(&planes)
+        remaining -= 1
+      }
+      first = AESWords(AESBitslice.extractBlock(slot: 0, from: planes))
+      second = AESWords(AESBitslice.extractBlock(slot: 1, from: planes))
+    }
+  }
+}

@@ -17,6 +17,14 @@ public enum AESKDF {
   /// A progress callback: receives rounds done and total rounds, returns whether to continue.
   public typealias Progress = (_ roundsDone: UInt64, _ rounds: UInt64) -> Bool
 
+  /// Which AES kernel runs the rounds.
+  public enum Implementation: Sendable {
+    /// The table-based ``AES`` (fast, not constant-time).
+    case tableBased
+    /// The bitsliced ``ConstantTimeAES`` (constant-time, slower; see its docs).
+    case constantTime
+  }
+
   /// The default number of rounds between progress calls.
   public static var defaultProgressInterval: UInt64 { 1 << 16 }
 
@@ -44,20 +52,26 @@ public enum AESKDF {
   ///   - seed: the 32-byte transform seed from the header (the AES key).
   ///   - rounds: the number of encryptions of each half; 0 is allowed (then only the hash runs).
   ///   - progressInterval: rounds between calls to `progress` (at least 1).
+  ///   - implementation: the AES kernel; both give the same result.
   ///   - progress: called with `(roundsDone, rounds)` after every `progressInterval` rounds and at
   ///     the end; returning `false` cancels.
   /// - Throws: ``CryptoError/invalidKeySize(expected:actual:)``,
   ///   ``CryptoError/invalidParameter(name:reason:)`` for a bad seed, or ``CryptoError/cancelled``.
   public static func transform(
     key: [UInt8], seed: [UInt8], rounds: UInt64, progressInterval: UInt64 = defaultProgressInterval,
-    progress: Progress = { _, _ in true }
+    implementation: Implementation = .tableBased, progress: Progress = { _, _ in true }
   ) throws(CryptoError) -> [UInt8] {
     var (aes, first, second) = try prepare(key: key, seed: seed)
+    let bitsliced = implementation == .constantTime ? try ConstantTimeAES(key: seed) : nil
     let interval = max(progressInterval, 1)
     var done: UInt64 = 0
     while done < rounds {
       let step = min(interval, rounds - done)
-      aes.encryptRepeatedly(&first, &second, count: step)
+      if let bitsliced {
+        bitsliced.encryptRepeatedly(&first, &second, count: step)
+      } else {
+        aes.encryptRepeatedly(&first, &second, count: step)
+      }
       done += step
       guard progress(done, rounds) else { throw CryptoError.cancelled }
     }
