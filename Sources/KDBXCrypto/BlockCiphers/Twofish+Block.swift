@@ -15,6 +15,13 @@ struct TwofishKernel {
       ^ tables[768 + Int(x >> 24)]
   }
 
+  /// g(ROL(x, 8)), reading the bytes of x in rotated order instead of rotating.
+  @inline(__always)
+  func gRotated(_ x: UInt32) -> UInt32 {
+    tables[Int(x >> 24)] ^ tables[256 + Int(x & 0xff)] ^ tables[512 + Int((x >> 8) & 0xff)]
+      ^ tables[768 + Int((x >> 16) & 0xff)]
+  }
+
   @inline(__always)
   func encrypt(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
     let p = unsafeBitCast(block, to: SIMD4<UInt32>.self)
@@ -25,11 +32,11 @@ struct TwofishKernel {
     var k = keys + 8
     for _ in 0..<8 {
       var t0 = g(a)
-      var t1 = g(b.rotatedLeft(by: 8))
+      var t1 = gRotated(b)
       c = (c ^ (t0 &+ t1 &+ k[0])).rotatedRight(by: 1)
       d = d.rotatedLeft(by: 1) ^ (t0 &+ t1 &+ t1 &+ k[1])
       t0 = g(c)
-      t1 = g(d.rotatedLeft(by: 8))
+      t1 = gRotated(d)
       a = (a ^ (t0 &+ t1 &+ k[2])).rotatedRight(by: 1)
       b = b.rotatedLeft(by: 1) ^ (t0 &+ t1 &+ t1 &+ k[3])
       k += 4
@@ -49,11 +56,11 @@ struct TwofishKernel {
     var k = keys + 36
     for _ in 0..<8 {
       var t0 = g(c)
-      var t1 = g(d.rotatedLeft(by: 8))
+      var t1 = gRotated(d)
       a = a.rotatedLeft(by: 1) ^ (t0 &+ t1 &+ k[2])
       b = (b ^ (t0 &+ t1 &+ t1 &+ k[3])).rotatedRight(by: 1)
       t0 = g(a)
-      t1 = g(b.rotatedLeft(by: 8))
+      t1 = gRotated(b)
       c = c.rotatedLeft(by: 1) ^ (t0 &+ t1 &+ k[0])
       d = (d ^ (t0 &+ t1 &+ t1 &+ k[1])).rotatedRight(by: 1)
       k -= 4
