@@ -7,6 +7,10 @@
 /// - Important: Timing. Those lookups index 1 KiB tables with secret-dependent bytes, so this
 ///   implementation is *not* constant-time: it can leak key and data bits through cache timing to
 ///   an attacker sharing the CPU.
+///
+/// Speed (shared 2-vCPU machine, medians of back-to-back pairs): CBC encryption 1.13x and
+/// decryption 1.18x the reference C implementation (Niels Ferguson's); encryption 0.99x libgcrypt's
+/// assembly, decryption 0.46x (libgcrypt decrypts several blocks at once with AVX2).
 public struct Twofish: BlockCipher {
   /// 256-bit keys only: the size KDBX uses.
   public static var keyByteCount: Int { 32 }
