@@ -80,14 +80,14 @@ struct AESKernel {
   func encryptRound(_ s: AESWords, _ k: UnsafePointer<UInt32>) -> AESWords {
     let t = words
     return AESWords(
-      t[Int(s.w0 >> 24)] ^ t[256 + Int((s.w1 >> 16) & 0xff)] ^ t[512 + Int((s.w2 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w3 & 0xff)] ^ k[0],
-      t[Int(s.w1 >> 24)] ^ t[256 + Int((s.w2 >> 16) & 0xff)] ^ t[512 + Int((s.w3 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w0 & 0xff)] ^ k[1],
-      t[Int(s.w2 >> 24)] ^ t[256 + Int((s.w3 >> 16) & 0xff)] ^ t[512 + Int((s.w0 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w1 & 0xff)] ^ k[2],
-      t[Int(s.w3 >> 24)] ^ t[256 + Int((s.w0 >> 16) & 0xff)] ^ t[512 + Int((s.w1 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w2 & 0xff)] ^ k[3])
+      (t[Int(s.w0 >> 24)] ^ t[256 + Int((s.w1 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w2 >> 8) & 0xff)] ^ (t[768 + Int(s.w3 & 0xff)] ^ k[0])),
+      (t[Int(s.w1 >> 24)] ^ t[256 + Int((s.w2 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w3 >> 8) & 0xff)] ^ (t[768 + Int(s.w0 & 0xff)] ^ k[1])),
+      (t[Int(s.w2 >> 24)] ^ t[256 + Int((s.w3 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w0 >> 8) & 0xff)] ^ (t[768 + Int(s.w1 & 0xff)] ^ k[2])),
+      (t[Int(s.w3 >> 24)] ^ t[256 + Int((s.w0 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w1 >> 8) & 0xff)] ^ (t[768 + Int(s.w2 & 0xff)] ^ k[3])))
   }
 
   @inline(__always)
@@ -106,14 +106,14 @@ struct AESKernel {
   func decryptRound(_ s: AESWords, _ k: UnsafePointer<UInt32>) -> AESWords {
     let t = words + 1024
     return AESWords(
-      t[Int(s.w0 >> 24)] ^ t[256 + Int((s.w3 >> 16) & 0xff)] ^ t[512 + Int((s.w2 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w1 & 0xff)] ^ k[0],
-      t[Int(s.w1 >> 24)] ^ t[256 + Int((s.w0 >> 16) & 0xff)] ^ t[512 + Int((s.w3 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w2 & 0xff)] ^ k[1],
-      t[Int(s.w2 >> 24)] ^ t[256 + Int((s.w1 >> 16) & 0xff)] ^ t[512 + Int((s.w0 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w3 & 0xff)] ^ k[2],
-      t[Int(s.w3 >> 24)] ^ t[256 + Int((s.w2 >> 16) & 0xff)] ^ t[512 + Int((s.w1 >> 8) & 0xff)]
-        ^ t[768 + Int(s.w0 & 0xff)] ^ k[3])
+      (t[Int(s.w0 >> 24)] ^ t[256 + Int((s.w3 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w2 >> 8) & 0xff)] ^ (t[768 + Int(s.w1 & 0xff)] ^ k[0])),
+      (t[Int(s.w1 >> 24)] ^ t[256 + Int((s.w0 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w3 >> 8) & 0xff)] ^ (t[768 + Int(s.w2 & 0xff)] ^ k[1])),
+      (t[Int(s.w2 >> 24)] ^ t[256 + Int((s.w1 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w0 >> 8) & 0xff)] ^ (t[768 + Int(s.w3 & 0xff)] ^ k[2])),
+      (t[Int(s.w3 >> 24)] ^ t[256 + Int((s.w2 >> 16) & 0xff)])
+        ^ (t[512 + Int((s.w1 >> 8) & 0xff)] ^ (t[768 + Int(s.w0 & 0xff)] ^ k[3])))
   }
 
   @inline(__always)

@@ -11,15 +11,15 @@ struct TwofishKernel {
 
   @inline(__always)
   func g(_ x: UInt32) -> UInt32 {
-    tables[Int(x & 0xff)] ^ tables[256 + Int((x >> 8) & 0xff)] ^ tables[512 + Int((x >> 16) & 0xff)]
-      ^ tables[768 + Int(x >> 24)]
+    (tables[Int(x & 0xff)] ^ tables[256 + Int((x >> 8) & 0xff)])
+      ^ (tables[512 + Int((x >> 16) & 0xff)] ^ tables[768 + Int(x >> 24)])
   }
 
   /// g(ROL(x, 8)), reading the bytes of x in rotated order instead of rotating.
   @inline(__always)
   func gRotated(_ x: UInt32) -> UInt32 {
-    tables[Int(x >> 24)] ^ tables[256 + Int(x & 0xff)] ^ tables[512 + Int((x >> 8) & 0xff)]
-      ^ tables[768 + Int((x >> 16) & 0xff)]
+    (tables[Int(x >> 24)] ^ tables[256 + Int(x & 0xff)])
+      ^ (tables[512 + Int((x >> 8) & 0xff)] ^ tables[768 + Int((x >> 16) & 0xff)])
   }
 
   @inline(__always)
