@@ -8,9 +8,9 @@
 ///   implementation is *not* constant-time: it can leak key and data bits through cache timing to
 ///   an attacker sharing the CPU.
 ///
-/// Speed (shared 2-vCPU machine, medians of back-to-back pairs): CBC encryption 1.13x and
-/// decryption 1.18x the reference C implementation (Niels Ferguson's); encryption 0.99x libgcrypt's
-/// assembly, decryption 0.46x (libgcrypt decrypts several blocks at once with AVX2).
+/// Speed (shared 2-vCPU machine, medians of back-to-back pairs): CBC encryption 1.11x and
+/// decryption 1.72x the reference C implementation (Niels Ferguson's); 1.03x and 0.96x libgcrypt's
+/// generic amd64 assembly; decryption 0.55x libgcrypt's AVX2 code, which Swift cannot emit here.
 public struct Twofish: BlockCipher {
   /// 256-bit keys only: the size KDBX uses.
   public static var keyByteCount: Int { 32 }

@@ -13,8 +13,9 @@
 ///
 /// The bulk kernel computes four blocks at once with `SIMD4<UInt32>` lanes (one block per lane);
 /// ``block(key:nonce:counter:)`` is the plain RFC 8439 §2.3 block function, kept as the reference.
-/// Speed (shared 2-vCPU machine, medians of back-to-back pairs): 2.1x libgcrypt's generic C and
-/// 1.37x pycryptodome; SSSE3/AVX2 code that Swift's baseline x86-64 target cannot emit stays ahead.
+/// Speed (shared 2-vCPU machine, medians of back-to-back pairs): 1.86x libgcrypt's generic C and
+/// 1.45x pycryptodome, but 0.32x OpenSSL's SSSE3/AVX-512 code: Swift's baseline x86-64 target
+/// (SSE2) has no byte shuffle for the 8- and 16-bit rotations.
 public struct ChaCha20: Sendable {
   /// State words 4...15 except the counter: key (8 words) then nonce (3 words), little-endian.
   @usableFromInline var keyWords: SIMD8<UInt32>
