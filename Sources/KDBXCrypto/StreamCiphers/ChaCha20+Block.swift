@@ -1,0 +1,184 @@
+// ChaCha20 kernels (RFC 8439 §2.1-§2.3): a scalar reference block function and a four-block
+// SIMD4 kernel (lane i computes block counter + i), plus the keystream bookkeeping of `apply`.
+
+/// Sixteen state words for four blocks: `x[w]` lane `b` is word `w` of block `b`.
+@usableFromInline
+struct StreamLanes {
+  var x:
+    (
+      SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>,
+      SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>,
+      SIMD4<UInt32>, SIMD4<UInt32>
+    )
+
+  /// Writes 256 bytes of keystream (block 0, then 1, 2, 3) to `pointer`, XORing them into the
+  /// bytes already there when `xor` is true.
+  @inline(__always)
+  func write(to pointer: UnsafeMutableRawPointer, xor: Bool) {
+    @inline(__always) func row(
+      _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>, _ offset: Int
+    ) {
+      // Transpose: block k gets (a[k], b[k], c[k], d[k]) at byte 64k + offset.
+      for k in 0..<4 {
+        var v = SIMD4<UInt32>(a[k], b[k], c[k], d[k])
+        #if _endian(big)
+          v = SIMD4(v[0].byteSwapped, v[1].byteSwapped, v[2].byteSwapped, v[3].byteSwapped)
+        #endif
+        // SAFETY: callers pass 256 writable bytes; 64k + offset + 16 <= 256 for k <= 3, offset <= 48.
+        let target = pointer + 64 * k + offset
+        if xor { v ^= target.loadUnaligned(as: SIMD4<UInt32>.self) }
+        target.storeBytes(of: v, as: SIMD4<UInt32>.self)
+      }
+    }
+    row(x.0, x.1, x.2, x.3, 0)
+    row(x.4, x.5, x.6, x.7, 16)
+    row(x.8, x.9, x.10, x.11, 32)
+    row(x.12, x.13, x.14, x.15, 48)
+  }
+}
+
+@inline(__always)
+func rotl(_ v: SIMD4<UInt32>, _ n: UInt32) -> SIMD4<UInt32> {
+  // `&+` rather than `|`: the default x86-64 target scalarizes the `|` form.
+  (v &<< n) &+ (v &>> (32 - n))
+}
+
+extension ChaCha20 {
+  /// The RFC 8439 §2.3 block function for one block, written plainly (the reference kernel).
+  func referenceBlock(counter: UInt32) -> SIMD16<UInt32> {
+    var initial = SIMD16<UInt32>()
+    initial[0] = 0x6170_7865
+    initial[1] = 0x3320_646e
+    initial[2] = 0x7962_2d32
+    initial[3] = 0x6b20_6574
+    for index in 0..<8 { initial[4 + index] = keyWords[index] }
+    initial[12] = counter
+    for index in 0..<3 { initial[13 + index] = nonceWords[index] }
+    var s = initial
+    func quarterRound(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
+      s[a] = s[a] &+ s[b]
+      s[d] = (s[d] ^ s[a]).rotatedLeft(by: 16)
+      s[c] = s[c] &+ s[d]
+      s[b] = (s[b] ^ s[c]).rotatedLeft(by: 12)
+      s[a] = s[a] &+ s[b]
+      s[d] = (s[d] ^ s[a]).rotatedLeft(by: 8)
+      s[c] = s[c] &+ s[d]
+      s[b] = (s[b] ^ s[c]).rotatedLeft(by: 7)
+    }
+    for _ in 0..<10 {
+      quarterRound(0, 4, 8, 12)
+      quarterRound(1, 5, 9, 13)
+      quarterRound(2, 6, 10, 14)
+      quarterRound(3, 7, 11, 15)
+      quarterRound(0, 5, 10, 15)
+      quarterRound(1, 6, 11, 12)
+      quarterRound(2, 7, 8, 13)
+      quarterRound(3, 4, 9, 14)
+    }
+    return s &+ initial
+  }
+
+  /// Four consecutive blocks starting at `counter` (lanes wrap modulo 2^32; callers never use a
+  /// wrapped lane because `apply` checks the counter first).
+  @inline(__always)
+  func fourBlocks(counter: UInt32) -> StreamLanes {
+    let c0 = SIMD4<UInt32>(repeating: 0x6170_7865)
+    let c1 = SIMD4<UInt32>(repeating: 0x3320_646e)
+    let c2 = SIMD4<UInt32>(repeating: 0x7962_2d32)
+    let c3 = SIMD4<UInt32>(repeating: 0x6b20_6574)
+    let k0 = SIMD4(repeating: keyWords[0])
+    let k1 = SIMD4(repeating: keyWords[1])
+    let k2 = SIMD4(repeating: keyWords[2])
+    let k3 = SIMD4(repeating: keyWords[3])
+    let k4 = SIMD4(repeating: keyWords[4])
+    let k5 = SIMD4(repeating: keyWords[5])
+    let k6 = SIMD4(repeating: keyWords[6])
+    let k7 = SIMD4(repeating: keyWords[7])
+    let ctr = SIMD4(repeating: counter) &+ SIMD4(0, 1, 2, 3)
+    let n0 = SIMD4(repeating: nonceWords[0])
+    let n1 = SIMD4(repeating: nonceWords[1])
+    let n2 = SIMD4(repeating: nonceWords[2])
+    var (x0, x1, x2, x3, x4, x5, x6, x7) = (c0, c1, c2, c3, k0, k1, k2, k3)
+    var (x8, x9, x10, x11, x12, x13, x14, x15) = (k4, k5, k6, k7, ctr, n0, n1, n2)
+    @inline(__always) func qr(
+      _ a: inout SIMD4<UInt32>, _ b: inout SIMD4<UInt32>, _ c: inout SIMD4<UInt32>, _ d: inout SIMD4<UInt32>
+    ) {
+      a &+= b
+      d = rotl(d ^ a, 16)
+      c &+= d
+      b = rotl(b ^ c, 12)
+      a &+= b
+      d = rotl(d ^ a, 8)
+      c &+= d
+      b = rotl(b ^ c, 7)
+    }
+    for _ in 0..<10 {
+      qr(&x0, &x4, &x8, &x12)
+      qr(&x1, &x5, &x9, &x13)
+      qr(&x2, &x6, &x10, &x14)
+      qr(&x3, &x7, &x11, &x15)
+      qr(&x0, &x5, &x10, &x15)
+      qr(&x1, &x6, &x11, &x12)
+      qr(&x2, &x7, &x8, &x13)
+      qr(&x3, &x4, &x9, &x14)
+    }
+    return StreamLanes(
+      x: (
+        x0 &+ c0, x1 &+ c1, x2 &+ c2, x3 &+ c3, x4 &+ k0, x5 &+ k1, x6 &+ k2, x7 &+ k3, x8 &+ k4, x9 &+ k5,
+        x10 &+ k6, x11 &+ k7, x12 &+ ctr, x13 &+ n0, x14 &+ n1, x15 &+ n2
+      ))
+  }
+
+  /// XORs keystream into `buffer`; the caller has checked that the counter does not run out.
+  @usableFromInline
+  mutating func applyUnchecked(to buffer: UnsafeMutableRawBufferPointer) {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+    var offset = 0
+    // 1. Unused bytes of the previous block.
+    if pendingCount > 0 {
+      let take = min(pendingCount, buffer.count)
+      withUnsafeBytes(of: pending) { block in
+        // SAFETY: 64 - pendingCount + i < 64 and i < take <= buffer.count.
+        for i in 0..<take {
+          base.storeBytes(
+            of: base.load(fromByteOffset: i, as: UInt8.self) ^ block[64 - pendingCount + i], toByteOffset: i,
+            as: UInt8.self)
+        }
+      }
+      pendingCount -= take
+      offset = take
+    }
+    // 2. Whole groups of four blocks, XORed straight into the buffer.
+    while buffer.count - offset >= 256 {
+      // SAFETY: offset + 256 <= buffer.count.
+      fourBlocks(counter: UInt32(truncatingIfNeeded: nextBlock)).write(to: base + offset, xor: true)
+      nextBlock += 4
+      offset += 256
+    }
+    // 3. The tail: up to four more blocks through a local buffer; keep a partial block pending.
+    let rest = buffer.count - offset
+    guard rest > 0 else { return }
+    var keystream = (SIMD16<UInt32>(), SIMD16<UInt32>(), SIMD16<UInt32>(), SIMD16<UInt32>())
+    withUnsafeMutableBytes(of: &keystream) { stream in
+      guard let streamBase = stream.baseAddress else { return }
+      // SAFETY: the tuple is 256 bytes; rest < 256 so offset + i < buffer.count and i < 256.
+      fourBlocks(counter: UInt32(truncatingIfNeeded: nextBlock)).write(to: streamBase, xor: false)
+      for i in 0..<rest {
+        base.storeBytes(
+          of: base.load(fromByteOffset: offset + i, as: UInt8.self) ^ stream[i], toByteOffset: offset + i,
+          as: UInt8.self)
+      }
+    }
+    let used = (rest + 63) / 64
+    nextBlock += UInt64(used)
+    if rest % 64 != 0 {
+      switch used {
+      case 1: pending = keystream.0
+      case 2: pending = keystream.1
+      case 3: pending = keystream.2
+      default: pending = keystream.3
+      }
+      pendingCount = 64 - rest % 64
+    }
+  }
+}

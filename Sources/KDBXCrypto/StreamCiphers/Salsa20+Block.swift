@@ -1,0 +1,145 @@
+// Salsa20/20 kernels (Salsa20 specification §3-§10): a scalar reference block function and a
+// four-block SIMD4 kernel (lane i computes block counter + i), plus the keystream bookkeeping.
+
+extension Salsa20 {
+  /// The initial state for block `counter`: sigma, key, nonce and counter (specification §10).
+  func initialState(counter: UInt64) -> SIMD16<UInt32> {
+    var x = SIMD16<UInt32>()
+    x[0] = 0x6170_7865
+    x[5] = 0x3320_646e
+    x[10] = 0x7962_2d32
+    x[15] = 0x6b20_6574
+    for i in 0..<4 {
+      x[1 + i] = keyWords[i]
+      x[11 + i] = keyWords[4 + i]
+    }
+    x[6] = nonceWords[0]
+    x[7] = nonceWords[1]
+    x[8] = UInt32(truncatingIfNeeded: counter)
+    x[9] = UInt32(truncatingIfNeeded: counter >> 32)
+    return x
+  }
+
+  /// The Salsa20 hash of the block's initial state, written plainly (the reference kernel).
+  func referenceBlock(counter: UInt64) -> SIMD16<UInt32> {
+    let initial = initialState(counter: counter)
+    var x = initial
+    func quarterRound(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
+      x[b] ^= (x[a] &+ x[d]).rotatedLeft(by: 7)
+      x[c] ^= (x[b] &+ x[a]).rotatedLeft(by: 9)
+      x[d] ^= (x[c] &+ x[b]).rotatedLeft(by: 13)
+      x[a] ^= (x[d] &+ x[c]).rotatedLeft(by: 18)
+    }
+    for _ in 0..<10 {
+      // Column round (§5), then row round (§4).
+      quarterRound(0, 4, 8, 12)
+      quarterRound(5, 9, 13, 1)
+      quarterRound(10, 14, 2, 6)
+      quarterRound(15, 3, 7, 11)
+      quarterRound(0, 1, 2, 3)
+      quarterRound(5, 6, 7, 4)
+      quarterRound(10, 11, 8, 9)
+      quarterRound(15, 12, 13, 14)
+    }
+    return x &+ initial
+  }
+
+  /// Four consecutive blocks starting at `counter`, one per lane.
+  @inline(__always)
+  func fourBlocks(counter: UInt64) -> StreamLanes {
+    let c0 = SIMD4<UInt32>(repeating: 0x6170_7865)
+    let c5 = SIMD4<UInt32>(repeating: 0x3320_646e)
+    let c10 = SIMD4<UInt32>(repeating: 0x7962_2d32)
+    let c15 = SIMD4<UInt32>(repeating: 0x6b20_6574)
+    let k1 = SIMD4(repeating: keyWords[0])
+    let k2 = SIMD4(repeating: keyWords[1])
+    let k3 = SIMD4(repeating: keyWords[2])
+    let k4 = SIMD4(repeating: keyWords[3])
+    let k11 = SIMD4(repeating: keyWords[4])
+    let k12 = SIMD4(repeating: keyWords[5])
+    let k13 = SIMD4(repeating: keyWords[6])
+    let k14 = SIMD4(repeating: keyWords[7])
+    let n6 = SIMD4(repeating: nonceWords[0])
+    let n7 = SIMD4(repeating: nonceWords[1])
+    let low = UInt32(truncatingIfNeeded: counter)
+    let high = UInt32(truncatingIfNeeded: counter >> 32)
+    let lows = SIMD4(repeating: low) &+ SIMD4(0, 1, 2, 3)
+    // A lane whose low word wrapped below `low` carries into the high word.
+    let carry = SIMD4<UInt32>(repeating: 1) & unsafeBitCast(lows .< SIMD4(repeating: low), to: SIMD4<UInt32>.self)
+    let highs = SIMD4(repeating: high) &+ carry
+    var (x0, x1, x2, x3, x4, x5, x6, x7) = (c0, k1, k2, k3, k4, c5, n6, n7)
+    var (x8, x9, x10, x11, x12, x13, x14, x15) = (lows, highs, c10, k11, k12, k13, k14, c15)
+    @inline(__always) func qr(
+      _ a: inout SIMD4<UInt32>, _ b: inout SIMD4<UInt32>, _ c: inout SIMD4<UInt32>, _ d: inout SIMD4<UInt32>
+    ) {
+      b ^= rotl(a &+ d, 7)
+      c ^= rotl(b &+ a, 9)
+      d ^= rotl(c &+ b, 13)
+      a ^= rotl(d &+ c, 18)
+    }
+    for _ in 0..<10 {
+      qr(&x0, &x4, &x8, &x12)
+      qr(&x5, &x9, &x13, &x1)
+      qr(&x10, &x14, &x2, &x6)
+      qr(&x15, &x3, &x7, &x11)
+      qr(&x0, &x1, &x2, &x3)
+      qr(&x5, &x6, &x7, &x4)
+      qr(&x10, &x11, &x8, &x9)
+      qr(&x15, &x12, &x13, &x14)
+    }
+    return StreamLanes(
+      x: (
+        x0 &+ c0, x1 &+ k1, x2 &+ k2, x3 &+ k3, x4 &+ k4, x5 &+ c5, x6 &+ n6, x7 &+ n7, x8 &+ lows, x9 &+ highs,
+        x10 &+ c10, x11 &+ k11, x12 &+ k12, x13 &+ k13, x14 &+ k14, x15 &+ c15
+      ))
+  }
+
+  /// XORs the keystream into a raw buffer, continuing where the previous call stopped.
+  public mutating func apply(to buffer: UnsafeMutableRawBufferPointer) {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+    var offset = 0
+    if pendingCount > 0 {
+      let take = min(pendingCount, buffer.count)
+      withUnsafeBytes(of: pending) { block in
+        // SAFETY: 64 - pendingCount + i < 64 and i < take <= buffer.count.
+        for i in 0..<take {
+          base.storeBytes(
+            of: base.load(fromByteOffset: i, as: UInt8.self) ^ block[64 - pendingCount + i], toByteOffset: i,
+            as: UInt8.self)
+        }
+      }
+      pendingCount -= take
+      offset = take
+    }
+    while buffer.count - offset >= 256 {
+      // SAFETY: offset + 256 <= buffer.count.
+      fourBlocks(counter: nextBlock).write(to: base + offset, xor: true)
+      nextBlock &+= 4
+      offset += 256
+    }
+    let rest = buffer.count - offset
+    guard rest > 0 else { return }
+    var keystream = (SIMD16<UInt32>(), SIMD16<UInt32>(), SIMD16<UInt32>(), SIMD16<UInt32>())
+    withUnsafeMutableBytes(of: &keystream) { stream in
+      guard let streamBase = stream.baseAddress else { return }
+      // SAFETY: the tuple is 256 bytes; rest < 256 so offset + i < buffer.count and i < 256.
+      fourBlocks(counter: nextBlock).write(to: streamBase, xor: false)
+      for i in 0..<rest {
+        base.storeBytes(
+          of: base.load(fromByteOffset: offset + i, as: UInt8.self) ^ stream[i], toByteOffset: offset + i,
+          as: UInt8.self)
+      }
+    }
+    let used = (rest + 63) / 64
+    nextBlock &+= UInt64(used)
+    if rest % 64 != 0 {
+      switch used {
+      case 1: pending = keystream.0
+      case 2: pending = keystream.1
+      case 3: pending = keystream.2
+      default: pending = keystream.3
+      }
+      pendingCount = 64 - rest % 64
+    }
+  }
+}
