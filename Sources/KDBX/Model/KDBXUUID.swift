@@ -24,15 +24,15 @@ public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
   /// Parses the 8-4-4-4-12 form (either case) or 32 hex digits without hyphens.
   public init?(string: String) {
     var digits = [UInt8]()
-    var index = 0
+    var hyphens: [Int] = []
     for character in string.utf8 {
       if character == 0x2D {
-        guard index == 8 || index == 12 || index == 16 || index == 20 else { return nil }
-        continue
+        hyphens.append(digits.count)
+      } else {
+        digits.append(character)
       }
-      digits.append(character)
-      index += 1
     }
+    guard hyphens.isEmpty || hyphens == [8, 12, 16, 20] else { return nil }
     guard digits.count == 32, let decoded = Hex.decode(utf8: digits) else { return nil }
     bytes = decoded
   }
