@@ -1,0 +1,156 @@
+import KDBXXML
+
+extension DatabaseXMLReader {
+  mutating func readGroup(_ element: XMLElement, depth: Int) throws(KDBXError) -> Group {
+    guard depth <= options.maxXMLDepth else {
+      throw .limitExceeded(what: "group nesting depth", value: UInt64(depth), limit: UInt64(options.maxXMLDepth))
+    }
+    var group = Group(uuid: .zero, name: nil)
+    group.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.uuid: group.uuid = try reader.uuid(child)
+      case XMLNames.name: group.name = reader.text(child)
+      case XMLNames.notes: group.notes = reader.text(child)
+      case XMLNames.iconID: group.iconID = try reader.integer(child)
+      case XMLNames.customIconUUID: group.customIconUUID = try reader.uuid(child)
+      case XMLNames.times: group.times = try reader.readTimes(child)
+      case XMLNames.isExpanded: group.isExpanded = try reader.bool(child)
+      case XMLNames.defaultAutoTypeSequence: group.defaultAutoTypeSequence = reader.text(child)
+      case XMLNames.enableAutoType: group.enableAutoType = .some(try reader.nullableBool(child))
+      case XMLNames.enableSearching: group.enableSearching = .some(try reader.nullableBool(child))
+      case XMLNames.lastTopVisibleEntry: group.lastTopVisibleEntry = try reader.uuid(child)
+      case XMLNames.previousParentGroup: group.previousParentGroup = try reader.uuid(child)
+      case XMLNames.tags: group.tags = reader.text(child)
+      case XMLNames.customData: group.customData = try reader.readCustomData(child)
+      case XMLNames.entry:
+        group.entries.append(try reader.readEntry(child, isHistory: false))
+        group.childOrder.append(true)
+      case XMLNames.group:
+        group.groups.append(try reader.readGroup(child, depth: depth + 1))
+        group.childOrder.append(false)
+      default: return false
+      }
+      return true
+    }
+    return group
+  }
+
+  mutating func readTimes(_ element: XMLElement) throws(KDBXError) -> Times {
+    var times = Times()
+    times.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.creationTime: times.creationTime = try reader.time(child)
+      case XMLNames.lastModificationTime: times.lastModificationTime = try reader.time(child)
+      case XMLNames.lastAccessTime: times.lastAccessTime = try reader.time(child)
+      case XMLNames.expiryTime: times.expiryTime = try reader.time(child)
+      case XMLNames.expires: times.expires = try reader.bool(child)
+      case XMLNames.usageCount: times.usageCount = try reader.integer(child)
+      case XMLNames.locationChanged: times.locationChanged = try reader.time(child)
+      default: return false
+      }
+      return true
+    }
+    return times
+  }
+
+  mutating func readEntry(_ element: XMLElement, isHistory: Bool) throws(KDBXError) -> Entry {
+    var entry = Entry(uuid: .zero)
+    entry.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.uuid: entry.uuid = try reader.uuid(child)
+      case XMLNames.iconID: entry.iconID = try reader.integer(child)
+      case XMLNames.customIconUUID: entry.customIconUUID = try reader.uuid(child)
+      case XMLNames.foregroundColor: entry.foregroundColor = reader.text(child)
+      case XMLNames.backgroundColor: entry.backgroundColor = reader.text(child)
+      case XMLNames.overrideURL: entry.overrideURL = reader.text(child)
+      case XMLNames.qualityCheck: entry.qualityCheck = try reader.bool(child)
+      case XMLNames.tags: entry.tags = reader.text(child)
+      case XMLNames.previousParentGroup: entry.previousParentGroup = try reader.uuid(child)
+      case XMLNames.times: entry.times = try reader.readTimes(child)
+      case XMLNames.customData: entry.customData = try reader.readCustomData(child)
+      case XMLNames.string: entry.fields.append(try reader.readField(child))
+      case XMLNames.binary: entry.attachments.append(try reader.readAttachment(child))
+      case XMLNames.autoType: entry.autoType = try reader.readAutoType(child)
+      case XMLNames.history:
+        guard !isHistory else { return false }
+        var history: [Entry] = []
+        entry.historyLayout = try reader.forEachChild(of: child) { (item, reader) throws(KDBXError) in
+          guard item.name == XMLNames.entry else { return false }
+          history.append(try reader.readEntry(item, isHistory: true))
+          return true
+        }
+        entry.history = history
+      default: return false
+      }
+      return true
+    }
+    return entry
+  }
+
+  mutating func readField(_ element: XMLElement) throws(KDBXError) -> EntryField {
+    guard let keyElement = element.child(XMLNames.key) else {
+      throw .malformedDocument(path: "Entry/String", reason: "missing Key")
+    }
+    var field = EntryField(key: text(keyElement), value: .plain(""))
+    if let value = element.child(XMLNames.value) {
+      if isProtected(value) {
+        field.value = .protected(ProtectedValue(bytes: try unprotect(value), using: &random))
+      } else if value.attribute(XMLNames.protectInMemory)?.lowercased() == "true" {
+        field.value = .protected(ProtectedValue(text(value), using: &random))
+      } else {
+        field.value = .plain(text(value))
+      }
+      field.extraValueAttributes = value.attributes.filter {
+        $0.name != XMLNames.protected && $0.name != XMLNames.protectInMemory
+      }
+    }
+    return field
+  }
+
+  mutating func readAttachment(_ element: XMLElement) throws(KDBXError) -> Attachment {
+    guard let key = element.child(XMLNames.key), let value = element.child(XMLNames.value) else {
+      throw .malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")
+    }
+    guard let ref = value.attribute(XMLNames.ref) else {
+      // An inline binary (very old KeePass 2.x): add its content to the pool.
+      let data = isProtected(value) ? try unprotect(value) : try base64(value)
+      return Attachment(name: text(key), binaryIndex: binaries.add(data))
+    }
+    let index: Int
+    if let mapped = binaryIDs.first(where: { $0.id == ref }) {
+      index = mapped.index
+    } else if let number = Int(ref), number >= 0, number < binaries.count {
+      index = number
+    } else {
+      throw .malformedValue(element: "Entry/Binary/Value", reason: "Ref \(ref) names no binary")
+    }
+    var attachment = Attachment(name: text(key), binaryIndex: index)
+    attachment.extraValueAttributes = value.attributes.filter { $0.name != XMLNames.ref }
+    return attachment
+  }
+
+  mutating func readAutoType(_ element: XMLElement) throws(KDBXError) -> AutoType {
+    var autoType = AutoType()
+    autoType.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.enabled: autoType.enabled = try reader.bool(child)
+      case XMLNames.dataTransferObfuscation: autoType.dataTransferObfuscation = try reader.integer(child)
+      case XMLNames.defaultSequence: autoType.defaultSequence = reader.text(child)
+      case XMLNames.association:
+        var association = AutoType.Association(window: "", keystrokeSequence: nil)
+        association.layout = try reader.forEachChild(of: child) { (field, reader) throws(KDBXError) in
+          switch field.name {
+          case XMLNames.window: association.window = reader.text(field)
+          case XMLNames.keystrokeSequence: association.keystrokeSequence = reader.text(field)
+          default: return false
+          }
+          return true
+        }
+        autoType.associations.append(association)
+      default: return false
+      }
+      return true
+    }
+    return autoType
+  }
+}

@@ -1,0 +1,176 @@
+import KDBXXML
+
+/// Maps the KeePass database XML tree (`KeePassFile`) to the model, unprotecting protected values with the inner
+/// random stream in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
+///
+/// Unknown elements, comments and attributes are kept in each object's ``XMLLayout`` so that
+/// ``DatabaseXMLWriter`` can put them back. A missing element stays `nil`; an empty one is an empty value.
+public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGenerator, Gzip: GzipDecompressing> {
+  var stream: Stream
+  var random: Random
+  let gzip: Gzip
+  let options: LoadOptions
+  var binaries: BinaryPool
+  /// KDBX 3.x `Meta/Binaries` IDs and their pool indices (an array: Embedded Swift has no `Dictionary` here).
+  var binaryIDs: [(id: String, index: Int)] = []
+
+  /// Reads `document` (the root `KeePassFile` element).
+  ///
+  /// - Parameters:
+  ///   - binaries: the KDBX 4 inner-header binaries (empty for KDBX 3.x, whose binaries are in `Meta/Binaries`).
+  ///   - stream: the inner random stream, positioned at its start.
+  ///   - random: the source of the pads of ``ProtectedValue``s.
+  public static func read(
+    document: XMLElement, binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random,
+    gzip: Gzip, options: LoadOptions = .default
+  ) throws(KDBXError) -> Database {
+    var pool = BinaryPool()
+    for binary in binaries { pool.appendAsRead(.init(data: binary.data, isProtected: binary.isProtected)) }
+    var reader = DatabaseXMLReader(stream: stream, random: random, gzip: gzip, options: options, binaries: pool)
+    let database = try reader.readDocument(document)
+    stream = reader.stream
+    random = reader.random
+    return database
+  }
+
+  mutating func readDocument(_ document: XMLElement) throws(KDBXError) -> Database {
+    guard document.name == XMLNames.keePassFile else {
+      throw .malformedDocument(path: document.name, reason: "root element is not KeePassFile")
+    }
+    var database = Database(root: nil)
+    var meta: Meta?
+    database.documentLayout = try forEachChild(of: document) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.meta: meta = try reader.readMeta(child)
+      case XMLNames.root: try reader.readRoot(child, into: &database)
+      default: return false
+      }
+      return true
+    }
+    database.meta = meta ?? Meta()
+    database.binaries = binaries
+    return database
+  }
+
+  mutating func readRoot(_ element: XMLElement, into database: inout Database) throws(KDBXError) {
+    database.rootLayout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.group:
+        guard database.root == nil else {
+          throw .malformedDocument(path: "Root", reason: "more than one root group")
+        }
+        database.root = try reader.readGroup(child, depth: 1)
+      case XMLNames.deletedObjects:
+        var list: [DeletedObject] = []
+        database.deletedObjectsLayout = try reader.forEachChild(of: child) {
+          (item, reader) throws(KDBXError) in
+          guard item.name == XMLNames.deletedObject else { return false }
+          list.append(try reader.readDeletedObject(item))
+          return true
+        }
+        database.deletedObjects = list
+      default: return false
+      }
+      return true
+    }
+  }
+
+  mutating func readDeletedObject(_ element: XMLElement) throws(KDBXError) -> DeletedObject {
+    var object = DeletedObject(uuid: .zero, deletionTime: nil)
+    object.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.uuid: object.uuid = try reader.uuid(child)
+      case XMLNames.deletionTime: object.deletionTime = try reader.time(child)
+      default: return false
+      }
+      return true
+    }
+    return object
+  }
+
+  // MARK: - Traversal
+
+  /// Visits the children of `element` in document order. `handle` returns `false` for an element it does not know,
+  /// which is then kept verbatim; known elements are recorded by name. Blank text is dropped.
+  @discardableResult
+  mutating func forEachChild(
+    of element: XMLElement, _ handle: (XMLElement, inout DatabaseXMLReader) throws(KDBXError) -> Bool
+  ) throws(KDBXError) -> XMLLayout {
+    var layout = XMLLayout()
+    for node in element.children {
+      switch node {
+      case .element(let child):
+        if try handle(child, &self) {
+          layout.items.append(.known(child.name))
+        } else {
+          layout.items.append(.unknown(node))
+        }
+      case .text(let text):
+        if !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) { layout.items.append(.unknown(node)) }
+      default:
+        layout.items.append(.unknown(node))
+      }
+    }
+    return layout
+  }
+
+  // MARK: - Values
+
+  func text(_ element: XMLElement) -> String { element.textContent }
+
+  func bool(_ element: XMLElement) throws(KDBXError) -> Bool {
+    switch element.textContent.trimmingASCIIWhitespace().lowercased() {
+    case "true", "1": return true
+    case "false", "0": return false
+    default: throw .malformedValue(element: element.name, reason: "not a boolean")
+    }
+  }
+
+  func nullableBool(_ element: XMLElement) throws(KDBXError) -> Bool? {
+    let value = element.textContent.trimmingASCIIWhitespace()
+    if value.isEmpty || value.lowercased() == XMLNames.nullValue { return nil }
+    return try bool(element)
+  }
+
+  func integer(_ element: XMLElement) throws(KDBXError) -> Int64 {
+    guard let value = Int64(element.textContent.trimmingASCIIWhitespace()) else {
+      throw .malformedValue(element: element.name, reason: "not an integer")
+    }
+    return value
+  }
+
+  func uuid(_ element: XMLElement) throws(KDBXError) -> KDBXUUID {
+    let value = element.textContent.trimmingASCIIWhitespace()
+    if value.isEmpty { return .zero }
+    guard let uuid = KDBXUUID(base64: value) else {
+      throw .malformedValue(element: element.name, reason: "not a base64 16-byte UUID")
+    }
+    return uuid
+  }
+
+  func time(_ element: XMLElement) throws(KDBXError) -> Timestamp {
+    guard let value = KDBXTime.decode(element.textContent.trimmingASCIIWhitespace()) else {
+      throw .malformedValue(element: element.name, reason: "not a KDBX time")
+    }
+    return value
+  }
+
+  func base64(_ element: XMLElement) throws(KDBXError) -> [UInt8] {
+    guard let value = Base64.decode(element.textContent, options: .lenient) else {
+      throw .malformedValue(element: element.name, reason: "not base64")
+    }
+    return value
+  }
+
+  /// Whether `element` has `Protected="True"` (a value XORed with the inner random stream).
+  func isProtected(_ element: XMLElement) -> Bool {
+    element.attribute(XMLNames.protected)?.lowercased() == "true"
+  }
+
+  /// Decodes a protected value: base64, then XOR with the next stream bytes.
+  mutating func unprotect(_ element: XMLElement) throws(KDBXError) -> [UInt8] {
+    var bytes = try base64(element)
+    stream.apply(to: &bytes)
+    return bytes
+  }
+}
