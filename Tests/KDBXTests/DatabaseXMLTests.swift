@@ -25,8 +25,8 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
 
 @Suite struct DatabaseXMLTests {
   static let time = KDBXTime.encodeBinary(Timestamp(unixSeconds: 1_700_000_000))
-  static let uuidA = KDBXUUID(string: "00112233-4455-6677-8899-aabbccddeeff")!
-  static let uuidB = KDBXUUID(string: "ffeeddcc-bbaa-9988-7766-554433221100")!
+  static let uuidA = KDBXUUID(string: "00112233-4455-6677-8899-aabbccddeeff") ?? .zero
+  static let uuidB = KDBXUUID(string: "ffeeddcc-bbaa-9988-7766-554433221100") ?? .zero
 
   /// A KDBX 4.1 document with protected values in document order (history after current fields), unknown
   /// elements and attributes in Meta, Group and Entry, a comment, an empty Notes and every entry feature.

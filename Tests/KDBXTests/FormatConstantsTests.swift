@@ -11,7 +11,7 @@ import Testing
     #expect(KDFAlgorithm.aesKDBX4.uuid.description == "7c02bb82-79a7-4ac0-927d-114a00648238")
     #expect(KDFAlgorithm.argon2d.uuid.description == "ef636ddf-8c29-444b-91f7-a9a403e30a0c")
     #expect(KDFAlgorithm.argon2id.uuid.description == "9e298b19-56db-4773-b23d-fc3ec6f0a1e6")
-    #expect(CipherAlgorithm(uuid: KDBXUUID(string: "D6038A2B8B6F4CB5A524339A31DBB59A")!) == .chaCha20)
+    #expect(KDBXUUID(string: "D6038A2B8B6F4CB5A524339A31DBB59A").flatMap { CipherAlgorithm(uuid: $0) } == .chaCha20)
   }
 
   @Test func wireNumbers() {
