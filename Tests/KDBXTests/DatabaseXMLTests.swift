@@ -49,7 +49,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
           ])
       ])
     let entry = el(
-      "Entry", nil, [],
+      "Entry", nil, [XMLAttribute(name: "x-plugin", value: "1")],
       [
         el("UUID", uuidA.base64), el("IconID", "0"), el("ForegroundColor"), el("QualityCheck", "False"),
         el("Tags", "web;test"), el("PluginThing", "x", [XMLAttribute(name: "a", value: "1")]),

@@ -96,7 +96,7 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
   mutating func forEachChild(
     of element: XMLElement, _ handle: (XMLElement, inout DatabaseXMLReader) throws(KDBXError) -> Bool
   ) throws(KDBXError) -> XMLLayout {
-    var layout = XMLLayout()
+    var layout = XMLLayout(attributes: element.attributes)
     for node in element.children {
       switch node {
       case .element(let child):

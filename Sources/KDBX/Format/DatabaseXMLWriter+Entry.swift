@@ -32,7 +32,7 @@ extension DatabaseXMLWriter {
       default: return []
       }
     }
-    return XMLElement(name: XMLNames.group, children: children)
+    return XMLElement(name: XMLNames.group, attributes: group.layout.attributes, children: children)
   }
 
   /// Entries and subgroups in read order (entries first for new content), written at the first of the two
@@ -111,7 +111,7 @@ extension DatabaseXMLWriter {
       default: return []
       }
     }
-    return XMLElement(name: XMLNames.entry, children: children)
+    return XMLElement(name: XMLNames.entry, attributes: entry.layout.attributes, children: children)
   }
 
   mutating func field(_ field: EntryField) -> XMLElement {
@@ -132,7 +132,7 @@ extension DatabaseXMLWriter {
 
   func autoType(_ autoType: AutoType) -> XMLElement {
     XMLElement(
-      name: XMLNames.autoType,
+      name: XMLNames.autoType, attributes: autoType.layout.attributes,
       children: ordered(
         autoType.layout,
         [XMLNames.enabled, XMLNames.dataTransferObfuscation, XMLNames.defaultSequence, XMLNames.association]
@@ -145,7 +145,7 @@ extension DatabaseXMLWriter {
         default:
           return autoType.associations.map { association in
             XMLElement(
-              name: XMLNames.association,
+              name: XMLNames.association, attributes: association.layout.attributes,
               children: ordered(association.layout, [XMLNames.window, XMLNames.keystrokeSequence]) { field in
                 field == XMLNames.window
                   ? [leaf(field, association.window)] : association.keystrokeSequence.map { [leaf(field, $0)] } ?? []

@@ -48,12 +48,12 @@ extension DatabaseXMLWriter {
       default: return []
       }
     }
-    return XMLElement(name: XMLNames.meta, children: children)
+    return XMLElement(name: XMLNames.meta, attributes: meta.layout.attributes, children: children)
   }
 
   func memoryProtection(_ protection: MemoryProtection) -> XMLElement {
     XMLElement(
-      name: XMLNames.memoryProtection,
+      name: XMLNames.memoryProtection, attributes: protection.layout.attributes,
       children: ordered(protection.layout, MemoryProtection.canonicalOrder) { name in
         let value: Bool?
         switch name {
@@ -69,7 +69,7 @@ extension DatabaseXMLWriter {
 
   func customIcon(_ icon: CustomIcon) -> XMLElement {
     XMLElement(
-      name: XMLNames.icon,
+      name: XMLNames.icon, attributes: icon.layout.attributes,
       children: ordered(icon.layout, [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]) {
         name in
         switch name {

@@ -34,7 +34,7 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
             guard let objects = database.deletedObjects else { break }
             let items = objects.map { object in
               XMLElement(
-                name: XMLNames.deletedObject,
+                name: XMLNames.deletedObject, attributes: object.layout.attributes,
                 children: ordered(object.layout, [XMLNames.uuid, XMLNames.deletionTime]) { name in
                   switch name {
                   case XMLNames.uuid: return [leaf(name, object.uuid.base64)]
@@ -46,11 +46,12 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
           case .known: break
           }
         }
-        children.append(.element(XMLElement(name: XMLNames.root, children: root)))
+        children.append(
+          .element(XMLElement(name: XMLNames.root, attributes: database.rootLayout.attributes, children: root)))
       case .known: break
       }
     }
-    return XMLElement(name: XMLNames.keePassFile, children: children)
+    return XMLElement(name: XMLNames.keePassFile, attributes: database.documentLayout.attributes, children: children)
   }
 
   // MARK: - Helpers
@@ -99,7 +100,7 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
     }
     if !wroteItems { children.append(contentsOf: items.map { .element($0) }) }
     _ = itemName
-    return XMLElement(name: name, children: children)
+    return XMLElement(name: name, attributes: layout.attributes, children: children)
   }
 
   func leaf(_ name: String, _ text: String, attributes: [XMLAttribute] = []) -> XMLElement {
@@ -124,7 +125,7 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   func customData(_ data: CustomData) -> XMLElement {
     let items = data.items.map { item in
       XMLElement(
-        name: XMLNames.item,
+        name: XMLNames.item, attributes: item.layout.attributes,
         children: ordered(item.layout, [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]) { name in
           switch name {
           case XMLNames.key: return [leaf(name, item.key)]
@@ -140,7 +141,7 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
 
   func times(_ times: Times) -> XMLElement {
     XMLElement(
-      name: XMLNames.times,
+      name: XMLNames.times, attributes: times.layout.attributes,
       children: ordered(times.layout, Times.canonicalOrder) { name in
         switch name {
         case XMLNames.creationTime: return times.creationTime.map { [leaf(name, time($0))] } ?? []

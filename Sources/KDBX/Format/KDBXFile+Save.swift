@@ -13,6 +13,10 @@ public struct SaveSettings: Sendable, Equatable {
   public var innerRandomStream: InnerRandomStreamAlgorithm
   /// KDBX 4: public custom data for the outer header.
   public var publicCustomData: VariantDictionary?
+  /// A downgrade the caller accepted. Without it, a save raises ``version`` to the minimum the content needs
+  /// (``VersionRequirements/effectiveVersion(for:settings:)``); with it, and only if it still lists exactly what
+  /// would be lost, the requested version is written and the listed features are dropped.
+  public var acceptedDowngrade: DowngradeReport?
 
   public init(
     version: KDBXVersion, cipher: CipherAlgorithm = .aes256, kdf: KDFParameters,
@@ -25,6 +29,7 @@ public struct SaveSettings: Sendable, Equatable {
     self.compression = compression
     self.innerRandomStream = innerRandomStream ?? (version.isKDBX4 ? .chaCha20 : .salsa20)
     self.publicCustomData = publicCustomData
+    self.acceptedDowngrade = nil
   }
 
   /// The settings a file was read with (KDBX 2.x and 3.0 files are written as 3.1).
@@ -39,7 +44,7 @@ public struct SaveSettings: Sendable, Equatable {
 }
 
 extension KDBXFile {
-  /// Writes `database` as a KDBX file with fresh master seed, IV, inner stream key, stream start bytes and KDF
+  /// Writes `database` as a KDBX file, in ``VersionRequirements/effectiveVersion(for:settings:)``, with fresh master seed, IV, inner stream key, stream start bytes and KDF
   /// seed drawn from `random`. With an injected generator (and the model's injected times) the output is
   /// byte-for-byte reproducible.
   public static func save<P: KDBXPrimitives>(
@@ -58,7 +63,7 @@ extension KDBXFile {
         kdf = .argon2(argon)
       }
     }
-    let version = settings.version < .v3_1 ? .v3_1 : settings.version
+    let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
     let streamKey = randomBytes(version.isKDBX4 ? 64 : 32, &random)
     var header = OuterHeader(
       version: version, cipher: settings.cipher, compression: settings.compression,

@@ -13,8 +13,13 @@ public struct XMLLayout: Sendable, Equatable {
 
   /// The children in document order.
   public var items: [Item]
+  /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
+  public var attributes: [KDBXXMLAttribute]
 
-  public init(items: [Item] = []) { self.items = items }
+  public init(items: [Item] = [], attributes: [KDBXXMLAttribute] = []) {
+    self.items = items
+    self.attributes = attributes
+  }
 
   /// The unknown children, in order.
   public var unknownNodes: [XMLNode] {
