@@ -57,7 +57,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
         el(
           "CustomData", nil, [],
           [el("Item", nil, [], [el("Key", "k"), el("Value", "v"), el("LastModificationTime", time)])]),
-        el("String", nil, [], [el("Key", "Title"), el("Value", "Simple")]),
+        el("String", nil, [], [el("Key", "Title"), el("Value", "Simple"), el("PluginHint", "h")]),
         el("String", nil, [], [el("Key", "Password"), current]),
         el("String", nil, [], [el("Key", "Empty"), el("Value")]),
         el("Binary", nil, [], [el("Key", "hello.txt"), el("Value", nil, [XMLAttribute(name: "Ref", value: "0")])]),
@@ -159,6 +159,11 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     let output = DatabaseXMLWriter.write(database, version: .v4_1, stream: &writeStream)
     #expect(output == input)
     #expect(writeStream.position == readStream.position)
+    // The comparison is sensitive: an absent field differs from an empty one.
+    var changed = database
+    changed.root?.notes = nil
+    var otherStream = CountingStream()
+    #expect(DatabaseXMLWriter.write(changed, version: .v4_1, stream: &otherStream) != input)
   }
 
   @Test func olderVersionsDropNewerFieldsAndUseISOTimes() throws {

@@ -88,45 +88,59 @@ extension DatabaseXMLReader {
   }
 
   mutating func readField(_ element: XMLElement) throws(KDBXError) -> EntryField {
-    guard let keyElement = element.child(XMLNames.key) else {
+    guard element.child(XMLNames.key) != nil else {
       throw .malformedDocument(path: "Entry/String", reason: "missing Key")
     }
-    var field = EntryField(key: text(keyElement), value: .plain(""))
-    if let value = element.child(XMLNames.value) {
-      if isProtected(value) {
-        field.value = .protected(ProtectedValue(bytes: try unprotect(value), using: &random))
-      } else if value.attribute(XMLNames.protectInMemory)?.lowercased() == "true" {
-        field.value = .protected(ProtectedValue(text(value), using: &random))
-      } else {
-        field.value = .plain(text(value))
+    var field = EntryField(key: "", value: .plain(""))
+    field.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.key: field.key = reader.text(child)
+      case XMLNames.value:
+        if reader.isProtected(child) {
+          field.value = .protected(ProtectedValue(bytes: try reader.unprotect(child), using: &reader.random))
+        } else if child.attribute(XMLNames.protectInMemory)?.lowercased() == "true" {
+          field.value = .protected(ProtectedValue(reader.text(child), using: &reader.random))
+        } else {
+          field.value = .plain(reader.text(child))
+        }
+        field.extraValueAttributes = child.attributes.filter {
+          $0.name != XMLNames.protected && $0.name != XMLNames.protectInMemory
+        }
+      default: return false
       }
-      field.extraValueAttributes = value.attributes.filter {
-        $0.name != XMLNames.protected && $0.name != XMLNames.protectInMemory
-      }
+      return true
     }
     return field
   }
 
   mutating func readAttachment(_ element: XMLElement) throws(KDBXError) -> Attachment {
-    guard let key = element.child(XMLNames.key), let value = element.child(XMLNames.value) else {
+    guard element.child(XMLNames.key) != nil, element.child(XMLNames.value) != nil else {
       throw .malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")
     }
-    guard let ref = value.attribute(XMLNames.ref) else {
-      // An inline binary (very old KeePass 2.x): add its content to the pool.
-      let data = isProtected(value) ? try unprotect(value) : try base64(value)
-      return Attachment(name: text(key), binaryIndex: binaries.add(data))
+    var attachment = Attachment(name: "", binaryIndex: 0)
+    attachment.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+      switch child.name {
+      case XMLNames.key: attachment.name = reader.text(child)
+      case XMLNames.value:
+        attachment.binaryIndex = try reader.binaryIndex(child)
+        attachment.extraValueAttributes = child.attributes.filter { $0.name != XMLNames.ref }
+      default: return false
+      }
+      return true
     }
-    let index: Int
-    if let mapped = binaryIDs.first(where: { $0.id == ref }) {
-      index = mapped.index
-    } else if let number = Int(ref), number >= 0, number < binaries.count {
-      index = number
-    } else {
-      throw .malformedValue(element: "Entry/Binary/Value", reason: "Ref \(ref) names no binary")
-    }
-    var attachment = Attachment(name: text(key), binaryIndex: index)
-    attachment.extraValueAttributes = value.attributes.filter { $0.name != XMLNames.ref }
     return attachment
+  }
+
+  /// The pool index a `Binary/Value` refers to (`Ref` = KDBX 4 pool position or KDBX 3 `Meta/Binaries` ID); an
+  /// inline value (very old KeePass 2.x) is added to the pool.
+  mutating func binaryIndex(_ value: XMLElement) throws(KDBXError) -> Int {
+    guard let ref = value.attribute(XMLNames.ref) else {
+      let data = isProtected(value) ? try unprotect(value) : try base64(value)
+      return binaries.add(data)
+    }
+    if let mapped = binaryIDs.first(where: { $0.id == ref }) { return mapped.index }
+    if let number = Int(ref), number >= 0, number < binaries.count { return number }
+    throw .malformedValue(element: "Entry/Binary/Value", reason: "Ref \(ref) names no binary")
   }
 
   mutating func readAutoType(_ element: XMLElement) throws(KDBXError) -> AutoType {

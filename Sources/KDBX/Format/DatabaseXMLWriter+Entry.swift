@@ -89,19 +89,7 @@ extension DatabaseXMLWriter {
         guard writer.version.isKDBX4 else { return [] }
         return entry.customData.map { [writer.customData($0)] } ?? []
       case XMLNames.string: return entry.fields.map { writer.field($0) }
-      case XMLNames.binary:
-        return entry.attachments.map { attachment in
-          XMLElement(
-            name: XMLNames.binary,
-            children: [
-              .element(writer.leaf(XMLNames.key, attachment.name)),
-              .element(
-                XMLElement(
-                  name: XMLNames.value,
-                  attributes: [XMLAttribute(name: XMLNames.ref, value: "\(attachment.binaryIndex)")]
-                    + attachment.extraValueAttributes)),
-            ])
-        }
+      case XMLNames.binary: return entry.attachments.map { writer.attachment($0) }
       case XMLNames.autoType: return entry.autoType.map { [writer.autoType($0)] } ?? []
       case XMLNames.history:
         guard !isHistory, let history = entry.history else { return [] }
@@ -115,19 +103,29 @@ extension DatabaseXMLWriter {
   }
 
   mutating func field(_ field: EntryField) -> XMLElement {
-    var attributes = field.extraValueAttributes
-    let text: String
-    switch field.value {
-    case .plain(let value): text = value
-    case .protected(let value):
-      attributes.insert(XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue), at: 0)
-      text = protect(value.revealBytes())
+    let children = orderedMutating(field.layout, [XMLNames.key, XMLNames.value]) { name, writer in
+      guard name == XMLNames.value else { return [writer.leaf(name, field.key)] }
+      var attributes = field.extraValueAttributes
+      let text: String
+      switch field.value {
+      case .plain(let value): text = value
+      case .protected(let value):
+        attributes.insert(XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue), at: 0)
+        text = writer.protect(value.revealBytes())
+      }
+      return [writer.leaf(name, text, attributes: attributes)]
     }
-    return XMLElement(
-      name: XMLNames.string,
-      children: [
-        .element(leaf(XMLNames.key, field.key)), .element(leaf(XMLNames.value, text, attributes: attributes)),
-      ])
+    return XMLElement(name: XMLNames.string, attributes: field.layout.attributes, children: children)
+  }
+
+  func attachment(_ attachment: Attachment) -> XMLElement {
+    XMLElement(
+      name: XMLNames.binary, attributes: attachment.layout.attributes,
+      children: ordered(attachment.layout, [XMLNames.key, XMLNames.value]) { name in
+        guard name == XMLNames.value else { return [leaf(name, attachment.name)] }
+        let reference = XMLAttribute(name: XMLNames.ref, value: "\(attachment.binaryIndex)")
+        return [XMLElement(name: name, attributes: [reference] + attachment.extraValueAttributes)]
+      })
   }
 
   func autoType(_ autoType: AutoType) -> XMLElement {

@@ -7,11 +7,14 @@ public struct Attachment: Sendable, Equatable {
   public var binaryIndex: Int
   /// Unknown attributes of the `Value` element, kept for writing back.
   public var extraValueAttributes: [KDBXXMLAttribute]
+  /// Unknown children and attributes of the `Binary` element, and the read order.
+  public var layout: XMLLayout
 
   public init(name: String, binaryIndex: Int) {
     self.name = name
     self.binaryIndex = binaryIndex
     self.extraValueAttributes = []
+    self.layout = XMLLayout()
   }
 }
 

@@ -25,11 +25,14 @@ public struct EntryField: Sendable, Equatable {
   public var value: FieldValue
   /// Unknown attributes of the `Value` element (other than `Protected`).
   public var extraValueAttributes: [KDBXXMLAttribute]
+  /// Unknown children and attributes of the `String` element, and the read order.
+  public var layout: XMLLayout
 
   public init(key: String, value: FieldValue) {
     self.key = key
     self.value = value
     self.extraValueAttributes = []
+    self.layout = XMLLayout()
   }
 }
 

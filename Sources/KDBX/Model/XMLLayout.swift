@@ -21,6 +21,12 @@ public struct XMLLayout: Sendable, Equatable {
     self.attributes = attributes
   }
 
+  /// Two layouts are equal when they keep the same unknown children and attributes; the read order of known
+  /// elements is bookkeeping for writing and does not make two model values different.
+  public static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
+    lhs.attributes == rhs.attributes && lhs.unknownNodes == rhs.unknownNodes
+  }
+
   /// The unknown children, in order.
   public var unknownNodes: [XMLNode] {
     var out: [XMLNode] = []

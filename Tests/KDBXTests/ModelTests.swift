@@ -1,0 +1,55 @@
+import KDBX
+import Testing
+
+@Suite struct ModelTests {
+  static let clock = FixedClock(Timestamp(unixSeconds: 1_600_000_000))
+
+  @Test func newDatabaseHasKeePassDefaultsAndRoundTrips() throws {
+    var random = SplitMix64(seed: 40)
+    var database = Database.new(name: "Vault", clock: Self.clock, random: &random)
+    var entry = Entry.new(clock: Self.clock, random: &random)
+    entry[field: Entry.titleField] = .plain("Mail")
+    entry[field: Entry.passwordField] = .protected(ProtectedValue("pw", using: &random))
+    database.root?.entries.append(entry)
+    #expect(database.meta.historyMaxItems == 10)
+    #expect(database.meta.historyMaxSize == 6_291_456)
+    #expect(database.meta.memoryProtection?.protectPassword == true)
+    #expect(database.root?.times?.creationTime == Self.clock.time)
+    #expect(entry.fields.map(\.key) == ["Title", "UserName", "Password", "URL", "Notes"])
+    #expect(
+      VersionRequirements.minimumVersion(for: database, settings: SaveSettings(version: .v3_1, kdf: KDBXFileTests.aes))
+        == .v3_1)
+
+    for version in [KDBXVersion.v3_1, .v4_0] {
+      var writeStream = CountingStream()
+      let document = DatabaseXMLWriter.write(database, version: version, stream: &writeStream)
+      var readStream = CountingStream()
+      let back = try DatabaseXMLReader.read(
+        document: document, stream: &readStream, random: &random, gzip: NoGzipDecompressor())
+      #expect(back.root?.entries.first?[field: "Password"]?.reveal() == "pw")
+      #expect(back.root?.entries.first?.times?.creationTime == entry.times?.creationTime)
+      #expect(back.root?.entries.first?.times?.usageCount == 0)
+      #expect(back.meta.databaseName == "Vault")
+      #expect(back.root?.enableAutoType == .some(nil))
+    }
+  }
+
+  @Test func touchCountsUses() {
+    var random = SplitMix64(seed: 41)
+    var entry = Entry.new(clock: Self.clock, random: &random)
+    let later = FixedClock(Timestamp(unixSeconds: 1_700_000_000))
+    entry.touch(modified: false, clock: later)
+    #expect(entry.times?.usageCount == 1)
+    #expect(entry.times?.lastAccessTime == later.time)
+    #expect(entry.times?.lastModificationTime == Self.clock.time)
+    entry.touch(modified: true, clock: later)
+    #expect(entry.times?.lastModificationTime == later.time)
+  }
+
+  @Test func uuidsAreRandomAndDistinct() {
+    var random = SplitMix64(seed: 42)
+    let a = KDBXUUID.random(using: &random)
+    let b = KDBXUUID.random(using: &random)
+    #expect(a != b && !a.isZero)
+  }
+}
