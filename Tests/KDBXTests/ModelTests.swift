@@ -1,4 +1,5 @@
 import KDBX
+import KDBXXML
 import Testing
 
 @Suite struct ModelTests {
@@ -51,5 +52,48 @@ import Testing
     let a = KDBXUUID.random(using: &random)
     let b = KDBXUUID.random(using: &random)
     #expect(a != b && !a.isZero)
+  }
+}
+
+@Suite struct ModelHelperTests {
+  @Test func tagsSplitOnSemicolonAndComma() {
+    #expect(splitTags("web; test,,  mail ") == ["web", "test", "mail"])
+    #expect(splitTags(nil) == [])
+    #expect(splitTags("") == [])
+  }
+
+  @Test func attachmentsShareThePool() {
+    var database = Database(root: Group(uuid: .zero, name: "Root"))
+    let a = database.makeAttachment(name: "a.txt", data: [1, 2, 3])
+    let b = database.makeAttachment(name: "copy.txt", data: [1, 2, 3])
+    #expect(a.binaryIndex == b.binaryIndex)
+    #expect(database.data(of: b) == [1, 2, 3])
+    #expect(database.binaries.count == 1)
+  }
+
+  @Test func errorDescriptionsNameTheProblem() {
+    #expect(KDBXError.corruptedBlock(index: 3).description == "corrupted block 3")
+    #expect(KDBXError.compression(.truncated(offset: 9)).description == "compressed payload truncated at offset 9")
+    #expect(
+      KDBXError.malformedHeader(field: "MasterSeed", reason: "must be 32 bytes, got 3").description
+        == "malformed header field MasterSeed: must be 32 bytes, got 3")
+  }
+
+  @Test func deepButAllowedNestingDoesNotOverflow() throws {
+    var group = XMLElement(name: "Group")
+    for _ in 0..<300 { group = XMLElement(name: "Group", children: [.element(group)]) }
+    let document = XMLElement(
+      name: "KeePassFile", children: [.element(XMLElement(name: "Root", children: [.element(group)]))])
+    var stream = CountingStream()
+    var random = SplitMix64(seed: 43)
+    let database = try DatabaseXMLReader.read(
+      document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+    var depth = 0
+    var current = database.root
+    while let next = current?.groups.first {
+      depth += 1
+      current = next
+    }
+    #expect(depth == 300)
   }
 }

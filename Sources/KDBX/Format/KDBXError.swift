@@ -81,8 +81,25 @@ extension KDBXError: CustomStringConvertible {
     case .invalidKeyFile(let reason): return "invalid key file: \(reason)"
     case .malformedValue(let element, let reason): return "malformed value in \(element): \(reason)"
     case .malformedDocument(let path, let reason): return "malformed database document at \(path): \(reason)"
-    case .crypto: return "cryptographic error"
-    case .compression: return "compression error"
+    case .crypto(let error):
+      switch error {
+      case .invalidPadding: return "cryptographic error: invalid padding"
+      case .invalidKeySize: return "cryptographic error: invalid key size"
+      case .invalidNonceSize: return "cryptographic error: invalid IV or nonce size"
+      case .invalidCiphertextLength(let length): return "cryptographic error: ciphertext length \(length)"
+      case .invalidParameter(let name, let reason): return "cryptographic error: \(name): \(reason)"
+      case .memoryLimitExceeded(let required, let limit):
+        return "cryptographic error: needs \(required) bytes of memory, limit \(limit)"
+      case .counterOverflow: return "cryptographic error: stream counter overflow"
+      case .cancelled: return "cancelled"
+      }
+    case .compression(let error):
+      switch error {
+      case .truncated(let offset): return "compressed payload truncated at offset \(offset)"
+      case .malformed(let offset, let reason): return "compressed payload malformed at offset \(offset): \(reason)"
+      case .outputLimitExceeded(let limit): return "decompressed payload exceeds \(limit) bytes"
+      case .checksumMismatch(let offset): return "compressed payload checksum mismatch at offset \(offset)"
+      }
     case .xml(let error): return error.description
     }
   }
