@@ -1,4 +1,4 @@
-/// Small ASCII helpers for parsing text fields without Foundation.
+/// Small ASCII helpers for parsing text fields with the standard library only.
 enum ASCII {
   /// Space, tab, line feed or carriage return (XML whitespace, XML 1.0 §2.3).
   @inline(__always)
