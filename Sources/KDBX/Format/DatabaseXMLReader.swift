@@ -39,14 +39,19 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
     }
     var database = Database(root: nil)
     var meta: Meta?
+    var sawRoot = false
     database.documentLayout = try forEachChild(of: document) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.meta: meta = try reader.readMeta(child)
-      case XMLNames.root: try reader.readRoot(child, into: &database)
+      case XMLNames.root:
+        guard !sawRoot else { throw .malformedDocument(path: "KeePassFile", reason: "more than one Root") }
+        sawRoot = true
+        try reader.readRoot(child, into: &database)
       default: return false
       }
       return true
     }
+    guard database.root != nil else { throw .malformedDocument(path: "KeePassFile/Root", reason: "no root group") }
     database.meta = meta ?? Meta()
     database.binaries = binaries
     return database
@@ -118,8 +123,10 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   func text(_ element: XMLElement) -> String { element.textContent }
 
-  func bool(_ element: XMLElement) throws(KDBXError) -> Bool {
+  /// A boolean; empty text reads as absent (KeePass's lenient reading).
+  func bool(_ element: XMLElement) throws(KDBXError) -> Bool? {
     switch element.textContent.trimmingASCIIWhitespace().lowercased() {
+    case "": return nil
     case "true", "1": return true
     case "false", "0": return false
     default: throw .malformedValue(element: element.name, reason: "not a boolean")
@@ -132,8 +139,11 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
     return try bool(element)
   }
 
-  func integer(_ element: XMLElement) throws(KDBXError) -> Int64 {
-    guard let value = Int64(element.textContent.trimmingASCIIWhitespace()) else {
+  /// An integer; empty text reads as absent.
+  func integer(_ element: XMLElement) throws(KDBXError) -> Int64? {
+    let text = element.textContent.trimmingASCIIWhitespace()
+    if text.isEmpty { return nil }
+    guard let value = Int64(text) else {
       throw .malformedValue(element: element.name, reason: "not an integer")
     }
     return value
@@ -148,8 +158,11 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
     return uuid
   }
 
-  func time(_ element: XMLElement) throws(KDBXError) -> Timestamp {
-    guard let value = KDBXTime.decode(element.textContent.trimmingASCIIWhitespace()) else {
+  /// A time in either KDBX form; empty text reads as absent.
+  func time(_ element: XMLElement) throws(KDBXError) -> Timestamp? {
+    let text = element.textContent.trimmingASCIIWhitespace()
+    if text.isEmpty { return nil }
+    guard let value = KDBXTime.decode(text) else {
       throw .malformedValue(element: element.name, reason: "not a KDBX time")
     }
     return value
