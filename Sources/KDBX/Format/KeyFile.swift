@@ -29,7 +29,14 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
 
   /// Reads a key file's contents.
   public init(contents: [UInt8]) throws(KDBXError) {
-    if let document = try KeyFile.xmlDocument(from: contents), document.name == KeyFileXMLNames.keyFile {
+    try self.init(contents: contents, parsedXML: try KeyFile.xmlDocument(from: contents))
+  }
+
+  /// Reads a key file whose contents were already parsed as XML by the caller (`parsedXML` is the root element, or
+  /// `nil` when the file is not well-formed XML). A document whose root is `KeyFile` is an XML key file; anything
+  /// else falls through to the binary, hex and hashed forms.
+  public init(contents: [UInt8], parsedXML: XMLElement?) throws(KDBXError) {
+    if let document = parsedXML, document.name == KeyFileXMLNames.keyFile {
       self = try KeyFile(xmlDocument: document)
       return
     }
