@@ -25,19 +25,6 @@ public enum Base64 {
 
   static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-  /// Returns the 6-bit value of an alphabet character, or `nil`.
-  @inline(__always)
-  static func value(of character: UInt8) -> UInt8? {
-    switch character {
-    case 0x41...0x5A: return character - 0x41
-    case 0x61...0x7A: return character - 0x61 + 26
-    case 0x30...0x39: return character - 0x30 + 52
-    case 0x2B: return 62
-    case 0x2F: return 63
-    default: return nil
-    }
-  }
-
   /// Encodes `bytes` with padding (RFC 4648 §4).
   public static func encode(_ bytes: [UInt8]) -> String {
     var out = [UInt8]()
@@ -70,13 +57,22 @@ public enum Base64 {
 
   /// Decodes base64 text, or returns `nil` when it is not valid under `options`.
   public static func decode(_ text: String, options: Options = .strict) -> [UInt8]? {
-    decode(utf8: Array(text.utf8), options: options)
+    decode(utf8: text.utf8, options: options)
   }
 
   /// Decodes base64 given as ASCII bytes, or returns `nil` when it is not valid under `options`.
   public static func decode(utf8 input: [UInt8], options: Options = .strict) -> [UInt8]? {
-    var symbols = [UInt8]()
-    symbols.reserveCapacity(input.count)
+    decode(utf8: input, options: options)
+  }
+
+  /// Decodes base64 from any collection of ASCII bytes in one pass, without intermediate buffers.
+  @inlinable
+  public static func decode<Input: Collection>(utf8 input: Input, options: Options = .strict) -> [UInt8]?
+  where Input.Element == UInt8 {
+    var out = [UInt8]()
+    out.reserveCapacity(input.count / 4 * 3)
+    var word: UInt32 = 0
+    var symbolCount = 0
     var padding = 0
     for character in input {
       if options.ignoresWhitespace, character == 0x20 || character == 0x09 || character == 0x0A || character == 0x0D {
@@ -87,34 +83,39 @@ public enum Base64 {
         guard padding <= 2 else { return nil }
         continue
       }
-      guard padding == 0, let value = value(of: character) else { return nil }
-      symbols.append(value)
+      guard padding == 0, let value = symbolValue(character) else { return nil }
+      word = word << 6 | UInt32(value)
+      symbolCount += 1
+      if symbolCount % 4 == 0 {
+        out.append(UInt8(truncatingIfNeeded: word >> 16))
+        out.append(UInt8(truncatingIfNeeded: word >> 8))
+        out.append(UInt8(truncatingIfNeeded: word))
+        word = 0
+      }
     }
-    guard (symbols.count + padding) % 4 == 0 else { return nil }
-    let rest = symbols.count % 4
+    let rest = symbolCount % 4
     guard rest != 1, padding == (rest == 0 ? 0 : 4 - rest) else { return nil }
-    var out = [UInt8]()
-    out.reserveCapacity(symbols.count * 3 / 4)
-    var index = 0
-    while index + 4 <= symbols.count {
-      let word =
-        UInt32(symbols[index]) << 18 | UInt32(symbols[index + 1]) << 12 | UInt32(symbols[index + 2]) << 6
-        | UInt32(symbols[index + 3])
-      out.append(UInt8(truncatingIfNeeded: word >> 16))
-      out.append(UInt8(truncatingIfNeeded: word >> 8))
-      out.append(UInt8(truncatingIfNeeded: word))
-      index += 4
-    }
     if rest == 2 {
-      let word = UInt32(symbols[index]) << 18 | UInt32(symbols[index + 1]) << 12
-      guard options.allowsNonCanonicalBits || word & 0xFFFF == 0 else { return nil }
-      out.append(UInt8(truncatingIfNeeded: word >> 16))
+      guard options.allowsNonCanonicalBits || word & 0x0F == 0 else { return nil }
+      out.append(UInt8(truncatingIfNeeded: word >> 4))
     } else if rest == 3 {
-      let word = UInt32(symbols[index]) << 18 | UInt32(symbols[index + 1]) << 12 | UInt32(symbols[index + 2]) << 6
-      guard options.allowsNonCanonicalBits || word & 0xFF == 0 else { return nil }
-      out.append(UInt8(truncatingIfNeeded: word >> 16))
-      out.append(UInt8(truncatingIfNeeded: word >> 8))
+      guard options.allowsNonCanonicalBits || word & 0x03 == 0 else { return nil }
+      out.append(UInt8(truncatingIfNeeded: word >> 10))
+      out.append(UInt8(truncatingIfNeeded: word >> 2))
     }
     return out
+  }
+
+  /// The 6-bit value of an alphabet character, or `nil` (RFC 4648 Table 1).
+  @inlinable
+  static func symbolValue(_ character: UInt8) -> UInt8? {
+    switch character {
+    case 0x41...0x5A: return character &- 0x41
+    case 0x61...0x7A: return character &- 0x61 &+ 26
+    case 0x30...0x39: return character &- 0x30 &+ 52
+    case 0x2B: return 62
+    case 0x2F: return 63
+    default: return nil
+    }
   }
 }

@@ -7,9 +7,10 @@
 public enum KDBXTime {
   /// The base64 form written by KDBX 4.x.
   public static func encodeBinary(_ timestamp: Timestamp) -> String {
-    var writer = ByteWriter(capacity: 8)
-    writer.write(timestamp.secondsSince0001)
-    return Base64.encode(writer.bytes)
+    let value = UInt64(bitPattern: timestamp.secondsSince0001)
+    var bytes = [UInt8](repeating: 0, count: 8)
+    for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: value >> (index * 8)) }
+    return Base64.encode(bytes)
   }
 
   /// The text form for `version`: base64 for KDBX 4.x, ISO 8601 otherwise.
@@ -19,8 +20,7 @@ public enum KDBXTime {
 
   /// Reads either form. Returns `nil` when the text is neither 8 base64-encoded bytes nor ISO 8601.
   public static func decode(_ text: String) -> Timestamp? {
-    let trimmed = text.utf8.count == 12 ? text : ""
-    if !trimmed.isEmpty, let bytes = Base64.decode(trimmed, options: .lenient), bytes.count == 8 {
+    if text.utf8.count == 12, let bytes = Base64.decode(utf8: text.utf8, options: .lenient), bytes.count == 8 {
       var value: Int64 = 0
       for index in 0..<8 { value |= Int64(bytes[index]) << (index * 8) }
       return Timestamp(secondsSince0001: value)

@@ -37,7 +37,7 @@ extension DatabaseXMLReader {
 
   mutating func readTimes(_ element: XMLElement) throws(KDBXError) -> Times {
     var times = Times()
-    times.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    times.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.creationTime: times.creationTime = try reader.time(child)
       case XMLNames.lastModificationTime: times.lastModificationTime = try reader.time(child)
@@ -92,7 +92,7 @@ extension DatabaseXMLReader {
       throw .malformedDocument(path: "Entry/String", reason: "missing Key")
     }
     var field = EntryField(key: "", value: .plain(""))
-    field.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    field.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.key: field.key = reader.text(child)
       case XMLNames.value:
@@ -118,7 +118,7 @@ extension DatabaseXMLReader {
       throw .malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")
     }
     var attachment = Attachment(name: "", binaryIndex: 0)
-    attachment.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    attachment.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.key: attachment.name = reader.text(child)
       case XMLNames.value:
@@ -152,7 +152,8 @@ extension DatabaseXMLReader {
       case XMLNames.defaultSequence: autoType.defaultSequence = reader.text(child)
       case XMLNames.association:
         var association = AutoType.Association(window: "", keystrokeSequence: nil)
-        association.layout = try reader.forEachChild(of: child) { (field, reader) throws(KDBXError) in
+        association.layout = try reader.forEachChild(of: child, keepsKnownOrder: false) {
+          (field, reader) throws(KDBXError) in
           switch field.name {
           case XMLNames.window: association.window = reader.text(field)
           case XMLNames.keystrokeSequence: association.keystrokeSequence = reader.text(field)

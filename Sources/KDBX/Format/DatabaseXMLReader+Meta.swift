@@ -52,7 +52,7 @@ extension DatabaseXMLReader {
   mutating func readMemoryProtection(_ element: XMLElement) throws(KDBXError) -> MemoryProtection {
     var protection = MemoryProtection(
       protectTitle: nil, protectUserName: nil, protectPassword: nil, protectURL: nil, protectNotes: nil)
-    protection.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    protection.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.protectTitle: protection.protectTitle = try reader.bool(child)
       case XMLNames.protectUserName: protection.protectUserName = try reader.bool(child)
@@ -68,7 +68,7 @@ extension DatabaseXMLReader {
 
   mutating func readCustomIcon(_ element: XMLElement) throws(KDBXError) -> CustomIcon {
     var icon = CustomIcon(uuid: .zero, data: [])
-    icon.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    icon.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.uuid: icon.uuid = try reader.uuid(child)
       case XMLNames.data: icon.data = try reader.base64(child)
@@ -103,7 +103,7 @@ extension DatabaseXMLReader {
     data.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
       guard child.name == XMLNames.item else { return false }
       var item = CustomData.Item(key: "", value: "")
-      item.layout = try reader.forEachChild(of: child) { (field, reader) throws(KDBXError) in
+      item.layout = try reader.forEachChild(of: child, keepsKnownOrder: false) { (field, reader) throws(KDBXError) in
         switch field.name {
         case XMLNames.key: item.key = reader.text(field)
         case XMLNames.value: item.value = reader.text(field)

@@ -82,7 +82,7 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   mutating func readDeletedObject(_ element: XMLElement) throws(KDBXError) -> DeletedObject {
     var object = DeletedObject(uuid: .zero, deletionTime: nil)
-    object.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
+    object.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
       switch child.name {
       case XMLNames.uuid: object.uuid = try reader.uuid(child)
       case XMLNames.deletionTime: object.deletionTime = try reader.time(child)
@@ -97,11 +97,17 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   /// Visits the children of `element` in document order. `handle` returns `false` for an element it does not know,
   /// which is then kept verbatim; known elements are recorded by name. Blank text is dropped.
+  ///
+  /// With `keepsKnownOrder` false (small records such as `Times` or `String`, whose field order carries no
+  /// meaning), a child list without unknown nodes or attributes gives an empty layout, so nothing is allocated and
+  /// the writer uses the canonical order.
   @discardableResult
   mutating func forEachChild(
-    of element: XMLElement, _ handle: (XMLElement, inout DatabaseXMLReader) throws(KDBXError) -> Bool
+    of element: XMLElement, keepsKnownOrder: Bool = true,
+    _ handle: (XMLElement, inout DatabaseXMLReader) throws(KDBXError) -> Bool
   ) throws(KDBXError) -> XMLLayout {
     var layout = XMLLayout(attributes: element.attributes)
+    var sawUnknown = false
     for node in element.children {
       switch node {
       case .element(let child):
@@ -109,13 +115,19 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
           layout.items.append(.known(child.name))
         } else {
           layout.items.append(.unknown(node))
+          sawUnknown = true
         }
       case .text(let text):
-        if !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) { layout.items.append(.unknown(node)) }
+        if !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) {
+          layout.items.append(.unknown(node))
+          sawUnknown = true
+        }
       default:
         layout.items.append(.unknown(node))
+        sawUnknown = true
       }
     }
+    if !keepsKnownOrder && !sawUnknown && layout.attributes.isEmpty { return XMLLayout() }
     return layout
   }
 
@@ -125,7 +137,10 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   /// A boolean; empty text reads as absent (KeePass's lenient reading).
   func bool(_ element: XMLElement) throws(KDBXError) -> Bool? {
-    switch element.textContent.trimmingASCIIWhitespace().lowercased() {
+    let text = element.textContent.trimmingASCIIWhitespace()
+    if text == XMLNames.trueValue { return true }
+    if text == XMLNames.falseValue { return false }
+    switch text.lowercased() {
     case "": return nil
     case "true", "1": return true
     case "false", "0": return false
@@ -177,7 +192,8 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   /// Whether `element` has `Protected="True"` (a value XORed with the inner random stream).
   func isProtected(_ element: XMLElement) -> Bool {
-    element.attribute(XMLNames.protected)?.lowercased() == "true"
+    guard let value = element.attribute(XMLNames.protected) else { return false }
+    return value == XMLNames.trueValue || value.lowercased() == "true"
   }
 
   /// Decodes a protected value: base64, then XOR with the next stream bytes.
