@@ -3,7 +3,8 @@ import KDBXXML
 extension DatabaseXMLReader {
   mutating func readGroup(_ element: XMLElement, depth: Int) throws(KDBXError) -> Group {
     guard depth <= options.maxXMLDepth else {
-      throw .limitExceeded(what: "group nesting depth", value: UInt64(depth), limit: UInt64(options.maxXMLDepth))
+      throw .limitExceeded(
+        what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxXMLDepth))
     }
     var group = Group(uuid: .zero, name: nil)
     group.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in

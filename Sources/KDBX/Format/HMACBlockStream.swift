@@ -54,7 +54,7 @@ public enum HMACBlockStream {
         guard Int(size) <= options.maxPayloadByteCount - output.count else {
           throw KDBXError.limitExceeded(
             what: "payload bytes", value: UInt64(output.count) + UInt64(size),
-            limit: UInt64(options.maxPayloadByteCount))
+            limit: UInt64(clamping: options.maxPayloadByteCount))
         }
         let range = try reader.readRange(Int(size))
         let expected = authenticator.authenticationCode(

@@ -28,7 +28,7 @@ public enum HashedBlockStream {
         guard Int(size) <= options.maxPayloadByteCount - output.count else {
           throw KDBXError.limitExceeded(
             what: "payload bytes", value: UInt64(output.count) + UInt64(size),
-            limit: UInt64(options.maxPayloadByteCount))
+            limit: UInt64(clamping: options.maxPayloadByteCount))
         }
         let range = try reader.readRange(Int(size))
         guard ConstantTime.equals(SHA256.hash(bytes[range]).bytes, hash) else {

@@ -51,11 +51,13 @@ public struct InnerHeader: Sendable, Equatable {
       let size = Int(length)
       if id == InnerHeaderFieldID.binary.rawValue {
         guard size <= options.maxPayloadByteCount else {
-          throw .limitExceeded(what: "binary bytes", value: UInt64(size), limit: UInt64(options.maxPayloadByteCount))
+          throw .limitExceeded(
+            what: "binary bytes", value: UInt64(size), limit: UInt64(clamping: options.maxPayloadByteCount))
         }
       } else if size > options.maxHeaderFieldByteCount {
         throw .limitExceeded(
-          what: "inner header field \(name) bytes", value: UInt64(size), limit: UInt64(options.maxHeaderFieldByteCount))
+          what: "inner header field \(name) bytes", value: UInt64(size),
+          limit: UInt64(clamping: options.maxHeaderFieldByteCount))
       }
       let data = try reader.readBytes(size)
       switch InnerHeaderFieldID(rawValue: id) {

@@ -178,7 +178,7 @@ public struct Argon2KDFParameters: Sendable, Equatable {
     }
     guard parallelism <= options.maxArgon2Parallelism else {
       throw .limitExceeded(
-        what: "Argon2 parallelism", value: UInt64(parallelism), limit: UInt64(options.maxArgon2Parallelism))
+        what: "Argon2 parallelism", value: UInt64(parallelism), limit: UInt64(clamping: options.maxArgon2Parallelism))
     }
   }
 }

@@ -95,11 +95,14 @@ public struct OuterHeader: Sendable, Equatable {
     var fields = OuterHeaderFields(version: version)
     while true {
       let id = try reader.readUInt8()
-      let length: Int = version.isKDBX4 ? Int(try reader.readUInt32()) : Int(try reader.readUInt16())
+      let rawLength: UInt32 = version.isKDBX4 ? try reader.readUInt32() : UInt32(try reader.readUInt16())
       let name = OuterHeaderFieldID(rawValue: id)?.name ?? "field \(id)"
-      guard length <= options.maxHeaderFieldByteCount else {
+      // Compared as UInt64 first: on 32-bit platforms a UInt32 length may not fit in Int.
+      guard UInt64(rawLength) <= UInt64(clamping: options.maxHeaderFieldByteCount), let length = Int(exactly: rawLength)
+      else {
         throw .limitExceeded(
-          what: "header field \(name) bytes", value: UInt64(length), limit: UInt64(options.maxHeaderFieldByteCount))
+          what: "header field \(name) bytes", value: UInt64(rawLength),
+          limit: UInt64(clamping: options.maxHeaderFieldByteCount))
       }
       let data = try reader.readBytes(length)
       if id == OuterHeaderFieldID.endOfHeader.rawValue {
