@@ -85,7 +85,6 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// A container element whose known children all share one name (for example `CustomIcons/Icon`): they are written
   /// at the position of the first one read, unknown children at theirs.
   func list(_ name: String, _ items: [XMLElement], layout: XMLLayout) -> XMLElement {
-    let itemName = items.first?.name ?? ""
     var children: [XMLNode] = []
     var wroteItems = false
     for item in layout.items {
@@ -99,7 +98,6 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
       }
     }
     if !wroteItems { children.append(contentsOf: items.map { .element($0) }) }
-    _ = itemName
     return XMLElement(name: name, attributes: layout.attributes, children: children)
   }
 
