@@ -97,3 +97,25 @@ import Testing
     #expect(depth == 300)
   }
 }
+
+@Suite struct BinaryCompactionTests {
+  @Test func unreferencedBinariesAreDroppedAndReferencesRenumbered() {
+    var database = Database(root: Group(uuid: .zero, name: "Root"))
+    let unused = database.makeAttachment(name: "gone", data: [9])
+    let first = database.makeAttachment(name: "a", data: [1])
+    let second = database.makeAttachment(name: "b", data: [2], isProtected: true)
+    #expect(unused.binaryIndex == 0)
+    var entry = Entry(uuid: .zero)
+    entry.attachments = [second]
+    var old = Entry(uuid: .zero)
+    old.attachments = [first, second]
+    entry.history = [old]
+    database.root?.entries = [entry]
+    let compacted = database.compactingBinaries()
+    #expect(compacted.binaries.count == 2)
+    let current = compacted.root?.entries.first
+    #expect(current.flatMap { compacted.data(of: $0.attachments[0]) } == [2])
+    #expect(compacted.binaries[current?.attachments[0].binaryIndex ?? -1]?.isProtected == true)
+    #expect(current?.history?.first.map { $0.attachments.compactMap { compacted.data(of: $0) } } == [[1], [2]])
+  }
+}

@@ -51,7 +51,7 @@ extension KDBXFile {
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> [UInt8] {
-    var database = database
+    var database = database.compactingBinaries()
     var kdf = settings.kdf
     if !key.isTransformed {
       switch kdf {
