@@ -1,0 +1,102 @@
+import KDBXCrypto
+
+/// The user's key to a database: an optional password, an optional key file and an optional challenge-response
+/// result, or a key that was already transformed by the KDF.
+///
+/// Key derivation (KDBX 4.1 specification, "Key Derivation"; KeePassXC for challenge-response):
+/// - each component gives its key bytes: the password gives `SHA-256(UTF-8 password)`, a key file its
+///   ``KeyFile/keyBytes``;
+/// - the composite key is `SHA-256(component ‖ component ‖ …)`; for KDBX 4 with a challenge-response result `r`,
+///   `SHA-256(r)` is appended to the components;
+/// - the KDF turns the composite key into the transformed key;
+/// - KDBX 3.x: master key `SHA-256(masterSeed ‖ [SHA-256(r)] ‖ transformedKey)`;
+///   KDBX 4.x: cipher key `SHA-256(masterSeed ‖ transformedKey)`, HMAC base key
+///   `SHA-512(masterSeed ‖ transformedKey ‖ 0x01)`.
+///
+/// An empty password (`""`) is a component (`SHA-256("")`); no password (`nil`) is not: they give different keys.
+///
+/// Challenge-response: read the header without a key (``KDBXFile/readHeader(bytes:options:)``), send
+/// ``OuterHeader/challenge`` to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
+/// `challengeResponse`. The raw secrets are not stored: only the component hashes, and ``description`` hides them.
+public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+  enum Storage: Sendable {
+    case components([[UInt8]], challengeResponse: [UInt8]?)
+    case transformed([UInt8])
+  }
+
+  let storage: Storage
+
+  /// A key from a password and/or key file, with an optional challenge-response result.
+  public init(password: String?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
+    self.init(passwordBytes: password.map { Array($0.utf8) }, keyFile: keyFile, challengeResponse: challengeResponse)
+  }
+
+  /// A key from password bytes (for callers that keep the password out of `String`), key file and response.
+  public init(passwordBytes: [UInt8]?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
+    var components: [[UInt8]] = []
+    if let passwordBytes { components.append(SHA256.hash(passwordBytes).bytes) }
+    if let keyFile { components.append(keyFile.keyBytes) }
+    storage = .components(components, challengeResponse: challengeResponse)
+  }
+
+  /// A key that is already the KDF's output for the file (for example cached by an app for its AutoFill
+  /// extension): opening skips the KDF. Throws unless it is 32 bytes.
+  public init(transformedKey: [UInt8]) throws(KDBXError) {
+    guard transformedKey.count == 32 else { throw .invalidKeyFile(reason: "a transformed key must be 32 bytes") }
+    storage = .transformed(transformedKey)
+  }
+
+  /// Whether this key skips the KDF.
+  public var isTransformed: Bool {
+    if case .transformed = storage { return true }
+    return false
+  }
+
+  /// Whether the key has no password, key file or challenge-response component at all.
+  public var isEmpty: Bool {
+    if case .components(let components, let response) = storage { return components.isEmpty && response == nil }
+    return false
+  }
+
+  /// The KDF input for a file of `version`, or `nil` for a transformed key.
+  public func compositeKey(for version: KDBXVersion) -> [UInt8]? {
+    guard case .components(let components, let response) = storage else { return nil }
+    var hasher = SHA256()
+    for component in components { hasher.update(component) }
+    if version.isKDBX4, let response { hasher.update(SHA256.hash(response).bytes) }
+    return hasher.finalize().bytes
+  }
+
+  /// The already-transformed key, if this key was made with ``init(transformedKey:)``.
+  public var transformedKey: [UInt8]? {
+    if case .transformed(let key) = storage { return key }
+    return nil
+  }
+
+  /// KDBX 3.x: the AES key for the payload, `SHA-256(masterSeed ‖ [SHA-256(response)] ‖ transformedKey)`.
+  public func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+    var hasher = SHA256()
+    hasher.update(masterSeed)
+    if case .components(_, let response?) = storage { hasher.update(SHA256.hash(response).bytes) }
+    hasher.update(transformedKey)
+    return hasher.finalize().bytes
+  }
+
+  /// KDBX 4.x: the payload cipher key, `SHA-256(masterSeed ‖ transformedKey)`.
+  public static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+    var hasher = SHA256()
+    hasher.update(masterSeed)
+    hasher.update(transformedKey)
+    return hasher.finalize().bytes
+  }
+
+  /// KDBX 4.x: the input of the HMAC base key, `masterSeed ‖ transformedKey ‖ 0x01`; the base key is its SHA-512.
+  ///
+  /// LEAD-WIRE (SHA-512): hash this with `SHA512.hash(_:).bytes` to get the 64-byte HMAC base key.
+  public static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+    masterSeed + transformedKey + [0x01]
+  }
+
+  public var description: String { "CompositeKey(<redacted>)" }
+  public var debugDescription: String { description }
+}

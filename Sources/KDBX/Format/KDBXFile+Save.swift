@@ -1,0 +1,120 @@
+import KDBXCrypto
+import KDBXXML
+
+/// The container settings of a save: version, cipher, KDF, compression and inner random stream.
+public struct SaveSettings: Sendable, Equatable {
+  public var version: KDBXVersion
+  public var cipher: CipherAlgorithm
+  /// The KDF and its cost parameters. Seeds and salts are replaced by fresh random ones on every save, except when
+  /// the key is an already-transformed key (which is only valid with the seed it was made with).
+  public var kdf: KDFParameters
+  public var compression: CompressionAlgorithm
+  /// The inner random stream: KeePass uses Salsa20 for KDBX 3.x and ChaCha20 for 4.x.
+  public var innerRandomStream: InnerRandomStreamAlgorithm
+  /// KDBX 4: public custom data for the outer header.
+  public var publicCustomData: VariantDictionary?
+  /// A downgrade the caller accepted. Without it, a save raises ``version`` to the minimum the content needs
+  /// (``VersionRequirements/effectiveVersion(for:settings:)``); with it, and only if it still lists exactly what
+  /// would be lost, the requested version is written and the listed features are dropped.
+  public var acceptedDowngrade: DowngradeReport?
+
+  public init(
+    version: KDBXVersion, cipher: CipherAlgorithm = .aes256, kdf: KDFParameters,
+    compression: CompressionAlgorithm = .gzip, innerRandomStream: InnerRandomStreamAlgorithm? = nil,
+    publicCustomData: VariantDictionary? = nil
+  ) {
+    self.version = version
+    self.cipher = cipher
+    self.kdf = kdf
+    self.compression = compression
+    self.innerRandomStream = innerRandomStream ?? (version.isKDBX4 ? .chaCha20 : .salsa20)
+    self.publicCustomData = publicCustomData
+    self.acceptedDowngrade = nil
+  }
+
+  /// The settings a file was read with (KDBX 2.x and 3.0 files are written as 3.1).
+  public init(keeping opened: OpenedDatabase) {
+    let header = opened.header
+    let version: KDBXVersion = header.version < .v3_1 ? .v3_1 : header.version
+    self.init(
+      version: version, cipher: header.cipher, kdf: header.kdf, compression: header.compression,
+      innerRandomStream: opened.innerHeader?.innerRandomStream ?? header.innerRandomStream,
+      publicCustomData: header.publicCustomData)
+  }
+}
+
+extension KDBXFile {
+  /// Writes `database` as a KDBX file, in ``VersionRequirements/effectiveVersion(for:settings:)``, with fresh master seed, IV, inner stream key, stream start bytes and KDF
+  /// seed drawn from `random`. With an injected generator (and the model's injected times) the output is
+  /// byte-for-byte reproducible.
+  public static func save<P: KDBXPrimitives>(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
+    random: inout some RandomNumberGenerator
+  ) throws(KDBXError) -> [UInt8] {
+    var database = database.compactingBinaries()
+    var kdf = settings.kdf
+    if !key.isTransformed {
+      switch kdf {
+      case .aesKDF(var aes):
+        aes.seed = randomBytes(32, &random)
+        kdf = .aesKDF(aes)
+      case .argon2(var argon):
+        argon.salt = randomBytes(32, &random)
+        kdf = .argon2(argon)
+      }
+    }
+    let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
+    let streamKey = randomBytes(version.isKDBX4 ? 64 : 32, &random)
+    var header = OuterHeader(
+      version: version, cipher: settings.cipher, compression: settings.compression,
+      masterSeed: randomBytes(FormatConstants.masterSeedByteCount, &random),
+      encryptionIV: randomBytes(settings.cipher.ivByteCount, &random), kdf: kdf,
+      publicCustomData: version.isKDBX4 ? settings.publicCustomData : nil)
+    if !version.isKDBX4 {
+      header.protectedStreamKey = streamKey
+      header.streamStartBytes = randomBytes(FormatConstants.streamStartBytesByteCount, &random)
+      header.innerRandomStream = settings.innerRandomStream
+    }
+    let headerBytes = try header.serialized()
+    let transformed = try transformedKey(key, header: header, primitives: primitives)
+    var stream = try innerStream(settings.innerRandomStream, key: streamKey, primitives: primitives)
+
+    if !version.isKDBX4 {
+      database.meta.headerHash = SHA256.hash(headerBytes).bytes
+      let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
+      var payload = try primitives.serializeXML(document)
+      if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
+      let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
+      let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+      return headerBytes
+        + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
+    }
+
+    database.meta.headerHash = nil
+    let inner = InnerHeader(
+      innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
+      binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
+    let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
+    var payload = inner.serialized() + (try primitives.serializeXML(document))
+    if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
+    let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
+    let authenticator = primitives.blockAuthenticator(
+      baseKey: primitives.sha512(
+        CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
+    return headerBytes + SHA256.hash(headerBytes).bytes
+      + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
+      + HMACBlockStream.write(ciphertext, authenticator: authenticator)
+  }
+
+  static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(count)
+    var word: UInt64 = 0
+    for index in 0..<count {
+      if index % 8 == 0 { word = random.next() }
+      out.append(UInt8(truncatingIfNeeded: word >> ((index % 8) * 8)))
+    }
+    return out
+  }
+}

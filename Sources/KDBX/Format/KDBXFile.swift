@@ -1,0 +1,42 @@
+import KDBXCrypto
+
+/// Entry points for whole KDBX files.
+///
+/// `open(bytes:key:)` and `save(_:key:settings:rng:)` will be added once the ciphers, KDFs, HMAC, compression and the
+/// XML reader are wired in; the pieces they use (``OuterHeader``, ``HashedBlockStream``, ``HMACBlockStream``,
+/// ``InnerHeader``, ``CompositeKey``, ``DatabaseXMLReader``) are here.
+public enum KDBXFile {
+  /// Reads only the signatures and version of a file, without a key.
+  ///
+  /// Throws ``KDBXError/notKeePassFile``, ``KDBXError/unsupportedKDB1``, ``KDBXError/unsupportedPreReleaseFormat``,
+  /// ``KDBXError/unsupportedVersion(major:minor:)`` or ``KDBXError/truncated(offset:needed:)``.
+  public static func readVersion(bytes: [UInt8]) throws(KDBXError) -> KDBXVersion {
+    var reader = ByteReader(bytes)
+    return try OuterHeader.readVersion(&reader).0
+  }
+
+  /// The outer header and what follows it up to the encrypted payload.
+  public struct HeaderBlock: Sendable, Equatable {
+    /// The parsed header.
+    public var header: OuterHeader
+    /// KDBX 4: the HMAC-SHA-256 stored after the header's SHA-256, to be checked with the key
+    /// (``HMACBlockStream/verifyHeader(_:storedHMAC:authenticator:)``). `nil` for KDBX 3.x.
+    public var storedHeaderHMAC: [UInt8]?
+    /// The offset of the payload (the encrypted stream) in the file.
+    public var payloadOffset: Int
+  }
+
+  /// Parses the outer header; for KDBX 4, also checks the SHA-256 that follows it (throwing
+  /// ``KDBXError/headerChecksumMismatch``) and returns the stored header HMAC for the key check.
+  public static func readHeader(bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) -> HeaderBlock {
+    let header = try OuterHeader(parsing: bytes, options: options)
+    var reader = ByteReader(bytes, offset: header.rawBytes.count)
+    guard header.version.isKDBX4 else {
+      return HeaderBlock(header: header, storedHeaderHMAC: nil, payloadOffset: reader.offset)
+    }
+    let storedHash = try reader.readBytes(32)
+    guard ConstantTime.equals(SHA256.hash(header.rawBytes).bytes, storedHash) else { throw .headerChecksumMismatch }
+    let hmac = try reader.readBytes(32)
+    return HeaderBlock(header: header, storedHeaderHMAC: hmac, payloadOffset: reader.offset)
+  }
+}

@@ -1,0 +1,53 @@
+import KDBXXML
+
+/// The lower-layer operations the KDBX codec needs, gathered in one protocol so that the container logic
+/// (``KDBXFile/open(bytes:key:primitives:random:options:)`` and ``KDBXFile/save(_:key:settings:primitives:random:)``)
+/// is written and tested once, and the concrete ciphers, KDFs, HMAC, gzip and XML are plugged in by one conformance.
+///
+/// LEAD-WIRE: write `struct StandardPrimitives: KDBXPrimitives` over KDBXCrypto (`AESKDF`, `Argon2`, `CBC<AES>`,
+/// `CBC<Twofish>`, `ChaCha20`, `Salsa20`, `SHA512`, `HMAC<SHA256>`), KDBXCompression (`Gzip`) and KDBXXML (the tree
+/// reader and `XMLWriter`), mapping their errors to ``KDBXError/crypto(_:)``, ``KDBXError/compression(_:)`` and
+/// ``KDBXError/xml(_:)``.
+public protocol KDBXPrimitives: GzipDecompressing {
+  /// The inner random stream type (Salsa20 or ChaCha20, or a pass-through for ID 0).
+  associatedtype Stream: InnerRandomStream
+  /// The KDBX 4 block HMAC computer.
+  associatedtype Authenticator: HMACBlockAuthenticator
+
+  /// Runs the KDF on the 32-byte composite key: AES-KDF (`rounds` AES-256-ECB encryptions of each 16-byte half
+  /// under `seed`, then SHA-256) or Argon2 with the parameters as given (memory in bytes / 1024 = KiB, 32-byte
+  /// output).
+  func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8]
+
+  /// Decrypts the payload: AES-256-CBC or Twofish-CBC with PKCS#7 padding checked, or ChaCha20 (counter 0).
+  func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+    -> [UInt8]
+
+  /// Encrypts the payload, the inverse of ``decrypt(_:cipher:key:iv:)``.
+  func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+    -> [UInt8]
+
+  /// SHA-512 (FIPS 180-4 §6.4) of `bytes`.
+  func sha512(_ bytes: [UInt8]) -> [UInt8]
+
+  /// The block authenticator for the 64-byte HMAC base key `SHA-512(masterSeed ‖ transformedKey ‖ 0x01)`.
+  func blockAuthenticator(baseKey: [UInt8]) -> Authenticator
+
+  /// The inner random stream for `algorithm`, with the key and nonce already derived by the codec (Salsa20:
+  /// `SHA-256(streamKey)` and the fixed nonce `E830094B97205D2A`; ChaCha20: `SHA-512(streamKey)` split 32 + 12).
+  /// For ``InnerRandomStreamAlgorithm/none`` return a stream that leaves bytes unchanged.
+  func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
+    -> Stream
+
+  /// Compresses the payload as gzip (RFC 1952).
+  func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8]
+
+  /// Parses the database XML into its root element, refusing DOCTYPE/entities and nesting deeper than `maxDepth`.
+  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement
+
+  /// Serialises the database XML (UTF-8, with the XML declaration).
+  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8]
+}
+
+/// The Salsa20 nonce KeePass uses for the KDBX 3 inner random stream.
+public let kdbxSalsa20InnerStreamNonce: [UInt8] = [0xE8, 0x30, 0x09, 0x4B, 0x97, 0x20, 0x5D, 0x2A]

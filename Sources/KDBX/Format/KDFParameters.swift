@@ -1,0 +1,184 @@
+/// The key derivation settings of a file: AES-KDF (KDBX 3.1 header fields 5 and 6, or a KDBX 4 VariantDictionary)
+/// or Argon2 (KDBX 4 only) (KDBX 4.1 specification, "Key Derivation").
+public enum KDFParameters: Sendable, Equatable {
+  case aesKDF(AESKDFParameters)
+  case argon2(Argon2KDFParameters)
+
+  /// The KDF this value selects.
+  public var algorithm: KDFAlgorithm {
+    switch self {
+    case .aesKDF(let parameters): return parameters.uuidVariant
+    case .argon2(let parameters): return parameters.variant == .d ? .argon2d : .argon2id
+    }
+  }
+
+  /// The KDF's seed or salt: the challenge KeePassXC sends to a challenge-response key for KDBX 4 files.
+  public var seed: [UInt8] {
+    switch self {
+    case .aesKDF(let parameters): return parameters.seed
+    case .argon2(let parameters): return parameters.salt
+    }
+  }
+
+  /// Reads KDBX 4 KDF parameters and checks them against `options`.
+  public init(dictionary: VariantDictionary, options: LoadOptions = .default) throws(KDBXError) {
+    let field = "KdfParameters"
+    guard case .byteArray(let uuidBytes)? = dictionary[KDFParameterKey.uuid], let uuid = KDBXUUID(bytes: uuidBytes)
+    else { throw .malformedHeader(field: field, reason: "missing or malformed $UUID") }
+    guard let algorithm = KDFAlgorithm(uuid: uuid) else { throw .unsupportedKDF(uuid: uuid.description) }
+    func bytes(_ key: String) throws(KDBXError) -> [UInt8] {
+      guard case .byteArray(let value)? = dictionary[key] else {
+        throw .malformedHeader(field: field, reason: "missing or mistyped \(key)")
+      }
+      return value
+    }
+    func optionalBytes(_ key: String) throws(KDBXError) -> [UInt8]? {
+      guard let value = dictionary[key] else { return nil }
+      guard case .byteArray(let data) = value else { throw .malformedHeader(field: field, reason: "mistyped \(key)") }
+      return data
+    }
+    func uint64(_ key: String) throws(KDBXError) -> UInt64 {
+      guard case .uint64(let value)? = dictionary[key] else {
+        throw .malformedHeader(field: field, reason: "missing or mistyped \(key)")
+      }
+      return value
+    }
+    func uint32(_ key: String) throws(KDBXError) -> UInt32 {
+      guard case .uint32(let value)? = dictionary[key] else {
+        throw .malformedHeader(field: field, reason: "missing or mistyped \(key)")
+      }
+      return value
+    }
+    switch algorithm {
+    case .aesKDBX3, .aesKDBX4:
+      let parameters = AESKDFParameters(
+        rounds: try uint64(KDFParameterKey.aesRounds), seed: try bytes(KDFParameterKey.aesSeed), uuidVariant: algorithm)
+      try parameters.validate(options: options, field: field)
+      self = .aesKDF(parameters)
+    case .argon2d, .argon2id:
+      let parameters = Argon2KDFParameters(
+        variant: algorithm == .argon2d ? .d : .id, iterations: try uint64(KDFParameterKey.argon2Iterations),
+        memoryBytes: try uint64(KDFParameterKey.argon2Memory),
+        parallelism: try uint32(KDFParameterKey.argon2Parallelism),
+        salt: try bytes(KDFParameterKey.argon2Salt), version: try uint32(KDFParameterKey.argon2Version),
+        secretKey: try optionalBytes(KDFParameterKey.argon2SecretKey),
+        associatedData: try optionalBytes(KDFParameterKey.argon2AssociatedData))
+      try parameters.validate(options: options, field: field)
+      self = .argon2(parameters)
+    }
+  }
+
+  /// The KDBX 4 VariantDictionary form, in the key order KeePass writes.
+  public var dictionary: VariantDictionary {
+    var dictionary = VariantDictionary()
+    switch self {
+    case .aesKDF(let parameters):
+      dictionary[KDFParameterKey.uuid] = .byteArray(parameters.uuidVariant.uuid.bytes)
+      dictionary[KDFParameterKey.aesRounds] = .uint64(parameters.rounds)
+      dictionary[KDFParameterKey.aesSeed] = .byteArray(parameters.seed)
+    case .argon2(let parameters):
+      dictionary[KDFParameterKey.uuid] = .byteArray(algorithm.uuid.bytes)
+      dictionary[KDFParameterKey.argon2Salt] = .byteArray(parameters.salt)
+      dictionary[KDFParameterKey.argon2Parallelism] = .uint32(parameters.parallelism)
+      dictionary[KDFParameterKey.argon2Memory] = .uint64(parameters.memoryBytes)
+      dictionary[KDFParameterKey.argon2Iterations] = .uint64(parameters.iterations)
+      dictionary[KDFParameterKey.argon2Version] = .uint32(parameters.version)
+      if let secret = parameters.secretKey { dictionary[KDFParameterKey.argon2SecretKey] = .byteArray(secret) }
+      if let data = parameters.associatedData { dictionary[KDFParameterKey.argon2AssociatedData] = .byteArray(data) }
+    }
+    return dictionary
+  }
+}
+
+/// AES-KDF settings: `rounds` AES-256-ECB encryptions of the two key halves under `seed`, then SHA-256.
+public struct AESKDFParameters: Sendable, Equatable {
+  /// The number of rounds.
+  public var rounds: UInt64
+  /// The 32-byte AES key (transform seed).
+  public var seed: [UInt8]
+  /// Which of the two AES-KDF UUIDs the file used (``KDFAlgorithm/aesKDBX3`` or ``KDFAlgorithm/aesKDBX4``); kept so
+  /// that a file is written back with the same UUID.
+  public var uuidVariant: KDFAlgorithm
+
+  public init(rounds: UInt64, seed: [UInt8], uuidVariant: KDFAlgorithm = .aesKDBX3) {
+    self.rounds = rounds
+    self.seed = seed
+    self.uuidVariant = uuidVariant
+  }
+
+  func validate(options: LoadOptions, field: String) throws(KDBXError) {
+    guard seed.count == FormatConstants.transformSeedByteCount else {
+      throw .malformedHeader(field: field, reason: "AES-KDF seed must be 32 bytes, got \(seed.count)")
+    }
+    guard rounds <= options.maxAESKDFRounds else {
+      throw .limitExceeded(what: "AES-KDF rounds", value: rounds, limit: options.maxAESKDFRounds)
+    }
+  }
+}
+
+/// Argon2 settings as KDBX 4 stores them (RFC 9106 §3.1 names: t = iterations, m = memory, p = parallelism,
+/// S = salt, K = secret, X = associated data).
+public struct Argon2KDFParameters: Sendable, Equatable {
+  /// Argon2d or Argon2id.
+  public enum Variant: Sendable, Equatable {
+    case d
+    case id
+  }
+
+  public var variant: Variant
+  /// Passes over memory (t), at least 1.
+  public var iterations: UInt64
+  /// Memory in bytes (KDBX stores bytes; Argon2 takes KiB = bytes / 1024), at least 8 KiB per lane.
+  public var memoryBytes: UInt64
+  /// Lanes (p), at least 1.
+  public var parallelism: UInt32
+  /// The salt (S), at least 8 bytes.
+  public var salt: [UInt8]
+  /// The Argon2 version: 0x10 or 0x13.
+  public var version: UInt32
+  /// The optional secret key (K).
+  public var secretKey: [UInt8]?
+  /// The optional associated data (X).
+  public var associatedData: [UInt8]?
+
+  public init(
+    variant: Variant, iterations: UInt64, memoryBytes: UInt64, parallelism: UInt32, salt: [UInt8],
+    version: UInt32 = 0x13, secretKey: [UInt8]? = nil, associatedData: [UInt8]? = nil
+  ) {
+    self.variant = variant
+    self.iterations = iterations
+    self.memoryBytes = memoryBytes
+    self.parallelism = parallelism
+    self.salt = salt
+    self.version = version
+    self.secretKey = secretKey
+    self.associatedData = associatedData
+  }
+
+  /// The memory in KiB, as Argon2 takes it.
+  public var memoryKiB: UInt64 { memoryBytes / 1_024 }
+
+  func validate(options: LoadOptions, field: String) throws(KDBXError) {
+    guard version == 0x10 || version == 0x13 else {
+      throw .malformedHeader(field: field, reason: "Argon2 version must be 0x10 or 0x13, got \(version)")
+    }
+    guard salt.count >= 8 else { throw .malformedHeader(field: field, reason: "Argon2 salt shorter than 8 bytes") }
+    guard iterations >= 1 else { throw .malformedHeader(field: field, reason: "Argon2 iterations must be at least 1") }
+    guard parallelism >= 1 else {
+      throw .malformedHeader(field: field, reason: "Argon2 parallelism must be at least 1")
+    }
+    guard memoryKiB >= 8 * UInt64(parallelism) else {
+      throw .malformedHeader(field: field, reason: "Argon2 memory must be at least 8 KiB per lane")
+    }
+    guard memoryBytes <= options.maxKDFMemoryBytes else {
+      throw .limitExceeded(what: "Argon2 memory bytes", value: memoryBytes, limit: options.maxKDFMemoryBytes)
+    }
+    guard iterations <= options.maxArgon2Iterations else {
+      throw .limitExceeded(what: "Argon2 iterations", value: iterations, limit: options.maxArgon2Iterations)
+    }
+    guard parallelism <= options.maxArgon2Parallelism else {
+      throw .limitExceeded(
+        what: "Argon2 parallelism", value: UInt64(parallelism), limit: UInt64(clamping: options.maxArgon2Parallelism))
+    }
+  }
+}

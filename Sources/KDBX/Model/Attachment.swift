@@ -1,0 +1,62 @@
+/// An entry's reference to a binary of the database's ``BinaryPool`` (`Entry/Binary`: a `Key` name and a
+/// `Value Ref="n"`). History entries refer to the same pool, so an attachment is stored once.
+public struct Attachment: Sendable, Equatable {
+  /// The file name shown to the user.
+  public var name: String
+  /// The index of the binary in ``Database/binaries``.
+  public var binaryIndex: Int
+  /// Unknown attributes of the `Value` element, kept for writing back.
+  public var extraValueAttributes: [KDBXXMLAttribute]
+  /// Unknown children and attributes of the `Binary` element, and the read order.
+  public var layout: XMLLayout
+
+  public init(name: String, binaryIndex: Int) {
+    self.name = name
+    self.binaryIndex = binaryIndex
+    self.extraValueAttributes = []
+    self.layout = XMLLayout()
+  }
+}
+
+/// The database's attachment contents: the KDBX 4 inner-header binaries or the KDBX 3.1 `Meta/Binaries`. Adding
+/// content that is already in the pool returns the existing index (deduplication by content).
+public struct BinaryPool: Sendable, Equatable {
+  /// One stored binary.
+  public struct Binary: Sendable, Equatable {
+    /// The content.
+    public var data: [UInt8]
+    /// Whether the binary is flagged to be kept protected in memory.
+    public var isProtected: Bool
+
+    public init(data: [UInt8], isProtected: Bool = false) {
+      self.data = data
+      self.isProtected = isProtected
+    }
+  }
+
+  /// The binaries, in pool order.
+  public private(set) var binaries: [Binary]
+
+  public init(binaries: [Binary] = []) { self.binaries = binaries }
+
+  /// The number of binaries.
+  public var count: Int { binaries.count }
+
+  /// The binary at `index`, or `nil`.
+  public subscript(index: Int) -> Binary? {
+    index >= 0 && index < binaries.count ? binaries[index] : nil
+  }
+
+  /// Adds `data` unless the same bytes are already stored, and returns its index.
+  public mutating func add(_ data: [UInt8], isProtected: Bool = false) -> Int {
+    if let index = binaries.firstIndex(where: { $0.data == data }) {
+      if isProtected { binaries[index].isProtected = true }
+      return index
+    }
+    binaries.append(Binary(data: data, isProtected: isProtected))
+    return binaries.count - 1
+  }
+
+  /// Appends a binary without deduplication (used when reading, so file indices stay valid).
+  mutating func appendAsRead(_ binary: Binary) { binaries.append(binary) }
+}

@@ -1,0 +1,75 @@
+extension Database {
+  /// The content of `attachment`, or `nil` when its index is outside the pool.
+  public func data(of attachment: Attachment) -> [UInt8]? {
+    binaries[attachment.binaryIndex]?.data
+  }
+
+  /// Adds `data` to the pool (reusing an identical binary) and returns an attachment named `name` that refers to it.
+  public mutating func makeAttachment(name: String, data: [UInt8], isProtected: Bool = false) -> Attachment {
+    Attachment(name: name, binaryIndex: binaries.add(data, isProtected: isProtected))
+  }
+}
+
+/// Splits KeePass tag text: tags are separated by `;` or `,` (KeePass `StrUtil.StringToTags`), trimmed, and empty
+/// tags are dropped.
+public func splitTags(_ text: String?) -> [String] {
+  guard let text else { return [] }
+  var tags: [String] = []
+  var current: [UInt8] = []
+  func flush() {
+    let tag = String(decoding: current, as: UTF8.self).trimmingASCIIWhitespace()
+    if !tag.isEmpty { tags.append(tag) }
+    current.removeAll()
+  }
+  for byte in text.utf8 {
+    if byte == 0x3B || byte == 0x2C { flush() } else { current.append(byte) }
+  }
+  flush()
+  return tags
+}
+
+extension Entry {
+  /// The entry's tags, split from ``tags``.
+  public var tagList: [String] { splitTags(tags) }
+}
+
+extension Group {
+  /// The group's tags (KDBX 4.1), split from ``tags``.
+  public var tagList: [String] { splitTags(tags) }
+}
+
+extension Database {
+  /// The database with a pool holding only the binaries that entries (current or history) refer to, in first-use
+  /// order, and every reference renumbered. Saving does this, as KeePass builds its pool from the entries.
+  public func compactingBinaries() -> Database {
+    var result = self
+    var newPool = BinaryPool()
+    var mapping: [(old: Int, new: Int)] = []
+    func remap(_ entry: inout Entry) {
+      for index in entry.attachments.indices {
+        let old = entry.attachments[index].binaryIndex
+        if let known = mapping.first(where: { $0.old == old }) {
+          entry.attachments[index].binaryIndex = known.new
+        } else if let binary = binaries[old] {
+          let new = newPool.add(binary.data, isProtected: binary.isProtected)
+          mapping.append((old, new))
+          entry.attachments[index].binaryIndex = new
+        }
+      }
+      if var history = entry.history {
+        for index in history.indices { remap(&history[index]) }
+        entry.history = history
+      }
+    }
+    func remap(_ group: inout Group) {
+      for index in group.entries.indices { remap(&group.entries[index]) }
+      for index in group.groups.indices { remap(&group.groups[index]) }
+    }
+    if var root = result.root {
+      remap(&root)
+      result.root = root
+    }
+    result.binaries = newPool
+    return result
+  }
+}

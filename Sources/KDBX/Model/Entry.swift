@@ -1,0 +1,124 @@
+/// A string field's value: plain text, or a ``ProtectedValue`` for fields written with `Protected="True"`.
+public enum FieldValue: Sendable, Equatable {
+  case plain(String)
+  case protected(ProtectedValue)
+
+  /// Whether the value is written protected.
+  public var isProtected: Bool {
+    if case .protected = self { return true }
+    return false
+  }
+
+  /// The plaintext (reveals a protected value).
+  public func reveal() -> String {
+    switch self {
+    case .plain(let text): return text
+    case .protected(let value): return value.reveal()
+    }
+  }
+}
+
+/// One `Entry/String`: a field name and its value. The standard fields are `Title`, `UserName`, `Password`, `URL`
+/// and `Notes`; any other name is a custom field.
+public struct EntryField: Sendable, Equatable {
+  public var key: String
+  public var value: FieldValue
+  /// Unknown attributes of the `Value` element (other than `Protected`).
+  public var extraValueAttributes: [KDBXXMLAttribute]
+  /// Unknown children and attributes of the `String` element, and the read order.
+  public var layout: XMLLayout
+
+  public init(key: String, value: FieldValue) {
+    self.key = key
+    self.value = value
+    self.extraValueAttributes = []
+    self.layout = XMLLayout()
+  }
+}
+
+/// Auto-type settings of an entry (`Entry/AutoType`).
+public struct AutoType: Sendable, Equatable {
+  /// One window association: a window title pattern and the keystroke sequence for it.
+  public struct Association: Sendable, Equatable {
+    public var window: String
+    public var keystrokeSequence: String?
+    public var layout: XMLLayout
+
+    public init(window: String, keystrokeSequence: String?) {
+      self.window = window
+      self.keystrokeSequence = keystrokeSequence
+      self.layout = XMLLayout()
+    }
+  }
+
+  public var enabled: Bool?
+  /// KeePass's two-channel auto-type obfuscation level (0 = off).
+  public var dataTransferObfuscation: Int64?
+  public var defaultSequence: String?
+  public var associations: [Association]
+  public var layout: XMLLayout
+
+  public init(enabled: Bool? = nil, dataTransferObfuscation: Int64? = nil, defaultSequence: String? = nil) {
+    self.enabled = enabled
+    self.dataTransferObfuscation = dataTransferObfuscation
+    self.defaultSequence = defaultSequence
+    self.associations = []
+    self.layout = XMLLayout()
+  }
+}
+
+/// An entry (`Group/Entry`), with its history. Optional properties are `nil` when the element was absent; an empty
+/// string is kept distinct from a missing element.
+public struct Entry: Sendable, Equatable {
+  public var uuid: KDBXUUID
+  public var iconID: Int64?
+  public var customIconUUID: KDBXUUID?
+  public var foregroundColor: String?
+  public var backgroundColor: String?
+  public var overrideURL: String?
+  /// KDBX 4.1: whether the password takes part in quality reports.
+  public var qualityCheck: Bool?
+  /// The raw `Tags` text (KeePass separates tags with `;` or `,`).
+  public var tags: String?
+  /// KDBX 4.1: the group the entry was in before it was moved (for example to the recycle bin).
+  public var previousParentGroup: KDBXUUID?
+  public var times: Times?
+  public var customData: CustomData?
+  /// The string fields, in file order.
+  public var fields: [EntryField]
+  public var attachments: [Attachment]
+  public var autoType: AutoType?
+  /// Earlier versions of this entry, oldest first. `nil` when the file had no `History` element.
+  public var history: [Entry]?
+  /// Unknown children of the `History` element.
+  public var historyLayout: XMLLayout
+  /// Unknown children and the read order.
+  public var layout: XMLLayout
+
+  public init(uuid: KDBXUUID) {
+    self.uuid = uuid
+    self.fields = []
+    self.attachments = []
+    self.historyLayout = XMLLayout()
+    self.layout = XMLLayout()
+  }
+
+  /// The field named `key`.
+  public subscript(field key: String) -> FieldValue? {
+    get { fields.first { $0.key == key }?.value }
+    set {
+      if let index = fields.firstIndex(where: { $0.key == key }) {
+        if let newValue { fields[index].value = newValue } else { fields.remove(at: index) }
+      } else if let newValue {
+        fields.append(EntryField(key: key, value: newValue))
+      }
+    }
+  }
+
+  /// KeePass's element order.
+  static let canonicalOrder = [
+    XMLNames.uuid, XMLNames.iconID, XMLNames.customIconUUID, XMLNames.foregroundColor, XMLNames.backgroundColor,
+    XMLNames.overrideURL, XMLNames.qualityCheck, XMLNames.tags, XMLNames.previousParentGroup, XMLNames.times,
+    XMLNames.customData, XMLNames.string, XMLNames.binary, XMLNames.autoType, XMLNames.history,
+  ]
+}

@@ -1,0 +1,46 @@
+/// A group (`Root/Group` and its subgroups). Optional properties are `nil` when the element was absent.
+public struct Group: Sendable, Equatable {
+  public var uuid: KDBXUUID
+  public var name: String?
+  public var notes: String?
+  public var iconID: Int64?
+  public var customIconUUID: KDBXUUID?
+  public var times: Times?
+  public var isExpanded: Bool?
+  public var defaultAutoTypeSequence: String?
+  /// `nil` inside means inherit (written `null`); the outer optional means absent.
+  public var enableAutoType: Bool??
+  /// `nil` inside means inherit (written `null`); the outer optional means absent.
+  public var enableSearching: Bool??
+  public var lastTopVisibleEntry: KDBXUUID?
+  /// KDBX 4.1: the group this group was in before it was moved.
+  public var previousParentGroup: KDBXUUID?
+  /// KDBX 4.1: group tags.
+  public var tags: String?
+  public var customData: CustomData?
+  /// The entries, in file order.
+  public var entries: [Entry]
+  /// The subgroups, in file order.
+  public var groups: [Group]
+  /// The interleaving of `Entry` and `Group` children as read (`true` = entry), so that writing keeps it.
+  public var childOrder: [Bool]
+  /// Unknown children and the read order.
+  public var layout: XMLLayout
+
+  public init(uuid: KDBXUUID, name: String?) {
+    self.uuid = uuid
+    self.name = name
+    self.entries = []
+    self.groups = []
+    self.childOrder = []
+    self.layout = XMLLayout()
+  }
+
+  /// KeePass's element order (entries before subgroups).
+  static let canonicalOrder = [
+    XMLNames.uuid, XMLNames.name, XMLNames.notes, XMLNames.iconID, XMLNames.customIconUUID, XMLNames.times,
+    XMLNames.isExpanded, XMLNames.defaultAutoTypeSequence, XMLNames.enableAutoType, XMLNames.enableSearching,
+    XMLNames.lastTopVisibleEntry, XMLNames.previousParentGroup, XMLNames.tags, XMLNames.customData, XMLNames.entry,
+    XMLNames.group,
+  ]
+}

@@ -1,0 +1,97 @@
+/// Memory protection settings (`Meta/MemoryProtection`): which standard fields KeePass writes protected.
+public struct MemoryProtection: Sendable, Equatable {
+  public var protectTitle: Bool?
+  public var protectUserName: Bool?
+  public var protectPassword: Bool?
+  public var protectURL: Bool?
+  public var protectNotes: Bool?
+  public var layout: XMLLayout
+
+  public init(
+    protectTitle: Bool? = false, protectUserName: Bool? = false, protectPassword: Bool? = true,
+    protectURL: Bool? = false, protectNotes: Bool? = false
+  ) {
+    self.protectTitle = protectTitle
+    self.protectUserName = protectUserName
+    self.protectPassword = protectPassword
+    self.protectURL = protectURL
+    self.protectNotes = protectNotes
+    self.layout = XMLLayout()
+  }
+
+  static let canonicalOrder = [
+    XMLNames.protectTitle, XMLNames.protectUserName, XMLNames.protectPassword, XMLNames.protectURL,
+    XMLNames.protectNotes,
+  ]
+}
+
+/// A custom icon (`Meta/CustomIcons/Icon`): PNG data, and in KDBX 4.1 a name and modification time.
+public struct CustomIcon: Sendable, Equatable {
+  public var uuid: KDBXUUID
+  public var data: [UInt8]
+  public var name: String?
+  public var lastModificationTime: Timestamp?
+  public var layout: XMLLayout
+
+  public init(uuid: KDBXUUID, data: [UInt8], name: String? = nil, lastModificationTime: Timestamp? = nil) {
+    self.uuid = uuid
+    self.data = data
+    self.name = name
+    self.lastModificationTime = lastModificationTime
+    self.layout = XMLLayout()
+  }
+}
+
+/// Database metadata (`KeePassFile/Meta`). Every KeePass 2.x field is modelled; a field absent from the file is
+/// `nil` and not written back, and unknown elements are kept in ``layout``.
+public struct Meta: Sendable, Equatable {
+  public var generator: String?
+  /// KDBX 3.1: base64 SHA-256 of the outer header, checked on open.
+  public var headerHash: [UInt8]?
+  public var settingsChanged: Timestamp?
+  public var databaseName: String?
+  public var databaseNameChanged: Timestamp?
+  public var databaseDescription: String?
+  public var databaseDescriptionChanged: Timestamp?
+  public var defaultUserName: String?
+  public var defaultUserNameChanged: Timestamp?
+  public var maintenanceHistoryDays: Int64?
+  public var color: String?
+  public var masterKeyChanged: Timestamp?
+  public var masterKeyChangeRec: Int64?
+  public var masterKeyChangeForce: Int64?
+  public var masterKeyChangeForceOnce: Bool?
+  public var memoryProtection: MemoryProtection?
+  public var customIcons: [CustomIcon]?
+  public var customIconsLayout: XMLLayout
+  public var recycleBinEnabled: Bool?
+  public var recycleBinUUID: KDBXUUID?
+  public var recycleBinChanged: Timestamp?
+  public var entryTemplatesGroup: KDBXUUID?
+  public var entryTemplatesGroupChanged: Timestamp?
+  public var historyMaxItems: Int64?
+  public var historyMaxSize: Int64?
+  public var lastSelectedGroup: KDBXUUID?
+  public var lastTopVisibleGroup: KDBXUUID?
+  /// KDBX 3.x: whether `Meta/Binaries` was present (its content lives in ``Database/binaries``).
+  public var hasBinariesElement: Bool
+  public var customData: CustomData?
+  public var layout: XMLLayout
+
+  public init() {
+    customIconsLayout = XMLLayout()
+    hasBinariesElement = false
+    layout = XMLLayout()
+  }
+
+  static let canonicalOrder = [
+    XMLNames.generator, XMLNames.headerHash, XMLNames.settingsChanged, XMLNames.databaseName,
+    XMLNames.databaseNameChanged, XMLNames.databaseDescription, XMLNames.databaseDescriptionChanged,
+    XMLNames.defaultUserName, XMLNames.defaultUserNameChanged, XMLNames.maintenanceHistoryDays, XMLNames.color,
+    XMLNames.masterKeyChanged, XMLNames.masterKeyChangeRec, XMLNames.masterKeyChangeForce,
+    XMLNames.masterKeyChangeForceOnce, XMLNames.memoryProtection, XMLNames.customIcons, XMLNames.recycleBinEnabled,
+    XMLNames.recycleBinUUID, XMLNames.recycleBinChanged, XMLNames.entryTemplatesGroup,
+    XMLNames.entryTemplatesGroupChanged, XMLNames.historyMaxItems, XMLNames.historyMaxSize,
+    XMLNames.lastSelectedGroup, XMLNames.lastTopVisibleGroup, XMLNames.binaries, XMLNames.customData,
+  ]
+}

@@ -1,0 +1,65 @@
+/// A secret value (a protected entry field such as a password) kept XOR-obfuscated in memory with a per-value
+/// random pad, as KeePass's `ProtectedString` does, until ``reveal()`` is called.
+///
+/// The value never appears in ``description``, ``debugDescription`` or a `dump`. The obfuscation hides the value
+/// from casual memory inspection only; it is not encryption against an attacker who can read the whole process.
+public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+  var masked: [UInt8]
+  var pad: [UInt8]
+
+  /// Protects `bytes` with a pad drawn from `generator`.
+  public init(bytes: [UInt8], using generator: inout some RandomNumberGenerator) {
+    var pad = [UInt8]()
+    pad.reserveCapacity(bytes.count)
+    var word: UInt64 = 0
+    for index in 0..<bytes.count {
+      if index % 8 == 0 { word = generator.next() }
+      pad.append(UInt8(truncatingIfNeeded: word >> ((index % 8) * 8)))
+    }
+    var masked = bytes
+    for index in 0..<masked.count { masked[index] ^= pad[index] }
+    self.masked = masked
+    self.pad = pad
+  }
+
+  /// Protects the UTF-8 bytes of `text`.
+  public init(_ text: String, using generator: inout some RandomNumberGenerator) {
+    self.init(bytes: Array(text.utf8), using: &generator)
+  }
+
+  /// The plaintext bytes.
+  public func revealBytes() -> [UInt8] {
+    var out = masked
+    for index in 0..<out.count { out[index] ^= pad[index] }
+    return out
+  }
+
+  /// The plaintext as text (invalid UTF-8 is repaired with U+FFFD).
+  public func reveal() -> String { String(decoding: revealBytes(), as: UTF8.self) }
+
+  /// The length of the plaintext in bytes.
+  public var byteCount: Int { masked.count }
+
+  /// Whether the plaintext is empty.
+  public var isEmpty: Bool { masked.isEmpty }
+
+  public var description: String { "<protected>" }
+  public var debugDescription: String { "ProtectedValue(<protected>)" }
+
+  /// Compares plaintexts; the loop does not stop at the first difference.
+  public static func == (lhs: ProtectedValue, rhs: ProtectedValue) -> Bool {
+    guard lhs.masked.count == rhs.masked.count else { return false }
+    var difference: UInt8 = 0
+    for index in 0..<lhs.masked.count {
+      difference |= (lhs.masked[index] ^ lhs.pad[index]) ^ (rhs.masked[index] ^ rhs.pad[index])
+    }
+    return difference == 0
+  }
+}
+
+#if !$Embedded
+  extension ProtectedValue: CustomReflectable {
+    /// A mirror with no children, so `dump` shows neither the value nor its pad.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+  }
+#endif
