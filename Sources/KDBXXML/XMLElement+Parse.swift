@@ -1,0 +1,68 @@
+extension XMLElement {
+  /// Parses a whole UTF-8 XML 1.0 document and returns its root element (W3C XML 1.0 §2.1).
+  ///
+  /// The tree keeps element order, every attribute in order, and mixed content (text, CDATA, comments and
+  /// processing instructions inside the root). Comments and processing instructions outside the root are not kept.
+  /// White-space-only text follows ``XMLReader/Options/keepsWhitespaceText``.
+  ///
+  /// The builder keeps open elements on an explicit heap-allocated stack, never on the call stack, so nesting depth
+  /// is bounded only by ``XMLReader/Limits/maximumDepth``.
+  ///
+  /// - Throws: ``XMLError`` with the line and column of the first problem.
+  public static func parse(_ bytes: [UInt8], options: XMLReader.Options = XMLReader.Options()) throws(XMLError)
+    -> XMLElement
+  {
+    var reader = XMLReader(bytes: bytes, options: options)
+    var builder = XMLTreeBuilder()
+    while let event = try reader.next() {
+      if let root = builder.add(event) { return try finish(&reader, root) }
+    }
+    // The reader throws `missingRoot` before it can end without a root element.
+    throw XMLError(.missingRoot, line: 0, column: 0)
+  }
+
+  /// Reads the rest of the document after the root (comments, processing instructions, white space), which must
+  /// be well-formed.
+  private static func finish(_ reader: inout XMLReader, _ root: XMLElement) throws(XMLError) -> XMLElement {
+    while try reader.next() != nil {}
+    return root
+  }
+}
+
+/// Builds ``XMLElement`` trees from ``XMLEvent``s with an explicit stack.
+struct XMLTreeBuilder {
+  private struct Frame {
+    var name: String
+    var attributes: [XMLAttribute]
+    var firstChild: Int
+  }
+
+  private var frames: [Frame] = []
+  /// The children of every open element, concatenated; each frame knows where its own start.
+  private var pending: [XMLNode] = []
+
+  /// Adds one event; returns the root element once it is complete.
+  mutating func add(_ event: XMLEvent) -> XMLElement? {
+    switch event {
+    case .startElement(let name, let attributes):
+      frames.append(Frame(name: name, attributes: attributes, firstChild: pending.count))
+    case .endElement:
+      guard let frame = frames.popLast() else { return nil }
+      // A fresh array with exactly the element's children: no spare capacity stays in the tree.
+      let children = Array(pending[frame.firstChild...])
+      pending.removeLast(pending.count - frame.firstChild)
+      let element = XMLElement(name: frame.name, attributes: frame.attributes, children: children)
+      if frames.isEmpty { return element }
+      pending.append(.element(element))
+    case .text(let text):
+      if !frames.isEmpty { pending.append(.text(text)) }
+    case .cdata(let text):
+      if !frames.isEmpty { pending.append(.cdata(text)) }
+    case .comment(let text):
+      if !frames.isEmpty { pending.append(.comment(text)) }
+    case .processingInstruction(let target, let data):
+      if !frames.isEmpty { pending.append(.processingInstruction(target: target, data: data)) }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,66 @@
+// Interning of element and attribute names. A KeePass document repeats a few dozen names millions of times;
+// handing out one shared `String` per distinct name avoids an allocation per long name (> 15 UTF-8 bytes) and
+// makes the tree smaller. The table is bounded, so a hostile document with millions of distinct names only
+// falls back to fresh strings.
+
+/// A bounded open-addressing table from name bytes to a shared `String`.
+struct XMLNameTable {
+  private struct Entry {
+    var hash: UInt32
+    var start: Int
+    var count: Int
+    var name: String
+  }
+
+  private static let slotCount = 1024
+  private static let maximumEntries = 512
+  private static let maximumInternedLength = 64
+
+  private var slots: [Int32]
+  private var entries: [Entry] = []
+  private var storage: [UInt8] = []
+
+  init() {
+    slots = [Int32](repeating: -1, count: XMLNameTable.slotCount)
+  }
+
+  /// The shared string for the (already validated) UTF-8 name `bytes[start..<end]`.
+  mutating func name(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+    precondition(start >= 0 && start <= end && end <= input.count)
+    let count = end - start
+    // SAFETY: start...end lies within input (checked above); a zero-length name gives an empty buffer.
+    let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
+    if count > XMLNameTable.maximumInternedLength { return String(decoding: bytes, as: UTF8.self) }
+    var hash: UInt32 = 0x811c_9dc5
+    for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    let mask = XMLNameTable.slotCount - 1
+    var slot = Int(hash) & mask
+    while true {
+      let index = Int(slots[slot])
+      if index < 0 { break }
+      let entry = entries[index]
+      if entry.hash == hash && entry.count == count && equal(bytes, entry.start) { return entry.name }
+      slot = (slot + 1) & mask
+    }
+    let name = String(decoding: bytes, as: UTF8.self)
+    if entries.count < XMLNameTable.maximumEntries {
+      slots[slot] = Int32(entries.count)
+      entries.append(Entry(hash: hash, start: storage.count, count: count, name: name))
+      storage.append(contentsOf: bytes)
+    }
+    return name
+  }
+
+  private func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+    storage.withUnsafeBufferPointer { stored in
+      // SAFETY: entries only record ranges that were appended to storage, and bytes.count equals the
+      // entry's count (checked by the caller), so start..<start+bytes.count lies within stored.
+      var index = 0
+      while index < bytes.count {
+        if stored[start + index] != bytes[index] { return false }
+        index += 1
+      }
+      return true
+    }
+  }
+}
