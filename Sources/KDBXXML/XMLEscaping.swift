@@ -33,13 +33,26 @@ enum XMLEscapeTable {
     }
     return UnsafePointer(table)
   }()
+
+  static let amp: [UInt8] = Array("&amp;".utf8)
+  static let lt: [UInt8] = Array("&lt;".utf8)
+  static let gt: [UInt8] = Array("&gt;".utf8)
+  static let quot: [UInt8] = Array("&quot;".utf8)
+  static let tab: [UInt8] = Array("&#x9;".utf8)
+  static let lineFeed: [UInt8] = Array("&#xA;".utf8)
+  static let carriageReturn: [UInt8] = Array("&#xD;".utf8)
 }
 
 extension XMLWriter {
   /// Appends `value` escaped for `context`.
   mutating func appendEscaped(_ value: String, _ context: XMLEscapeContext) throws(XMLError) {
-    var string = value
-    let failure: UInt32? = string.withUTF8 { bytes in appendEscaped(bytes, context) }
+    let failure: UInt32?
+    if let result = value.utf8.withContiguousStorageIfAvailable({ bytes in appendEscaped(bytes, context) }) {
+      failure = result
+    } else {
+      var string = value
+      failure = string.withUTF8 { bytes in appendEscaped(bytes, context) }
+    }
     if let failure { throw XMLError(.unrepresentableCharacter(failure), line: 0, column: 0) }
   }
 
@@ -84,13 +97,13 @@ extension XMLWriter {
       }
       flush(bytes, runStart, index)
       switch byte {
-      case 0x26: output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-      case 0x3C: output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-      case 0x3E: output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-      case 0x22: output.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-      case 0x09: output.append(contentsOf: [0x26, 0x23, 0x78, 0x39, 0x3B])  // &#x9;
-      case 0x0A: output.append(contentsOf: [0x26, 0x23, 0x78, 0x41, 0x3B])  // &#xA;
-      default: output.append(contentsOf: [0x26, 0x23, 0x78, 0x44, 0x3B])  // &#xD;
+      case 0x26: buffer.append(XMLEscapeTable.amp)  // &amp;
+      case 0x3C: buffer.append(XMLEscapeTable.lt)  // &lt;
+      case 0x3E: buffer.append(XMLEscapeTable.gt)  // &gt;
+      case 0x22: buffer.append(XMLEscapeTable.quot)  // &quot;
+      case 0x09: buffer.append(XMLEscapeTable.tab)  // &#x9;
+      case 0x0A: buffer.append(XMLEscapeTable.lineFeed)  // &#xA;
+      default: buffer.append(XMLEscapeTable.carriageReturn)  // &#xD;
       }
       index += 1
       runStart = index
@@ -102,32 +115,40 @@ extension XMLWriter {
   private mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
     if start < end {
       // SAFETY: callers pass 0 <= start <= end <= bytes.count.
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      buffer.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
   }
 
   /// Appends `name` after checking that it matches the `Name` production (§2.3).
   mutating func appendName(_ name: String) throws(XMLError) {
-    var string = name
-    let valid: Bool = string.withUTF8 { bytes in
-      let table = ByteClass.nameTable
-      guard let first = bytes.first else { return false }
-      // SAFETY: table has 256 entries.
-      if table[Int(first)] & 1 == 0 && first < 0x80 { return false }
-      var ascii = true
-      for byte in bytes {
-        // SAFETY: table has 256 entries.
-        let nameClass = table[Int(byte)]
-        if nameClass == 4 {
-          ascii = false
-        } else if nameClass & 2 == 0 {
-          return false
-        }
-      }
-      if !ascii && !XMLCharacters.isName(name) { return false }
-      output.append(contentsOf: bytes)
-      return true
+    let valid: Bool
+    if let result = name.utf8.withContiguousStorageIfAvailable({ bytes in appendName(bytes, name) }) {
+      valid = result
+    } else {
+      var string = name
+      valid = string.withUTF8 { bytes in appendName(bytes, name) }
     }
     if !valid { throw XMLError(.unwritable("the invalid name '\(name)'"), line: 0, column: 0) }
+  }
+
+  /// Appends `bytes` (the UTF-8 of `name`) when they form a `Name`; returns whether they did.
+  private mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
+    let table = ByteClass.nameTable
+    guard let first = bytes.first else { return false }
+    // SAFETY: table has 256 entries.
+    if table[Int(first)] & 1 == 0 && first < 0x80 { return false }
+    var ascii = true
+    for byte in bytes {
+      // SAFETY: table has 256 entries.
+      let nameClass = table[Int(byte)]
+      if nameClass == 4 {
+        ascii = false
+      } else if nameClass & 2 == 0 {
+        return false
+      }
+    }
+    if !ascii && !XMLCharacters.isName(name) { return false }
+    buffer.append(bytes)
+    return true
   }
 }

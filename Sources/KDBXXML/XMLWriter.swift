@@ -60,10 +60,12 @@ public struct XMLWriter {
   /// The options in use.
   public let options: Options
   /// The bytes written so far.
-  public internal(set) var output: [UInt8] = []
+  public var output: [UInt8] { buffer.bytes() }
+  var buffer = XMLOutputBuffer()
 
   private struct Frame {
-    var element: XMLElement
+    var children: [XMLNode]
+    var name: String
     var next: Int
     var indentsChildren: Bool
   }
@@ -79,8 +81,8 @@ public struct XMLWriter {
   public static func write(_ root: XMLElement, options: Options = Options()) throws(XMLError) -> [UInt8] {
     var writer = XMLWriter(options: options)
     if options.writesDeclaration {
-      writer.output.append(contentsOf: #"<?xml version="1.0" encoding="utf-8" standalone="yes"?>"#.utf8)
-      if options.indentation == .tabs { writer.output.append(0x0A) }
+      writer.buffer.append(#"<?xml version="1.0" encoding="utf-8" standalone="yes"?>"#)
+      if options.indentation == .tabs { writer.buffer.append(0x0A) }
     }
     try writer.write(root)
     return writer.output
@@ -88,26 +90,30 @@ public struct XMLWriter {
 
   /// Appends `element` and its subtree to ``output``.
   public mutating func write(_ element: XMLElement) throws(XMLError) {
+    if !isKnownUniquelyReferenced(&buffer) { buffer = buffer.copy() }
+    // The open elements above `current`; `current` itself is kept out of the array to avoid copies.
     var stack: [Frame] = []
-    if let frame = try open(element, parentIndents: options.indentation == .tabs) { stack.append(frame) }
-    while !stack.isEmpty {
-      let top = stack.count - 1
-      let index = stack[top].next
-      let indents = stack[top].indentsChildren
-      if index == stack[top].element.children.count {
-        let frame = stack.removeLast()
-        if indents { newline(depth: stack.count) }
-        output.append(contentsOf: [0x3C, 0x2F])  // </
-        try appendName(frame.element.name)
-        output.append(0x3E)
+    guard var current = try open(element, parentIndents: options.indentation == .tabs) else { return }
+    while true {
+      let index = current.next
+      if index == current.children.count {
+        if current.indentsChildren { newline(depth: stack.count) }
+        buffer.append(0x3C)
+        buffer.append(0x2F)
+        buffer.append(current.name)  // Checked when the start tag was written.
+        buffer.append(0x3E)
+        guard let parent = stack.popLast() else { return }
+        current = parent
         continue
       }
-      stack[top].next = index + 1
-      let child = stack[top].element.children[index]
-      if indents { newline(depth: stack.count) }
-      switch child {
-      case .element(let childElement):
-        if let frame = try open(childElement, parentIndents: indents) { stack.append(frame) }
+      current.next = index + 1
+      if current.indentsChildren { newline(depth: stack.count + 1) }
+      switch current.children[index] {
+      case .element(let child):
+        if let frame = try open(child, parentIndents: current.indentsChildren) {
+          stack.append(current)
+          current = frame
+        }
       case .text(let text):
         try appendEscaped(text, .text)
       case .cdata(let text):
@@ -122,41 +128,46 @@ public struct XMLWriter {
 
   /// Writes a start tag, or a whole empty element; returns the frame for an element with children.
   private mutating func open(_ element: XMLElement, parentIndents: Bool) throws(XMLError) -> Frame? {
-    output.append(0x3C)
+    buffer.append(0x3C)
     try appendName(element.name)
     for attribute in element.attributes {
-      output.append(0x20)
+      buffer.append(0x20)
       try appendName(attribute.name)
-      output.append(contentsOf: [0x3D, 0x22])  // ="
+      buffer.append(0x3D)
+      buffer.append(0x22)
       try appendEscaped(attribute.value, .attribute)
-      output.append(0x22)
+      buffer.append(0x22)
     }
     if element.children.isEmpty {
-      if options.indentation == .tabs {
-        output.append(contentsOf: [0x20, 0x2F, 0x3E])  // " />"
-      } else {
-        output.append(contentsOf: [0x2F, 0x3E])  // "/>"
-      }
+      if options.indentation == .tabs { buffer.append(0x20) }
+      buffer.append(0x2F)
+      buffer.append(0x3E)
       return nil
     }
-    output.append(0x3E)
+    buffer.append(0x3E)
     var indents = parentIndents
     if indents {
-      for child in element.children {
+      indents = !element.children.contains { child in
         switch child {
-        case .text, .cdata: indents = false
-        default: continue
+        case .text, .cdata: return true
+        default: return false
         }
-        break
       }
     }
-    return Frame(element: element, next: 0, indentsChildren: indents)
+    return Frame(children: element.children, name: element.name, next: 0, indentsChildren: indents)
   }
 
   private mutating func newline(depth: Int) {
-    output.append(0x0A)
-    for _ in 0..<depth { output.append(0x09) }
+    buffer.append(0x0A)
+    var remaining = depth
+    while remaining > 0 {
+      let count = min(remaining, XMLWriter.tabs.count)
+      buffer.append(XMLWriter.tabs[..<count])
+      remaining -= count
+    }
   }
+
+  private static let tabs = [UInt8](repeating: 0x09, count: 32)
 
   private mutating func writeCDATA(_ text: String) throws(XMLError) {
     let bytes = Array(text.utf8)
@@ -164,16 +175,16 @@ public struct XMLWriter {
       try appendEscaped(text, .text)
       return
     }
-    output.append(contentsOf: "<![CDATA[".utf8)
+    buffer.append("<![CDATA[")
     var start = 0
     // Split each "]]>" as "]]" + "]]><![CDATA[" + ">".
     for end in XMLWriter.occurrences(of: [0x5D, 0x5D, 0x3E], in: bytes) {
       try appendEscaped(String(decoding: bytes[start..<end + 2], as: UTF8.self), .raw)
-      output.append(contentsOf: "]]><![CDATA[".utf8)
+      buffer.append("]]><![CDATA[")
       start = end + 2
     }
     try appendEscaped(String(decoding: bytes[start...], as: UTF8.self), .raw)
-    output.append(contentsOf: "]]>".utf8)
+    buffer.append("]]>")
   }
 
   private mutating func writeComment(_ text: String) throws(XMLError) {
@@ -181,9 +192,9 @@ public struct XMLWriter {
     if !XMLWriter.occurrences(of: [0x2D, 0x2D], in: bytes).isEmpty || bytes.last == 0x2D {
       throw XMLError(.unwritable("a comment containing '--' or ending with '-'"), line: 0, column: 0)
     }
-    output.append(contentsOf: "<!--".utf8)
+    buffer.append("<!--")
     try appendEscaped(text, .raw)
-    output.append(contentsOf: "-->".utf8)
+    buffer.append("-->")
   }
 
   private mutating func writeProcessingInstruction(target: String, data: String) throws(XMLError) {
@@ -191,13 +202,13 @@ public struct XMLWriter {
     if lowered == [0x78, 0x6D, 0x6C] || !XMLWriter.occurrences(of: [0x3F, 0x3E], in: Array(data.utf8)).isEmpty {
       throw XMLError(.unwritable("a processing instruction named 'xml' or containing '?>'"), line: 0, column: 0)
     }
-    output.append(contentsOf: "<?".utf8)
+    buffer.append("<?")
     try appendName(target)
     if !data.isEmpty {
-      output.append(0x20)
+      buffer.append(0x20)
       try appendEscaped(data, .raw)
     }
-    output.append(contentsOf: "?>".utf8)
+    buffer.append("?>")
   }
 
   /// The start indices of the non-overlapping occurrences of `pattern` in `bytes`.
