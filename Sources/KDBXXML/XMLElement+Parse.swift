@@ -39,7 +39,7 @@ struct XMLTreeBuilder {
 
   private var frames: [Frame] = []
   /// The children of every open element, concatenated; each frame knows where its own start.
-  private var pending: [XMLNode] = []
+  private var pending = XMLNodeStack()
 
   /// Adds one event; returns the root element once it is complete.
   mutating func add(_ event: XMLEvent) -> XMLElement? {
@@ -49,19 +49,18 @@ struct XMLTreeBuilder {
     case .endElement:
       guard let frame = frames.popLast() else { return nil }
       // A fresh array with exactly the element's children: no spare capacity stays in the tree.
-      let children = Array(pending[frame.firstChild...])
-      pending.removeLast(pending.count - frame.firstChild)
+      let children = pending.popArray(from: frame.firstChild)
       let element = XMLElement(name: frame.name, attributes: frame.attributes, children: children)
       if frames.isEmpty { return element }
-      pending.append(.element(element))
+      pending.push(.element(element))
     case .text(let text):
-      if !frames.isEmpty { pending.append(.text(text)) }
+      if !frames.isEmpty { pending.push(.text(text)) }
     case .cdata(let text):
-      if !frames.isEmpty { pending.append(.cdata(text)) }
+      if !frames.isEmpty { pending.push(.cdata(text)) }
     case .comment(let text):
-      if !frames.isEmpty { pending.append(.comment(text)) }
+      if !frames.isEmpty { pending.push(.comment(text)) }
     case .processingInstruction(let target, let data):
-      if !frames.isEmpty { pending.append(.processingInstruction(target: target, data: data)) }
+      if !frames.isEmpty { pending.push(.processingInstruction(target: target, data: data)) }
     }
     return nil
   }

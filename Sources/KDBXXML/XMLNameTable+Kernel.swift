@@ -31,8 +31,7 @@ struct XMLNameTable {
     // SAFETY: start...end lies within input (checked above); a zero-length name gives an empty buffer.
     let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
     if count > XMLNameTable.maximumInternedLength { return String(decoding: bytes, as: UTF8.self) }
-    var hash: UInt32 = 0x811c_9dc5
-    for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    let hash = XMLNameTable.hash(input, from: start, count: count)
     let mask = XMLNameTable.slotCount - 1
     var slot = Int(hash) & mask
     while true {
@@ -49,6 +48,30 @@ struct XMLNameTable {
       storage.append(contentsOf: bytes)
     }
     return name
+  }
+
+  /// A hash of the name from at most two 8-byte loads (names of 8 bytes or more) or its bytes.
+  @inline(__always)
+  private static func hash(_ input: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> UInt32 {
+    guard let base = input.baseAddress else { return 0 }
+    var mixed: UInt64
+    if count >= 8 {
+      // SAFETY: start + count <= input.count (checked by the caller) and count >= 8, so both 8-byte loads lie
+      // within the name.
+      let first = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+      let last = UnsafeRawPointer(base + start + count - 8).loadUnaligned(as: UInt64.self)
+      mixed = first &* 0x9E37_79B9_7F4A_7C15 ^ (last &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F
+    } else {
+      mixed = UInt64(count)
+      var index = 0
+      while index < count {
+        // SAFETY: index < count and start + count <= input.count.
+        mixed = mixed << 8 | UInt64(base[start + index])
+        index += 1
+      }
+      mixed = mixed &* 0x9E37_79B9_7F4A_7C15
+    }
+    return UInt32(truncatingIfNeeded: mixed >> 32)
   }
 
   private func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {

@@ -26,7 +26,18 @@ extension XMLReader {
     var needsDecoding = false
     var nonSpace = false
     scanning: while index < count {
-      // SAFETY: index < count (loop condition); table has 256 entries.
+      // Eight bytes at a time while none is a control, '<', '&', ']' or non-ASCII (SWAR tests).
+      if let base = p.baseAddress {
+        while index + 8 <= count {
+          // SAFETY: index + 8 <= count.
+          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          if XMLReader.hasSpecialTextByte(word) { break }
+          if word != 0x2020_2020_2020_2020 { nonSpace = true }
+          index += 8
+        }
+      }
+      guard index < count else { break }
+      // SAFETY: index < count (guard above); table has 256 entries.
       let byte = p[index]
       let byteClass = table[Int(byte)]
       if byteClass == ByteClass.plain {
@@ -73,6 +84,19 @@ extension XMLReader {
     justStarted = false
     if needsDecoding { return .text(try decode(p, from: start, to: index, references: true, attribute: false)) }
     return .text(string(p, from: start, to: index))
+  }
+
+  /// Whether any byte of `word` is below 0x20, at least 0x80, `<`, `&` or `]`.
+  @inline(__always)
+  static func hasSpecialTextByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    let below = (word &- ones &* 0x20) & ~word & highs
+    let special =
+      below | (word & highs) | hasZero(word ^ (ones &* 0x3C)) | hasZero(word ^ (ones &* 0x26))
+      | hasZero(word ^ (ones &* 0x5D))
+    return special != 0
   }
 
   /// An attribute value; `position` is at its opening quote (§3.1 `AttValue`). Leaves `position` after the closing

@@ -97,7 +97,7 @@ extension XMLReader {
     let name = names.name(p, from: nameStart, to: nameEnd)
     var attributes: [XMLAttribute] = []
     var isEmpty = false
-    attributeNameSpans.removeAll(keepingCapacity: true)
+    if !attributeNameSpans.isEmpty { attributeNameSpans.removeAll(keepingCapacity: true) }
     while true {
       let hadSpace = skipSpaces(p)
       guard position < count else { throw ScanFailure(.unexpectedEndOfInput, count) }
@@ -161,8 +161,20 @@ extension XMLReader {
   /// An end tag (§3.1) at `position` (`</`).
   mutating func endTag(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let tagStart = position
-    position += 2
-    let nameStart = position
+    guard let open = openElements.last else { throw ScanFailure(.malformed("end tag without start tag"), tagStart) }
+    let nameStart = position + 2
+    let length = open.nameEnd - open.nameStart
+    // Fast path: the open element's name followed by '>'. A name cannot contain '>', so the names are equal.
+    if nameStart + length < p.count, let base = p.baseAddress {
+      // SAFETY: nameStart + length < p.count (checked above), and the open element's name lies within p.
+      if p[nameStart + length] == XMLReader.greaterThan
+        && (length == 0 || memoryEqual(base + nameStart, base + open.nameStart, length))
+      {
+        position = nameStart + length + 1
+        return closeElement()
+      }
+    }
+    position = nameStart
     try scanName(p)
     let nameEnd = position
     skipSpaces(p)
@@ -171,9 +183,7 @@ extension XMLReader {
       throw ScanFailure(.malformed("expected '>' at the end of an end tag"), position)
     }
     position += 1
-    guard let open = openElements.last else { throw ScanFailure(.malformed("end tag without start tag"), tagStart) }
-    let length = nameEnd - nameStart
-    var same = length == open.nameEnd - open.nameStart
+    var same = nameEnd - nameStart == length
     if same {
       // SAFETY: both names lie within p and have `length` bytes.
       for offset in 0..<length where p[open.nameStart + offset] != p[nameStart + offset] {
@@ -185,6 +195,25 @@ extension XMLReader {
       throw ScanFailure(.mismatchedTag(expected: open.name, found: string(p, from: nameStart, to: nameEnd)), tagStart)
     }
     return closeElement()
+  }
+
+  /// Whether `length` bytes at `a` and `b` are equal (both ranges must be readable).
+  @inline(__always)
+  private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= length {
+      // SAFETY: offset + 8 <= length, within both ranges.
+      let x = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+      let y = UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self)
+      if x != y { return false }
+      offset += 8
+    }
+    while offset < length {
+      // SAFETY: offset < length, within both ranges.
+      if a[offset] != b[offset] { return false }
+      offset += 1
+    }
+    return true
   }
 
   /// Finds `terminator` from `start`, checking that every character before it is a `Char` in valid UTF-8.
