@@ -37,8 +37,10 @@ struct XMLNameTable {
     while true {
       let index = Int(slots[slot])
       if index < 0 { break }
-      let entry = entries[index]
-      if entry.hash == hash && entry.count == count && equal(bytes, entry.start) { return entry.name }
+      // Read the fields in place: copying the entry would retain and release its name.
+      if entries[index].hash == hash && entries[index].count == count && equal(bytes, entries[index].start) {
+        return entries[index].name
+      }
       slot = (slot + 1) & mask
     }
     let name = String(decoding: bytes, as: UTF8.self)

@@ -21,10 +21,17 @@ extension XMLReader {
   mutating func text(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
     let start = position
     let count = p.count
-    let table = ByteClass.table
+    let table = byteClasses
     var index = start
     var needsDecoding = false
     var nonSpace = false
+    // Indentation (line feeds, tabs, spaces) is the most common text of all: skip it without the table.
+    while index < count {
+      // SAFETY: index < count (loop condition).
+      let byte = p[index]
+      guard byte == 0x0A || byte == 0x09 || byte == 0x20 else { break }
+      index += 1
+    }
     scanning: while index < count {
       // Eight bytes at a time while none is a control, '<', '&', ']' or non-ASCII (SWAR tests).
       if let base = p.baseAddress {
@@ -106,7 +113,7 @@ extension XMLReader {
     precondition(position < count)
     let quote = p[position]
     let start = position + 1
-    let table = ByteClass.table
+    let table = byteClasses
     var index = start
     var needsDecoding = false
     while true {
@@ -147,7 +154,7 @@ extension XMLReader {
     let count = p.count
     let start = position
     guard start < count else { throw ScanFailure(.unexpectedEndOfInput, count) }
-    let table = ByteClass.nameTable
+    let table = nameClasses
     var index = start
     // SAFETY: index = start < count (guard above); table has 256 entries.
     let first = table[Int(p[index])]

@@ -224,7 +224,7 @@ extension XMLReader {
     let count = p.count
     let first = terminator.utf8Start.pointee
     let length = terminator.utf8CodeUnitCount
-    let table = ByteClass.table
+    let table = byteClasses
     var index = start
     var hasCarriageReturn = false
     while index < count {
@@ -367,7 +367,7 @@ extension XMLReader {
     var index = position + 9
     var quote: UInt8 = 0
     var brackets = 0
-    let table = ByteClass.table
+    let table = byteClasses
     while index < count {
       // SAFETY: index < count (loop condition).
       let byte = p[index]

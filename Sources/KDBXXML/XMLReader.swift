@@ -29,6 +29,9 @@ public struct XMLReader {
   var scratch: [UInt8] = []
   var attributeNameSpans: [Range<Int>] = []
   var failure: XMLError? = nil
+  /// The classification tables, loaded once (a global's lazy-initialization check per token costs time).
+  let byteClasses = ByteClass.table
+  let nameClasses = ByteClass.nameTable
 
   enum Phase {
     case start, prolog, content, epilog, finished
