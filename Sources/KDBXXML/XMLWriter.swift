@@ -127,7 +127,7 @@ public struct XMLWriter {
   }
 
   /// Writes a start tag, or a whole empty element; returns the frame for an element with children.
-  private mutating func open(_ element: XMLElement, parentIndents: Bool) throws(XMLError) -> Frame? {
+  private mutating func open(_ element: consuming XMLElement, parentIndents: Bool) throws(XMLError) -> Frame? {
     buffer.append(0x3C)
     try appendName(element.name)
     for attribute in element.attributes {

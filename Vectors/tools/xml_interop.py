@@ -9,6 +9,8 @@ Usage:
   xml_interop.py dump etree|lxml FILE   parse FILE and print the root element's content, one item per line:
       S name / A name hex(value) / T hex(text) / C hex(comment) / P hex(target[ data]) / E
   Adjacent text (including CDATA) is merged. Hex is of the UTF-8 bytes.
+  xml_interop.py wellformed FILE...     print "1" or "0" per FILE: whether lxml (no DTD loading, no network,
+                                        no entity resolution, no recovery) reads it without error
 """
 import random
 import sys
@@ -122,6 +124,16 @@ def main():
         rng = random.Random(int(sys.argv[3]))
         tree = lxml.etree.ElementTree(build(lxml.etree, rng, True))
         tree.write(sys.argv[2], encoding="utf-8", xml_declaration=True, pretty_print=False)
+    elif command == "wellformed":
+        import lxml.etree
+        parser = lxml.etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, recover=False)
+        for path in sys.argv[2:]:
+            try:
+                with open(path, "rb") as handle:
+                    lxml.etree.fromstring(handle.read(), parser)
+                print("1")
+            except lxml.etree.XMLSyntaxError:
+                print("0")
     elif command == "dump":
         dump(sys.argv[2], sys.argv[3])
     else:
