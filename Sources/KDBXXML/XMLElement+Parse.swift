@@ -14,17 +14,22 @@ extension XMLElement {
   {
     var reader = XMLReader(bytes: bytes, options: options)
     var builder = XMLTreeBuilder()
-    while let event = try reader.next() {
-      if let root = builder.add(event) { return try finish(&reader, root) }
+    var root: XMLElement? = nil
+    // One pass over the whole input inside a single buffer access (no per-event setup); errors are turned into
+    // XMLErrors, with line and column, outside it.
+    let result: Result<Void, ScanFailure> = bytes.withUnsafeBufferPointer { buffer in
+      do throws(ScanFailure) {
+        while let event = try reader.scan(buffer) {
+          if let element = builder.add(event) { root = element }
+        }
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
     }
+    if case .failure(let failure) = result { throw reader.error(failure.kind, at: failure.offset) }
     // The reader throws `missingRoot` before it can end without a root element.
-    throw XMLError(.missingRoot, line: 0, column: 0)
-  }
-
-  /// Reads the rest of the document after the root (comments, processing instructions, white space), which must
-  /// be well-formed.
-  private static func finish(_ reader: inout XMLReader, _ root: XMLElement) throws(XMLError) -> XMLElement {
-    while try reader.next() != nil {}
+    guard let root else { throw XMLError(.missingRoot, line: 1, column: 1) }
     return root
   }
 }
