@@ -58,13 +58,23 @@ extension XMLWriter {
 
   /// Returns the first character that cannot be written (when the policy is to throw), or `nil`.
   private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ context: XMLEscapeContext) -> UInt32? {
-    let table = XMLEscapeTable.table
+    let table = escapeClasses
     let count = bytes.count
     let strips = options.invalidCharacters == .strip
     var index = 0
     var runStart = 0
     while index < count {
-      // SAFETY: index < count (loop condition); table has 256 entries.
+      // Eight bytes at a time while none needs a look (SWAR tests).
+      if let base = bytes.baseAddress {
+        while index + 8 <= count {
+          // SAFETY: index + 8 <= count.
+          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          if XMLWriter.needsLook(word) { break }
+          index += 8
+        }
+      }
+      guard index < count else { break }
+      // SAFETY: index < count (guard above); table has 256 entries.
       let byte = bytes[index]
       let byteClass = table[Int(byte)]
       if byteClass == 0 {
@@ -112,6 +122,20 @@ extension XMLWriter {
     return nil
   }
 
+  /// Whether any byte of `word` is below 0x20, `&`, `<`, `>`, `"` or 0xEF (may start U+FFFE or U+FFFF).
+  @inline(__always)
+  static func needsLook(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    // Bytes >= 0x80 are excluded from the "below 0x20" test by `~word`.
+    let below = (word &- ones &* 0x20) & ~word & highs
+    let special =
+      below | hasZero(word ^ (ones &* 0x26)) | hasZero(word ^ (ones &* 0x3C)) | hasZero(word ^ (ones &* 0x3E))
+      | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0xEF))
+    return special != 0
+  }
+
   private mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
     if start < end {
       // SAFETY: callers pass 0 <= start <= end <= bytes.count.
@@ -133,7 +157,7 @@ extension XMLWriter {
 
   /// Appends `bytes` (the UTF-8 of `name`) when they form a `Name`; returns whether they did.
   private mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
-    let table = ByteClass.nameTable
+    let table = nameClasses
     guard let first = bytes.first else { return false }
     // SAFETY: table has 256 entries.
     if table[Int(first)] & 1 == 0 && first < 0x80 { return false }

@@ -39,13 +39,40 @@ final class XMLOutputBuffer {
     used += 1
   }
 
+  /// Appends a line feed followed by `count` tabs.
+  @inline(__always)
+  func appendNewline(tabs count: Int) {
+    if count + 1 > XMLOutputBuffer.chunkSize - used {
+      append(0x0A)
+      for _ in 0..<count { append(0x09) }
+      return
+    }
+    // SAFETY: used + count + 1 <= chunkSize, the capacity of base.
+    base[used] = 0x0A
+    (base + used + 1).update(repeating: 0x09, count: count)
+    used += count + 1
+  }
+
   @inline(__always)
   func append(_ byte0: UInt8, _ byte1: UInt8) {
     append(byte0)
     append(byte1)
   }
 
+  @inline(__always)
   func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    let length = bytes.count
+    if length <= XMLOutputBuffer.chunkSize - used {
+      // SAFETY: used + length <= chunkSize, the capacity of base.
+      (base + used).update(from: source, count: length)
+      used += length
+      return
+    }
+    appendSpanningChunks(bytes)
+  }
+
+  private func appendSpanningChunks(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {

@@ -62,6 +62,9 @@ public struct XMLWriter {
   /// The bytes written so far.
   public var output: [UInt8] { buffer.bytes() }
   var buffer = XMLOutputBuffer()
+  /// The classification tables, loaded once (a global's lazy-initialization check per call costs time).
+  let escapeClasses = XMLEscapeTable.table
+  let nameClasses = ByteClass.nameTable
 
   private struct Frame {
     var children: [XMLNode]
@@ -108,26 +111,33 @@ public struct XMLWriter {
       }
       current.next = index + 1
       if current.indentsChildren { newline(depth: stack.count + 1) }
-      switch current.children[index] {
-      case .element(let child):
-        if let frame = try open(child, parentIndents: current.indentsChildren) {
-          stack.append(current)
-          current = frame
-        }
-      case .text(let text):
-        try appendEscaped(text, .text)
-      case .cdata(let text):
-        try writeCDATA(text)
-      case .comment(let text):
-        try writeComment(text)
-      case .processingInstruction(let target, let data):
-        try writeProcessingInstruction(target: target, data: data)
+      if let frame = try writeChild(current.children[index], parentIndents: current.indentsChildren) {
+        stack.append(current)
+        current = frame
       }
     }
   }
 
+  /// Writes one child node; returns the frame of an element that has children of its own.
+  @inline(__always)
+  private mutating func writeChild(_ node: XMLNode, parentIndents: Bool) throws(XMLError) -> Frame? {
+    switch node {
+    case .element(let child):
+      return try open(child, parentIndents: parentIndents)
+    case .text(let text):
+      try appendEscaped(text, .text)
+    case .cdata(let text):
+      try writeCDATA(text)
+    case .comment(let text):
+      try writeComment(text)
+    case .processingInstruction(let target, let data):
+      try writeProcessingInstruction(target: target, data: data)
+    }
+    return nil
+  }
+
   /// Writes a start tag, or a whole empty element; returns the frame for an element with children.
-  private mutating func open(_ element: consuming XMLElement, parentIndents: Bool) throws(XMLError) -> Frame? {
+  private mutating func open(_ element: XMLElement, parentIndents: Bool) throws(XMLError) -> Frame? {
     buffer.append(0x3C)
     try appendName(element.name)
     for attribute in element.attributes {
@@ -158,16 +168,8 @@ public struct XMLWriter {
   }
 
   private mutating func newline(depth: Int) {
-    buffer.append(0x0A)
-    var remaining = depth
-    while remaining > 0 {
-      let count = min(remaining, XMLWriter.tabs.count)
-      buffer.append(XMLWriter.tabs[..<count])
-      remaining -= count
-    }
+    buffer.appendNewline(tabs: depth)
   }
-
-  private static let tabs = [UInt8](repeating: 0x09, count: 32)
 
   private mutating func writeCDATA(_ text: String) throws(XMLError) {
     let bytes = Array(text.utf8)
