@@ -6,7 +6,8 @@ extension XMLElement {
   /// White-space-only text follows ``XMLReader/Options/keepsWhitespaceText``.
   ///
   /// The builder keeps open elements on an explicit heap-allocated stack, never on the call stack, so nesting depth
-  /// is bounded only by ``XMLReader/Limits/maximumDepth``.
+  /// is bounded only by ``XMLReader/Limits/maximumDepth``. (Releasing or comparing a tree is done by Swift's value
+  /// semantics, which do recurse; the default depth limit of 1024 keeps that shallow.)
   ///
   /// - Throws: ``XMLError`` with the line and column of the first problem.
   public static func parse(_ bytes: [UInt8], options: XMLReader.Options = XMLReader.Options()) throws(XMLError)
