@@ -20,8 +20,12 @@ extension XMLElement {
     // XMLErrors, with line and column, outside it.
     let result: Result<Void, ScanFailure> = bytes.withUnsafeBufferPointer { buffer in
       do throws(ScanFailure) {
-        while let event = try reader.scan(buffer) {
-          if let element = builder.add(event) { root = element }
+        reading: while true {
+          let step = try reader.scan(buffer)
+          switch consume step {
+          case .event(let event): if let element = builder.add(event) { root = element }
+          case .end, .failure: break reading
+          }
         }
         return .success(())
       } catch {
@@ -48,8 +52,8 @@ struct XMLTreeBuilder {
   private var pending = XMLNodeStack()
 
   /// Adds one event; returns the root element once it is complete.
-  mutating func add(_ event: XMLEvent) -> XMLElement? {
-    switch event {
+  mutating func add(_ event: consuming XMLEvent) -> XMLElement? {
+    switch consume event {
     case .startElement(let name, let attributes):
       frames.append(Frame(name: name, attributes: attributes, firstChild: pending.count))
     case .endElement:

@@ -5,19 +5,16 @@
 
 /// A bounded open-addressing table from name bytes to a shared `String`.
 struct XMLNameTable {
-  private struct Entry {
-    var hash: UInt32
-    var start: Int
-    var count: Int
-    var name: String
-  }
-
   private static let slotCount = 1024
   private static let maximumEntries = 512
   private static let maximumInternedLength = 64
 
   private var slots: [Int32]
-  private var entries: [Entry] = []
+  // Entries as parallel arrays, so that probing reads plain integers: hash << 32 | byte count, the start of the
+  // name's bytes in `storage`, and the shared string.
+  private var keys: [UInt64] = []
+  private var starts: [Int] = []
+  private var names: [String] = []
   private var storage: [UInt8] = []
 
   init() {
@@ -32,21 +29,21 @@ struct XMLNameTable {
     let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
     if count > XMLNameTable.maximumInternedLength { return String(decoding: bytes, as: UTF8.self) }
     let hash = XMLNameTable.hash(input, from: start, count: count)
+    let key = UInt64(hash) << 32 | UInt64(count)
     let mask = XMLNameTable.slotCount - 1
     var slot = Int(hash) & mask
     while true {
       let index = Int(slots[slot])
       if index < 0 { break }
-      // Read the fields in place: copying the entry would retain and release its name.
-      if entries[index].hash == hash && entries[index].count == count && equal(bytes, entries[index].start) {
-        return entries[index].name
-      }
+      if keys[index] == key && equal(bytes, starts[index]) { return names[index] }
       slot = (slot + 1) & mask
     }
     let name = String(decoding: bytes, as: UTF8.self)
-    if entries.count < XMLNameTable.maximumEntries {
-      slots[slot] = Int32(entries.count)
-      entries.append(Entry(hash: hash, start: storage.count, count: count, name: name))
+    if keys.count < XMLNameTable.maximumEntries {
+      slots[slot] = Int32(keys.count)
+      keys.append(key)
+      starts.append(storage.count)
+      names.append(name)
       storage.append(contentsOf: bytes)
     }
     return name
@@ -78,12 +75,21 @@ struct XMLNameTable {
 
   private func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
     storage.withUnsafeBufferPointer { stored in
-      // SAFETY: entries only record ranges that were appended to storage, and bytes.count equals the
-      // entry's count (checked by the caller), so start..<start+bytes.count lies within stored.
-      var index = 0
-      while index < bytes.count {
-        if stored[start + index] != bytes[index] { return false }
-        index += 1
+      guard let left = bytes.baseAddress, let base = stored.baseAddress else { return bytes.isEmpty }
+      // SAFETY: entries only record ranges that were appended to storage, and bytes.count equals the entry's count
+      // (its key matched), so start..<start+bytes.count lies within stored.
+      let right = base + start
+      let count = bytes.count
+      var offset = 0
+      while offset + 8 <= count {
+        let x = UnsafeRawPointer(left + offset).loadUnaligned(as: UInt64.self)
+        let y = UnsafeRawPointer(right + offset).loadUnaligned(as: UInt64.self)
+        if x != y { return false }
+        offset += 8
+      }
+      while offset < count {
+        if left[offset] != right[offset] { return false }
+        offset += 1
       }
       return true
     }

@@ -29,6 +29,8 @@ public struct XMLReader {
   var scratch: [UInt8] = []
   var attributeNameSpans: [Range<Int>] = []
   var failure: XMLError? = nil
+  /// Whether `failure` is set (a plain flag is cheaper to test than the optional error on every event).
+  var failed = false
   /// The classification tables, loaded once (a global's lazy-initialization check per token costs time).
   let byteClasses = ByteClass.table
   let nameClasses = ByteClass.nameTable
@@ -59,21 +61,25 @@ public struct XMLReader {
   ///
   /// - Throws: ``XMLError`` for any well-formedness, encoding or limit violation, with its line and column.
   public mutating func next() throws(XMLError) -> XMLEvent? {
-    if let failure { throw failure }
-    let bytes = input
-    let result: Result<XMLEvent?, ScanFailure> = bytes.withUnsafeBufferPointer { buffer in
+    if failed, let failure { throw failure }
+    // `input` is a `let`: reading it while the closure mutates the rest of `self` is not an overlapping access, and
+    // no copy (retain and release per event) is made.
+    let step: ScanStep = input.withUnsafeBufferPointer { buffer in
       do throws(ScanFailure) {
-        return .success(try scan(buffer))
+        return try scan(buffer)
       } catch {
         return .failure(error)
       }
     }
-    switch result {
-    case .success(let event):
+    switch consume step {
+    case .event(let event):
       return event
+    case .end:
+      return nil
     case .failure(let scanFailure):
       let error = self.error(scanFailure.kind, at: scanFailure.offset)
       failure = error
+      failed = true
       phase = .finished
       throw error
     }
@@ -110,6 +116,15 @@ public struct XMLReader {
     let (line, column) = location(ofByteOffset: offset)
     return XMLError(kind, line: line, column: column, byteOffset: offset)
   }
+}
+
+/// The outcome of one scanning step: an event, the end of the document, or (only outside the kernel) a failure.
+/// A concrete enum on purpose: destroying a generic `Result` or an `Optional<XMLEvent>` went through slow generic
+/// value witnesses on every event.
+enum ScanStep {
+  case event(XMLEvent)
+  case end
+  case failure(ScanFailure)
 }
 
 /// An error found inside the scanning kernel, turned into an ``XMLError`` (with line and column) outside it.
