@@ -38,3 +38,58 @@ public struct XMLElement: Sendable, Equatable {
     self.children = children
   }
 }
+
+extension XMLElement {
+  /// The first child element named `name`, or `nil`.
+  public func firstChild(named name: String) -> XMLElement? {
+    for child in children {
+      if case .element(let element) = child, element.name == name { return element }
+    }
+    return nil
+  }
+
+  /// The child elements named `name`, in document order.
+  public func children(named name: String) -> [XMLElement] {
+    var found: [XMLElement] = []
+    for child in children {
+      if case .element(let element) = child, element.name == name { found.append(element) }
+    }
+    return found
+  }
+
+  /// All child elements, in document order.
+  public var childElements: [XMLElement] {
+    var found: [XMLElement] = []
+    for child in children {
+      if case .element(let element) = child { found.append(element) }
+    }
+    return found
+  }
+
+  /// The value of the attribute named `name`, or `nil`.
+  public func attribute(named name: String) -> String? {
+    for attribute in attributes where attribute.name == name { return attribute.value }
+    return nil
+  }
+
+  /// The concatenated text and CDATA content of the direct children (nested elements are not included).
+  public var text: String {
+    var single: String? = nil
+    var joined = ""
+    var parts = 0
+    for child in children {
+      switch child {
+      case .text(let value), .cdata(let value):
+        parts += 1
+        if parts == 1 {
+          single = value
+        } else {
+          if parts == 2, let single { joined = single }
+          joined += value
+        }
+      default: break
+      }
+    }
+    return parts == 1 ? (single ?? "") : joined
+  }
+}

@@ -1,0 +1,122 @@
+// The XMLWriter's output: bytes appended into 1 MiB chunks through a raw pointer, joined into one array at the
+// end. Appending a byte costs a bounds test and a store (no uniqueness or capacity checks of an Array), and the
+// output never grows by copying; the only copy is the final join.
+
+/// A growable byte sink, owned by one ``XMLWriter`` (the writer copies it before writing when it is shared).
+final class XMLOutputBuffer {
+  private static let chunkSize = 1 << 20
+
+  private var full: [UnsafeMutableBufferPointer<UInt8>] = []
+  private var fullCount = 0
+  private var base: UnsafeMutablePointer<UInt8>
+  private var used = 0
+
+  init() {
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
+  }
+
+  deinit {
+    for chunk in full { chunk.deallocate() }
+    base.deallocate()
+  }
+
+  /// The number of bytes appended.
+  var count: Int { fullCount + used }
+
+  /// A copy holding the same bytes.
+  func copy() -> XMLOutputBuffer {
+    let other = XMLOutputBuffer()
+    for chunk in full { other.append(UnsafeBufferPointer(chunk)) }
+    other.append(UnsafeBufferPointer(start: base, count: used))
+    return other
+  }
+
+  @inline(__always)
+  func append(_ byte: UInt8) {
+    if used == XMLOutputBuffer.chunkSize { spill() }
+    // SAFETY: used < chunkSize, the capacity of base.
+    base[used] = byte
+    used += 1
+  }
+
+  /// Appends a line feed followed by `count` tabs.
+  @inline(__always)
+  func appendNewline(tabs count: Int) {
+    if count + 1 > XMLOutputBuffer.chunkSize - used {
+      append(0x0A)
+      for _ in 0..<count { append(0x09) }
+      return
+    }
+    // SAFETY: used + count + 1 <= chunkSize, the capacity of base.
+    base[used] = 0x0A
+    (base + used + 1).update(repeating: 0x09, count: count)
+    used += count + 1
+  }
+
+  @inline(__always)
+  func append(_ byte0: UInt8, _ byte1: UInt8) {
+    append(byte0)
+    append(byte1)
+  }
+
+  @inline(__always)
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    let length = bytes.count
+    if length <= XMLOutputBuffer.chunkSize - used {
+      // SAFETY: used + length <= chunkSize, the capacity of base.
+      (base + used).update(from: source, count: length)
+      used += length
+      return
+    }
+    appendSpanningChunks(bytes)
+  }
+
+  private func appendSpanningChunks(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      if used == XMLOutputBuffer.chunkSize { spill() }
+      let length = min(XMLOutputBuffer.chunkSize - used, bytes.count - offset)
+      // SAFETY: used + length <= chunkSize (the capacity of base) and offset + length <= bytes.count.
+      (base + used).update(from: source + offset, count: length)
+      used += length
+      offset += length
+    }
+  }
+
+  func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  func append(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  func append(_ string: String) {
+    if let done: Void = string.utf8.withContiguousStorageIfAvailable({ append($0) }) { return done }
+    append(Array(string.utf8))
+  }
+
+  private func spill() {
+    full.append(UnsafeMutableBufferPointer(start: base, count: used))
+    fullCount += used
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
+    used = 0
+  }
+
+  /// All bytes appended, as one array.
+  func bytes() -> [UInt8] {
+    let total = count
+    return [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
+      var offset = 0
+      for chunk in full + [UnsafeMutableBufferPointer(start: base, count: used)] {
+        guard let source = chunk.baseAddress, let destination = target.baseAddress else { continue }
+        // SAFETY: the chunks hold `total` bytes in all, the capacity of target.
+        (destination + offset).initialize(from: source, count: chunk.count)
+        offset += chunk.count
+      }
+      initialized = total
+    }
+  }
+}

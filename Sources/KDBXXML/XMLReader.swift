@@ -1,0 +1,139 @@
+/// A strict, non-validating pull reader for XML 1.0 documents in UTF-8 (W3C XML 1.0, 5th edition).
+///
+/// ```swift
+/// var reader = XMLReader(bytes: document)
+/// while let event = try reader.next() { ... }
+/// ```
+///
+/// The reader checks well-formedness (§2.1) as it goes: matching tags, unique attributes, the `Char`
+/// production (§2.2), names (§2.3), references (§4.1) and a single root element. Bad UTF-8 (RFC 3629) is an error.
+/// It reads the five predefined entities (§4.6) and character references, normalizes line endings (§2.11) and
+/// attribute values (§3.3.3), skips the XML declaration after checking it (§2.8), and refuses a document type
+/// declaration unless asked, never expanding entities nor fetching anything. ``Limits`` bound depth, attribute
+/// count, name and token sizes. Every error is an ``XMLError`` with the line and column of the problem.
+///
+/// After an error, `next()` throws the same error again.
+public struct XMLReader {
+  /// The options this reader was made with.
+  public let options: Options
+
+  let input: [UInt8]
+  var position = 0
+  var phase = Phase.start
+  var openElements: [OpenElement] = []
+  /// An empty-element tag was read: the next call reports its end.
+  var pendingEnd = false
+  /// The last event was a start tag (for the white-space rule of ``Options/keepsWhitespaceText``).
+  var justStarted = false
+  var names = XMLNameTable()
+  var scratch: [UInt8] = []
+  var attributeNameSpans: [Range<Int>] = []
+  var failure: XMLError? = nil
+  /// Whether `failure` is set (a plain flag is cheaper to test than the optional error on every event).
+  var failed = false
+  /// The classification tables, loaded once (a global's lazy-initialization check per token costs time).
+  let byteClasses = ByteClass.table
+  let nameClasses = ByteClass.nameTable
+
+  enum Phase {
+    case start, prolog, content, epilog, finished
+  }
+
+  struct OpenElement {
+    var name: String
+    var nameStart: Int
+    var nameEnd: Int
+  }
+
+  /// Creates a reader over a whole document in UTF-8. A leading UTF-8 byte order mark is skipped.
+  public init(bytes: [UInt8], options: Options = Options()) {
+    self.input = bytes
+    self.options = options
+  }
+
+  /// The number of elements open after the last event (the root element's content is depth 1).
+  public var depth: Int { openElements.count }
+
+  /// The 0-based byte offset the reader has reached.
+  public var byteOffset: Int { position }
+
+  /// Reads the next event, or returns `nil` at the end of a well-formed document.
+  ///
+  /// - Throws: ``XMLError`` for any well-formedness, encoding or limit violation, with its line and column.
+  public mutating func next() throws(XMLError) -> XMLEvent? {
+    if failed, let failure { throw failure }
+    // `input` is a `let`: reading it while the closure mutates the rest of `self` is not an overlapping access, and
+    // no copy (retain and release per event) is made.
+    let step: ScanStep = input.withUnsafeBufferPointer { buffer in
+      do throws(ScanFailure) {
+        return try scan(buffer)
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch consume step {
+    case .event(let event):
+      return event
+    case .end:
+      return nil
+    case .failure(let scanFailure):
+      let error = self.error(scanFailure.kind, at: scanFailure.offset)
+      failure = error
+      failed = true
+      phase = .finished
+      throw error
+    }
+  }
+
+  /// The 1-based line and column (in Unicode scalars) of a byte offset, after the XML 1.0 §2.11 end-of-line
+  /// rules. Computed on demand, so the scanning loops do not track lines.
+  public func location(ofByteOffset offset: Int) -> (line: Int, column: Int) {
+    var line = 1
+    var column = 1
+    let end = min(max(offset, 0), input.count)
+    var index = input.starts(with: [0xEF, 0xBB, 0xBF]) && end >= 3 ? 3 : 0
+    while index < end {
+      let byte = input[index]
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte == 0x0D {
+        if index + 1 < input.count && input[index + 1] == 0x0A {
+          // Counted by the following line feed.
+        } else {
+          line += 1
+          column = 1
+        }
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+      index += 1
+    }
+    return (line, column)
+  }
+
+  func error(_ kind: XMLError.Kind, at offset: Int) -> XMLError {
+    let (line, column) = location(ofByteOffset: offset)
+    return XMLError(kind, line: line, column: column, byteOffset: offset)
+  }
+}
+
+/// The outcome of one scanning step: an event, the end of the document, or (only outside the kernel) a failure.
+/// A concrete enum on purpose: destroying a generic `Result` or an `Optional<XMLEvent>` went through slow generic
+/// value witnesses on every event.
+enum ScanStep {
+  case event(XMLEvent)
+  case end
+  case failure(ScanFailure)
+}
+
+/// An error found inside the scanning kernel, turned into an ``XMLError`` (with line and column) outside it.
+struct ScanFailure: Error {
+  var kind: XMLError.Kind
+  var offset: Int
+
+  init(_ kind: XMLError.Kind, _ offset: Int) {
+    self.kind = kind
+    self.offset = offset
+  }
+}
