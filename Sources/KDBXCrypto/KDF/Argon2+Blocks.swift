@@ -91,55 +91,77 @@ struct Argon2Instance: @unchecked Sendable {
   }
 
   /// Fills segment `slice` of `lane` in pass `pass` (RFC 9106 §3.2 steps 5-6).
+  ///
+  /// The loop is software-pipelined: as soon as the first column of block i is final (it holds J1 and J2
+  /// for block i+1 in Argon2d), the reference block of i+1 is located, and the remaining columns of block i
+  /// also compute `R = B[i] XOR ref` for block i+1. The loads of the (usually uncached) reference block so
+  /// overlap with the permutation work instead of stalling the start of the next block.
   func fillSegment(pass: Int, lane: Int, slice: Int) {
     let g = geometry
     let dataIndependent = Argon2Geometry.usesDataIndependentAddressing(variant: variant, pass: pass, slice: slice)
     let startIndex = (pass == 0 && slice == 0) ? 2 : 0
+    guard startIndex < g.segmentLength else { return }
     let withXor = version == .v0x13 && pass > 0
     let laneStart = lane * g.laneLength
-    // Scratch: R and the final XOR term of G, then the input and address blocks of RFC 9106 §3.4.2.
-    withUnsafeTemporaryAllocation(of: Argon2Register.self, capacity: 4 * argon2RegistersPerBlock) { scratch in
+    // Scratch: R and the final XOR term of G for data blocks, the same two for address blocks, then the
+    // input and address blocks of RFC 9106 §3.4.2.
+    withUnsafeTemporaryAllocation(of: Argon2Register.self, capacity: 6 * argon2RegistersPerBlock) { scratch in
       guard let r = scratch.baseAddress else { preconditionFailure("no scratch memory") }
-      // SAFETY: the scratch holds 4 blocks of 64 registers: r, t, input and address below.
+      // SAFETY: the scratch holds 6 blocks of 64 registers: r, t, r2, t2, input and address below.
       let t = r + 64
-      let input = r + 128
-      let address = r + 192
+      let r2 = r + 128
+      let t2 = r + 192
+      let input = r + 256
+      let address = r + 320
       if dataIndependent {
         input.initialize(repeating: Argon2Register(), count: 64)
         input[0] = Argon2Register(UInt64(pass), UInt64(lane))
         input[1] = Argon2Register(UInt64(slice), UInt64(g.blockCount))
         input[2] = Argon2Register(UInt64(passes), UInt64(variant.rawValue))
-        if startIndex != 0 { Argon2Instance.nextAddresses(input: input, address: address, r: r, t: t) }
+        if startIndex != 0 { Argon2Instance.nextAddresses(input: input, address: address, r: r2, t: t2) }
       }
-      var column = slice * g.segmentLength + startIndex
-      var previousColumn = column == 0 ? g.laneLength - 1 : column - 1
-      for index in startIndex..<g.segmentLength {
-        // SAFETY: previousColumn and column are in 0..<laneLength, refLane in 0..<lanes and
-        // referenceColumn returns a column in 0..<laneLength, so every block below lies in the memory.
-        let previous = block(laneStart + previousColumn)
+      // RFC 9106 §3.4: the reference block of block `index`, whose previous block is `previous`.
+      // SAFETY: refLane is in 0..<lanes and referenceColumn returns a column in 0..<laneLength, so the
+      // block lies in the memory.
+      func reference(index: Int, previous: UnsafeMutablePointer<Argon2Register>) -> UnsafeMutablePointer<
+        Argon2Register
+      > {
         let pseudoRandom: UInt64
         if dataIndependent {
           let slot = index & 127
-          if slot == 0 {
-            Argon2Instance.nextAddresses(input: input, address: address, r: r, t: t)
-          }
+          if slot == 0 { Argon2Instance.nextAddresses(input: input, address: address, r: r2, t: t2) }
           pseudoRandom = address[slot >> 1][slot & 1]
         } else {
           pseudoRandom = previous[0][0]
         }
         // RFC 9106 §3.4.1: J2 picks the lane (the current lane in the first slice of the first pass).
-        let refLane = (pass == 0 && slice == 0) ? lane : Int(truncatingIfNeeded: (pseudoRandom >> 32) % UInt64(g.lanes))
+        let refLane =
+          (pass == 0 && slice == 0) ? lane : Int(truncatingIfNeeded: (pseudoRandom >> 32) % UInt64(g.lanes))
         let refColumn = g.referenceColumn(
           pass: pass, slice: slice, index: index, pseudoRandom: UInt32(truncatingIfNeeded: pseudoRandom),
           sameLane: refLane == lane)
-        let reference = block(refLane * g.laneLength + refColumn)
+        return block(refLane * g.laneLength + refColumn)
+      }
+      var column = slice * g.segmentLength + startIndex
+      // SAFETY: column and the previous column are in 0..<laneLength, so both blocks lie in the lane.
+      let firstPrevious = block(laneStart + (column == 0 ? g.laneLength - 1 : column - 1))
+      let firstReference = reference(index: startIndex, previous: firstPrevious)
+      for k in 0..<64 { r[k] = firstPrevious[k] ^ firstReference[k] }
+      var index = startIndex
+      while true {
+        // SAFETY: column < laneLength (index < segmentLength), so the block lies in the lane.
         let current = block(laneStart + column)
-        if withXor {
-          Argon2Instance.compressXor(previous, reference, into: current, r: r, t: t)
-        } else {
-          Argon2Instance.compress(previous, reference, into: current, r: r, t: t)
+        Argon2Instance.rowPass(r, t: t, out: current, withXor: withXor)
+        Argon2Instance.columnPass(0, r, t: t, out: current, nextReference: nil)
+        guard index + 1 < g.segmentLength else {
+          for c in 1..<8 { Argon2Instance.columnPass(c, r, t: t, out: current, nextReference: nil) }
+          break
         }
-        previousColumn = column
+        // Column 0 of `current` is final, and so is word 0 (J1, J2 for the next block).
+        let nextReference = reference(index: index + 1, previous: current)
+        for j in 0..<8 { r[8 * j] = current[8 * j] ^ nextReference[8 * j] }
+        for c in 1..<8 { Argon2Instance.columnPass(c, r, t: t, out: current, nextReference: nextReference) }
+        index += 1
         column += 1
       }
     }
@@ -152,76 +174,115 @@ struct Argon2Instance: @unchecked Sendable {
     r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>
   ) {
     input[3][0] &+= 1
-    compressWithZero(input, into: address, r: r, t: t)
-    compressWithZero(address, into: address, r: r, t: t)
+    for k in 0..<64 { r[k] = input[k] }
+    rowPass(r, t: t, out: address, withXor: false)
+    for c in 0..<8 { columnPass(c, r, t: t, out: address, nextReference: nil) }
+    for k in 0..<64 { r[k] = address[k] }
+    rowPass(r, t: t, out: address, withXor: false)
+    for c in 0..<8 { columnPass(c, r, t: t, out: address, nextReference: nil) }
   }
 
-  /// `out = G(ZERO, x) = P(x) XOR x`. `out` may be `x`. All four pointers address 64 registers.
+  /// The first half of G (RFC 9106 §3.5): P on each row of `r`, which holds `R = X XOR Y`, in place.
+  /// Keeps the final XOR term in `t`: R, or `R XOR out` when `withXor` (v1.3 passes after the first).
+  /// All pointers address 64 registers.
   @inline(__always)
-  static func compressWithZero(
-    _ x: UnsafeMutablePointer<Argon2Register>, into out: UnsafeMutablePointer<Argon2Register>,
-    r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>
+  static func rowPass(
+    _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
+    out: UnsafeMutablePointer<Argon2Register>, withXor: Bool
   ) {
-    for k in 0..<64 {
-      r[k] = x[k]
-      t[k] = x[k]
+    for row in 0..<8 {
+      let b = 8 * row
+      var q0 = r[b]
+      var q1 = r[b + 1]
+      var q2 = r[b + 2]
+      var q3 = r[b + 3]
+      var q4 = r[b + 4]
+      var q5 = r[b + 5]
+      var q6 = r[b + 6]
+      var q7 = r[b + 7]
+      if withXor {
+        t[b] = q0 ^ out[b]
+        t[b + 1] = q1 ^ out[b + 1]
+        t[b + 2] = q2 ^ out[b + 2]
+        t[b + 3] = q3 ^ out[b + 3]
+        t[b + 4] = q4 ^ out[b + 4]
+        t[b + 5] = q5 ^ out[b + 5]
+        t[b + 6] = q6 ^ out[b + 6]
+        t[b + 7] = q7 ^ out[b + 7]
+      } else {
+        t[b] = q0
+        t[b + 1] = q1
+        t[b + 2] = q2
+        t[b + 3] = q3
+        t[b + 4] = q4
+        t[b + 5] = q5
+        t[b + 6] = q6
+        t[b + 7] = q7
+      }
+      permute(&q0, &q1, &q2, &q3, &q4, &q5, &q6, &q7)
+      r[b] = q0
+      r[b + 1] = q1
+      r[b + 2] = q2
+      r[b + 3] = q3
+      r[b + 4] = q4
+      r[b + 5] = q5
+      r[b + 6] = q6
+      r[b + 7] = q7
     }
-    permuteBlock(r)
-    for k in 0..<64 { out[k] = r[k] ^ t[k] }
   }
 
-  /// RFC 9106 §3.5: `out = G(x, y) = P(x XOR y) XOR (x XOR y)`, overwriting `out` (first pass, and v1.0).
+  /// The second half of G (RFC 9106 §3.5) for column `c` (registers c, c+8, ..., c+56): P on the column of
+  /// `r`, XORed with `t` into `out`. With a `nextReference`, the column's registers of `r` are then set to
+  /// `out XOR nextReference`, the next block's R. All pointers address 64 registers.
   @inline(__always)
-  static func compress(
-    _ x: UnsafeMutablePointer<Argon2Register>, _ y: UnsafeMutablePointer<Argon2Register>,
-    into out: UnsafeMutablePointer<Argon2Register>, r: UnsafeMutablePointer<Argon2Register>,
-    t: UnsafeMutablePointer<Argon2Register>
+  static func columnPass(
+    _ c: Int, _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
+    out: UnsafeMutablePointer<Argon2Register>, nextReference: UnsafeMutablePointer<Argon2Register>?
   ) {
-    for k in 0..<64 {
-      let value = x[k] ^ y[k]
-      r[k] = value
-      t[k] = value
+    var q0 = r[c]
+    var q1 = r[c + 8]
+    var q2 = r[c + 16]
+    var q3 = r[c + 24]
+    var q4 = r[c + 32]
+    var q5 = r[c + 40]
+    var q6 = r[c + 48]
+    var q7 = r[c + 56]
+    permute(&q0, &q1, &q2, &q3, &q4, &q5, &q6, &q7)
+    q0 ^= t[c]
+    q1 ^= t[c + 8]
+    q2 ^= t[c + 16]
+    q3 ^= t[c + 24]
+    q4 ^= t[c + 32]
+    q5 ^= t[c + 40]
+    q6 ^= t[c + 48]
+    q7 ^= t[c + 56]
+    out[c] = q0
+    out[c + 8] = q1
+    out[c + 16] = q2
+    out[c + 24] = q3
+    out[c + 32] = q4
+    out[c + 40] = q5
+    out[c + 48] = q6
+    out[c + 56] = q7
+    if let next = nextReference {
+      r[c] = q0 ^ next[c]
+      r[c + 8] = q1 ^ next[c + 8]
+      r[c + 16] = q2 ^ next[c + 16]
+      r[c + 24] = q3 ^ next[c + 24]
+      r[c + 32] = q4 ^ next[c + 32]
+      r[c + 40] = q5 ^ next[c + 40]
+      r[c + 48] = q6 ^ next[c + 48]
+      r[c + 56] = q7 ^ next[c + 56]
     }
-    permuteBlock(r)
-    for k in 0..<64 { out[k] = r[k] ^ t[k] }
   }
 
-  /// RFC 9106 §3.2 step 6 (v1.3): `out = G(x, y) XOR out`, for passes after the first.
+  /// RFC 9106 §3.6: the permutation P on eight registers holding the words v0...v15 (register k holds
+  /// v(2k) and v(2k+1)).
   @inline(__always)
-  static func compressXor(
-    _ x: UnsafeMutablePointer<Argon2Register>, _ y: UnsafeMutablePointer<Argon2Register>,
-    into out: UnsafeMutablePointer<Argon2Register>, r: UnsafeMutablePointer<Argon2Register>,
-    t: UnsafeMutablePointer<Argon2Register>
+  static func permute(
+    _ a0: inout Argon2Register, _ a1: inout Argon2Register, _ b0: inout Argon2Register, _ b1: inout Argon2Register,
+    _ c0: inout Argon2Register, _ c1: inout Argon2Register, _ d0: inout Argon2Register, _ d1: inout Argon2Register
   ) {
-    for k in 0..<64 {
-      let value = x[k] ^ y[k]
-      r[k] = value
-      t[k] = value ^ out[k]
-    }
-    permuteBlock(r)
-    for k in 0..<64 { out[k] = r[k] ^ t[k] }
-  }
-
-  /// RFC 9106 §3.5: P on the eight rows (registers 8i...8i+7), then on the eight columns
-  /// (registers i, i+8, ..., i+56) of the 8x8 matrix of registers in `q`.
-  @inline(__always)
-  static func permuteBlock(_ q: UnsafeMutablePointer<Argon2Register>) {
-    for i in 0..<8 { permute(q + 8 * i, stride: 1) }
-    for i in 0..<8 { permute(q + i, stride: 8) }
-  }
-
-  /// RFC 9106 §3.6: the permutation P on the eight registers `s[0], s[stride], ..., s[7 * stride]`,
-  /// which hold the words v0...v15 (register k holds v(2k) and v(2k+1)).
-  @inline(__always)
-  static func permute(_ s: UnsafeMutablePointer<Argon2Register>, stride: Int) {
-    var a0 = s[0]
-    var a1 = s[stride]
-    var b0 = s[2 * stride]
-    var b1 = s[3 * stride]
-    var c0 = s[4 * stride]
-    var c1 = s[5 * stride]
-    var d0 = s[6 * stride]
-    var d1 = s[7 * stride]
     // Columns: GB(v0, v4, v8, v12), GB(v1, v5, v9, v13) and GB(v2, v6, v10, v14), GB(v3, v7, v11, v15).
     mix(&a0, &b0, &c0, &d0)
     mix(&a1, &b1, &c1, &d1)
@@ -232,14 +293,10 @@ struct Argon2Instance: @unchecked Sendable {
     var h1 = Argon2Register(d0[1], d1[0])
     mix(&a0, &e0, &c1, &h0)
     mix(&a1, &e1, &c0, &h1)
-    s[0] = a0
-    s[stride] = a1
-    s[2 * stride] = Argon2Register(e1[1], e0[0])
-    s[3 * stride] = Argon2Register(e0[1], e1[0])
-    s[4 * stride] = c0
-    s[5 * stride] = c1
-    s[6 * stride] = Argon2Register(h0[1], h1[0])
-    s[7 * stride] = Argon2Register(h1[1], h0[0])
+    b0 = Argon2Register(e1[1], e0[0])
+    b1 = Argon2Register(e0[1], e1[0])
+    d0 = Argon2Register(h0[1], h1[0])
+    d1 = Argon2Register(h1[1], h0[0])
   }
 
   /// RFC 9106 §3.6: GB on two columns at once, with the BlaMka multiplication
