@@ -90,6 +90,28 @@ struct Argon2Instance: @unchecked Sendable {
     base.update(repeating: Argon2Register(), count: geometry.blockCount * argon2RegistersPerBlock)
   }
 
+  /// Writes one zero word per 4 KiB of the blocks of slice `slice` in every lane, so that the operating
+  /// system maps those pages now rather than when pass 0 first writes them. A spare task calls this for
+  /// slice s + 1 while the lanes fill slice s of the first pass.
+  ///
+  /// SAFETY: in pass 0, while slice s is being filled, no task reads or writes a block of slice s + 1: a
+  /// segment writes only its own slice, and references only point to finished slices (RFC 9106 §3.4).
+  /// The slice's blocks are in the memory, and the driver's sync point after slice s orders these writes
+  /// before the writes of slice s + 1. The zeros are overwritten by G without being read.
+  func prefault(slice: Int) {
+    let g = geometry
+    let stride = 4096 / MemoryLayout<Argon2Register>.stride
+    let registers = g.segmentLength * argon2RegistersPerBlock
+    for lane in 0..<g.lanes {
+      let start = block(lane * g.laneLength + slice * g.segmentLength)
+      var offset = 0
+      while offset < registers {
+        start[offset] = Argon2Register()
+        offset += stride
+      }
+    }
+  }
+
   /// Fills segment `slice` of `lane` in pass `pass` (RFC 9106 §3.2 steps 5-6).
   ///
   /// The loop is software-pipelined: as soon as the first column of block i is final (it holds J1 and J2

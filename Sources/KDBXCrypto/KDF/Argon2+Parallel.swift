@@ -9,7 +9,9 @@
     ///
     /// Lanes synchronize after every slice (RFC 9106 §3.4), so more tasks than `parameters.lanes` bring
     /// nothing; the global concurrent executor also runs no more of them at once than there are cores.
-    /// Pass the number of cores you want to use (1 runs everything on the calling task).
+    /// Pass the number of cores you want to use (1 runs everything on the calling task). When
+    /// `maxConcurrency` exceeds the lanes, a spare task maps the memory of the next slice of the first pass
+    /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
     ///
     /// Cancelling the calling task stops the derivation after the current slice (every lane finishes the
     /// segment it is in) with ``CryptoError/cancelled``, as does returning `false` from `progress`.
@@ -61,13 +63,18 @@
       for pass in 0..<parameters.iterations {
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
-          if workers == 1 {
+          // A spare task (maxConcurrency > lanes) takes the page faults of the next slice of pass 0.
+          let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
+          if workers == 1 && !prefaults {
             for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
           } else {
             // Worker w fills lanes w, w + workers, ...; worker 0 runs on this task. The group returns only
             // when every segment of this slice is done: the sync point that makes the next slice's
             // cross-lane reads safe (see the SAFETY note on Argon2Instance).
             await withTaskGroup(of: Void.self) { group in
+              if prefaults {
+                group.addTask { instance.prefault(slice: slice + 1) }
+              }
               for worker in 1..<workers {
                 group.addTask {
                   var lane = worker
