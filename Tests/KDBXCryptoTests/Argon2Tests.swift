@@ -83,6 +83,10 @@ struct Argon2Tests {
       try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: small, memoryLimitBytes: 65535)
     }
     _ = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: small, memoryLimitBytes: 65536)
+    let longTag = try Argon2.Parameters(iterations: 1, memoryKiB: 8, lanes: 1, outputLength: Int(UInt32.max))
+    #expect(throws: CryptoError.memoryLimitExceeded(requiredBytes: Int(UInt32.max), limitBytes: 1 << 30)) {
+      try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: longTag)
+    }
   }
 
   // MARK: Caller memory

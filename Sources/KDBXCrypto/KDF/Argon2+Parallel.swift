@@ -7,10 +7,10 @@
     /// concurrent tasks. The result is identical to the synchronous
     /// ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
     ///
-    /// Lanes synchronize after every slice (RFC 9106 §3.4), so more tasks than `parameters.lanes` bring
-    /// nothing; the global concurrent executor also runs no more of them at once than there are cores.
-    /// Pass the number of cores you want to use (1 runs everything on the calling task). When
-    /// `maxConcurrency` exceeds the lanes, a spare task maps the memory of the next slice of the first pass
+    /// Pass the number of cores you want to use (1 runs everything on the calling task); the global
+    /// concurrent executor runs no more tasks at once than there are cores anyway. Lanes synchronize after
+    /// every slice (RFC 9106 §3.4), so at most `parameters.lanes` tasks fill segments. When
+    /// `maxConcurrency` exceeds the lanes, one spare task maps the memory of the next slice of the first pass
     /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
     ///
     /// Cancelling the calling task stops the derivation after the current slice (every lane finishes the

@@ -48,8 +48,8 @@ public enum Argon2 {
   ///   - memoryLimitBytes: the ceiling for the block memory; a request above it throws before allocating.
   ///   - progress: called after every slice; return `false` to cancel.
   /// - Returns: `parameters.outputLength` bytes.
-  /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory exceeds
-  ///   the ceiling, ``CryptoError/invalidParameter(name:reason:)`` for a bad password or salt length, and
+  /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory (or the
+  ///   tag) exceeds the ceiling, ``CryptoError/invalidParameter(name:reason:)`` for a bad password or salt length, and
   ///   ``CryptoError/cancelled``.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
@@ -87,6 +87,10 @@ public enum Argon2 {
     let cost = estimate(parameters: parameters)
     guard cost.memoryByteCount <= limit else {
       throw CryptoError.memoryLimitExceeded(requiredBytes: cost.memoryByteCount, limitBytes: limit)
+    }
+    // The tag is allocated too; T may be up to 2^32-1 bytes (RFC 9106 §3.1).
+    guard parameters.outputLength <= limit else {
+      throw CryptoError.memoryLimitExceeded(requiredBytes: parameters.outputLength, limitBytes: limit)
     }
     return cost
   }
