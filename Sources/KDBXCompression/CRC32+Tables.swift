@@ -20,10 +20,10 @@ let crc32Tables: [UInt32] = {
 extension CRC32 {
   static func update(_ initial: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
     guard let base = bytes.baseAddress else { return initial }
-    var crc = initial
     let count = bytes.count
     return crc32Tables.withUnsafeBufferPointer { tableBuffer in
-      guard let table = tableBuffer.baseAddress else { return crc }
+      guard let table = tableBuffer.baseAddress else { return initial }
+      var crc = initial
       var index = 0
       while count - index >= 8 {
         // SAFETY: index + 8 <= count; table indices are bytes plus k * 256 with k < 8.

@@ -13,9 +13,9 @@ extension DeflateBlockCoder {
   mutating func writeSymbols(_ writer: inout BitWriter, _ symbols: [UInt32], _ count: Int) {
     var bytes = writer.bytes
     writer.bytes = []
-    var position = writer.position
-    var bitBuffer = writer.bitBuffer
-    var bitCount = writer.bitCount
+    var positionIn = writer.position
+    var bitBufferIn = writer.bitBuffer
+    var bitCountIn = writer.bitCount
     let distanceSymbol = self.distanceSymbol
     bytes.withUnsafeMutableBytes { outBuffer in
       symbols.withUnsafeBufferPointer { symbolBuffer in
@@ -26,6 +26,15 @@ extension DeflateBlockCoder {
                 let distanceSymbols = distanceSymbolBuffer.baseAddress, let bases = baseBuffer.baseAddress
               else { return }
               let capacity = outBuffer.count
+              // Locals, not captured variables, so that they stay in registers.
+              var position = positionIn
+              var bitBuffer = bitBufferIn
+              var bitCount = bitCountIn
+              defer {
+                positionIn = position
+                bitBufferIn = bitBuffer
+                bitCountIn = bitCount
+              }
               @inline(__always) func flush() {
                 // SAFETY: the caller reserved the block's exact byte size plus 16 bytes of slack,
                 // so position + 8 <= capacity for every store.
@@ -71,8 +80,8 @@ extension DeflateBlockCoder {
       }
     }
     writer.bytes = bytes
-    writer.position = position
-    writer.bitBuffer = bitBuffer
-    writer.bitCount = bitCount
+    writer.position = positionIn
+    writer.bitBuffer = bitBufferIn
+    writer.bitCount = bitCountIn
   }
 }

@@ -145,142 +145,196 @@ extension DeflateEncoder {
 
   /// Greedy parse (levels 1...3): take the longest match at each position.
   mutating func parseGreedy(segmentEnd: Int) {
-    var position = self.position
-    var symbolCount = self.symbolCount
-    var blockBytes = blockByteCount
-    var blockObservations = blockObservationCount
+    var registers = ParseRegisters(self)
     let level = self.level
     withContext { context in
-      let hashEnd = segmentEnd &- 3
-      while position < segmentEnd {
-        if symbolCount >= Self.maxBlockSymbols { break }
-        if symbolCount &- blockObservations >= Self.observationRound {
-          let round = symbolCount &- blockObservations
-          if Self.shouldEndBlock(context.observations, blockCount: blockObservations, roundCount: round) { break }
-          blockObservations = symbolCount
-        }
-        var length = 0
-        var distance = 0
-        if position < hashEnd {
-          let candidate = context.insert(position)
-          let maxLength = min(DeflateConstants.maxMatch, segmentEnd &- position)
-          if candidate >= max(position &- Self.maxDistance, context.segmentStart) {
-            (length, distance) = context.longestMatch(
-              position, candidate, bestLength: 2, chainLength: level.chainLength, niceLength: level.niceLength,
-              maxLength: maxLength)
-          }
-        }
-        // SAFETY: symbolCount < maxBlockSymbols < symbols capacity; observation indices < 20.
-        if distance != 0 {
-          context.symbols[symbolCount] = UInt32(distance) << 9 | UInt32(length)
-          context.observations[length >= 9 ? 19 : 18] &+= 1
-          if length <= level.lazyLength {
-            let insertEnd = min(position &+ length, hashEnd)
-            var next = position &+ 1
-            while next < insertEnd {
-              _ = context.insert(next)
-              next &+= 1
-            }
-          }
-          position &+= length
-          blockBytes &+= length
-        } else {
-          let byte = context.bytes.load(fromByteOffset: position, as: UInt8.self)
-          context.symbols[symbolCount] = UInt32(byte)
-          context.observations[10 &+ Int(byte &>> 5)] &+= 1
-          position &+= 1
-          blockBytes &+= 1
-        }
-        symbolCount &+= 1
-      }
+      Self.greedyKernel(context, level, segmentEnd: segmentEnd, &registers)
     }
-    self.position = position
-    self.symbolCount = symbolCount
-    blockByteCount = blockBytes
-    blockObservationCount = blockObservations
+    registers.store(into: &self)
   }
 
   /// Lazy parse (levels 4...9, RFC 1951 §4): a match is only taken if the next position does not
   /// start a longer one.
   mutating func parseLazy(segmentEnd: Int) {
-    var position = self.position
-    var symbolCount = self.symbolCount
-    var blockBytes = blockByteCount
-    var blockObservations = blockObservationCount
-    var previousLength = self.previousLength
-    var previousDistance = self.previousDistance
-    var available = matchAvailable
+    var registers = ParseRegisters(self)
     let level = self.level
     withContext { context in
-      let hashEnd = segmentEnd &- 3
-      @inline(__always) func emitLiteral(_ at: Int) {
-        let byte = context.bytes.load(fromByteOffset: at, as: UInt8.self)
-        context.symbols[symbolCount] = UInt32(byte)
-        context.observations[10 &+ Int(byte &>> 5)] &+= 1
-        symbolCount &+= 1
-        blockBytes &+= 1
+      Self.lazyKernel(context, level, segmentEnd: segmentEnd, &registers)
+    }
+    registers.store(into: &self)
+  }
+
+  static func greedyKernel(
+    _ context: MatchFinderContext, _ level: DeflateLevel, segmentEnd: Int, _ registers: inout ParseRegisters
+  ) {
+    var position = registers.position
+    var symbolCount = registers.symbolCount
+    var blockBytes = registers.blockBytes
+    var blockObservations = registers.blockObservations
+    defer {
+      registers.position = position
+      registers.symbolCount = symbolCount
+      registers.blockBytes = blockBytes
+      registers.blockObservations = blockObservations
+    }
+    let hashEnd = segmentEnd &- 3
+    while position < segmentEnd {
+      if symbolCount >= Self.maxBlockSymbols { break }
+      if symbolCount &- blockObservations >= Self.observationRound {
+        let round = symbolCount &- blockObservations
+        if Self.shouldEndBlock(context.observations, blockCount: blockObservations, roundCount: round) { break }
+        blockObservations = symbolCount
       }
-      while true {
-        if position >= segmentEnd {
-          if available {
-            emitLiteral(position &- 1)
-            available = false
-          }
-          break
+      var length = 0
+      var distance = 0
+      if position < hashEnd {
+        let candidate = context.insert(position)
+        let maxLength = min(DeflateConstants.maxMatch, segmentEnd &- position)
+        if candidate >= max(position &- Self.maxDistance, context.segmentStart) {
+          (length, distance) = context.longestMatch(
+            position, candidate, bestLength: 2, chainLength: level.chainLength, niceLength: level.niceLength,
+            maxLength: maxLength)
         }
-        if symbolCount >= Self.maxBlockSymbols { break }
-        if symbolCount &- blockObservations >= Self.observationRound {
-          let round = symbolCount &- blockObservations
-          if Self.shouldEndBlock(context.observations, blockCount: blockObservations, roundCount: round) { break }
-          blockObservations = symbolCount
-        }
-        var length = 2
-        var distance = 0
-        if position < hashEnd {
-          let candidate = context.insert(position)
-          let maxLength = min(DeflateConstants.maxMatch, segmentEnd &- position)
-          if candidate >= max(position &- Self.maxDistance, context.segmentStart)
-            && previousLength < level.lazyLength && previousLength < maxLength
-          {
-            let chainLength = previousLength >= level.goodLength ? level.chainLength >> 2 : level.chainLength
-            (length, distance) = context.longestMatch(
-              position, candidate, bestLength: previousLength, chainLength: chainLength,
-              niceLength: level.niceLength, maxLength: maxLength)
-            // A 3-byte match far away costs more than its literals (zlib's TOO_FAR rule).
-            if distance == 0 || (length == 3 && distance > 4096) { length = 2 }
-          }
-        }
-        if previousLength >= 3 && length <= previousLength {
-          // SAFETY: symbolCount < maxBlockSymbols < symbols capacity.
-          context.symbols[symbolCount] = UInt32(previousDistance) << 9 | UInt32(previousLength)
-          context.observations[previousLength >= 9 ? 19 : 18] &+= 1
-          symbolCount &+= 1
-          blockBytes &+= previousLength
-          let matchEnd = position &- 1 &+ previousLength
-          let insertEnd = min(matchEnd, hashEnd)
+      }
+      // SAFETY: symbolCount < maxBlockSymbols < symbols capacity; observation indices < 20.
+      if distance != 0 {
+        context.symbols[symbolCount] = UInt32(distance) << 9 | UInt32(length)
+        context.observations[length >= 9 ? 19 : 18] &+= 1
+        if length <= level.lazyLength {
+          let insertEnd = min(position &+ length, hashEnd)
           var next = position &+ 1
           while next < insertEnd {
             _ = context.insert(next)
             next &+= 1
           }
-          position = matchEnd
+        }
+        position &+= length
+        blockBytes &+= length
+      } else {
+        let byte = context.bytes.load(fromByteOffset: position, as: UInt8.self)
+        context.symbols[symbolCount] = UInt32(byte)
+        context.observations[10 &+ Int(byte &>> 5)] &+= 1
+        position &+= 1
+        blockBytes &+= 1
+      }
+      symbolCount &+= 1
+    }
+  }
+
+  static func lazyKernel(
+    _ context: MatchFinderContext, _ level: DeflateLevel, segmentEnd: Int, _ registers: inout ParseRegisters
+  ) {
+    var position = registers.position
+    var symbolCount = registers.symbolCount
+    var blockBytes = registers.blockBytes
+    var blockObservations = registers.blockObservations
+    var previousLength = registers.previousLength
+    var previousDistance = registers.previousDistance
+    var available = registers.matchAvailable
+    defer {
+      registers.position = position
+      registers.symbolCount = symbolCount
+      registers.blockBytes = blockBytes
+      registers.blockObservations = blockObservations
+      registers.previousLength = previousLength
+      registers.previousDistance = previousDistance
+      registers.matchAvailable = available
+    }
+    let hashEnd = segmentEnd &- 3
+    while true {
+      if position >= segmentEnd {
+        if available {
+          let byte = context.bytes.load(fromByteOffset: position &- 1, as: UInt8.self)
+          context.symbols[symbolCount] = UInt32(byte)
+          context.observations[10 &+ Int(byte &>> 5)] &+= 1
+          symbolCount &+= 1
+          blockBytes &+= 1
           available = false
-          previousLength = 2
-        } else {
-          if available { emitLiteral(position &- 1) }
-          available = true
-          previousLength = length
-          previousDistance = distance
-          position &+= 1
+        }
+        break
+      }
+      if symbolCount >= Self.maxBlockSymbols { break }
+      if symbolCount &- blockObservations >= Self.observationRound {
+        let round = symbolCount &- blockObservations
+        if Self.shouldEndBlock(context.observations, blockCount: blockObservations, roundCount: round) { break }
+        blockObservations = symbolCount
+      }
+      var length = 2
+      var distance = 0
+      if position < hashEnd {
+        let candidate = context.insert(position)
+        let maxLength = min(DeflateConstants.maxMatch, segmentEnd &- position)
+        if candidate >= max(position &- Self.maxDistance, context.segmentStart)
+          && previousLength < level.lazyLength && previousLength < maxLength
+        {
+          let chainLength = previousLength >= level.goodLength ? level.chainLength >> 2 : level.chainLength
+          (length, distance) = context.longestMatch(
+            position, candidate, bestLength: previousLength, chainLength: chainLength,
+            niceLength: level.niceLength, maxLength: maxLength)
+          // A 3-byte match far away costs more than its literals (zlib's TOO_FAR rule).
+          if distance == 0 || (length == 3 && distance > 4096) { length = 2 }
         }
       }
+      // SAFETY: symbolCount < maxBlockSymbols < symbols capacity; observation indices < 20.
+      if previousLength >= 3 && length <= previousLength {
+        context.symbols[symbolCount] = UInt32(previousDistance) << 9 | UInt32(previousLength)
+        context.observations[previousLength >= 9 ? 19 : 18] &+= 1
+        symbolCount &+= 1
+        blockBytes &+= previousLength
+        let matchEnd = position &- 1 &+ previousLength
+        let insertEnd = min(matchEnd, hashEnd)
+        var next = position &+ 1
+        while next < insertEnd {
+          _ = context.insert(next)
+          next &+= 1
+        }
+        position = matchEnd
+        available = false
+        previousLength = 2
+      } else {
+        if available {
+          let byte = context.bytes.load(fromByteOffset: position &- 1, as: UInt8.self)
+          context.symbols[symbolCount] = UInt32(byte)
+          context.observations[10 &+ Int(byte &>> 5)] &+= 1
+          symbolCount &+= 1
+          blockBytes &+= 1
+        }
+        available = true
+        previousLength = length
+        previousDistance = distance
+        position &+= 1
+      }
     }
-    self.position = position
-    self.symbolCount = symbolCount
-    blockByteCount = blockBytes
-    blockObservationCount = blockObservations
-    self.previousLength = previousLength
-    self.previousDistance = previousDistance
-    matchAvailable = available
+  }
+}
+
+/// The parse state passed in and out of the kernels, so that the kernels keep it in locals.
+struct ParseRegisters {
+  var position: Int
+  var symbolCount: Int
+  var blockBytes: Int
+  var blockObservations: Int
+  var previousLength: Int
+  var previousDistance: Int
+  var matchAvailable: Bool
+
+  init(_ encoder: DeflateEncoder) {
+    position = encoder.position
+    symbolCount = encoder.symbolCount
+    blockBytes = encoder.blockByteCount
+    blockObservations = encoder.blockObservationCount
+    previousLength = encoder.previousLength
+    previousDistance = encoder.previousDistance
+    matchAvailable = encoder.matchAvailable
+  }
+
+  func store(into encoder: inout DeflateEncoder) {
+    encoder.position = position
+    encoder.symbolCount = symbolCount
+    encoder.blockByteCount = blockBytes
+    encoder.blockObservationCount = blockObservations
+    encoder.previousLength = previousLength
+    encoder.previousDistance = previousDistance
+    encoder.matchAvailable = matchAvailable
   }
 }
