@@ -9,7 +9,8 @@ struct BitWriter {
   var bitCount = 0
 
   init(capacity: Int) {
-    bytes = [UInt8](repeating: 0, count: max(capacity, 64))
+    bytes = []
+    bytes.grow(toCount: max(capacity, 64))
   }
 
   /// Makes sure `count` more bytes (plus an 8-byte word of slack for the kernels) fit.
@@ -17,7 +18,7 @@ struct BitWriter {
     let needed = position + count + 16
     if needed > bytes.count {
       let target = max(needed, bytes.count + bytes.count / 2)
-      bytes.append(contentsOf: repeatElement(0, count: target - bytes.count))
+      bytes.grow(toCount: target)
     }
   }
 

@@ -44,7 +44,8 @@ extension DeflateBlockCoder {
                 bitBuffer &>>= UInt64(bitCount & ~7)
                 bitCount &= 7
               }
-              for index in 0..<count {
+              var index = 0
+              while index < count {
                 // SAFETY: index < count <= symbols.count; table indices are below 515 + 30 by
                 // construction of the symbols (lengths 3...258, distances 1...32768).
                 let symbol = symbolBuffer[index]
@@ -69,6 +70,7 @@ extension DeflateBlockCoder {
                   bitCount &+= Int(codeLength &+ (baseEntry >> 16))
                 }
                 if bitCount >= 32 { flush() }
+                index &+= 1
               }
               let end = table[256]
               bitBuffer |= UInt64(end & 0xFF_FFFF) &<< UInt64(bitCount)

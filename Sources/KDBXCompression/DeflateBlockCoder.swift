@@ -73,7 +73,8 @@ struct DeflateBlockCoder {
   mutating func countFrequencies(_ symbols: [UInt32], _ count: Int) {
     for index in 0..<288 { literalFrequencies[index] = 0 }
     for index in 0..<32 { distanceFrequencies[index] = 0 }
-    for index in 0..<count {
+    var index = 0
+    while index < count {
       let symbol = symbols[index]
       if symbol < 512 {
         literalFrequencies[Int(symbol)] += 1
@@ -81,6 +82,7 @@ struct DeflateBlockCoder {
         literalFrequencies[Int(lengthSymbol[Int(symbol & 511)])] += 1
         distanceFrequencies[distanceSymbolIndex(Int(symbol >> 9))] += 1
       }
+      index += 1
     }
     literalFrequencies[DeflateConstants.endOfBlock] = 1
   }

@@ -100,9 +100,14 @@ public enum Gzip {
       }
       first = false
       let before = output.count
-      position = try Inflate.decompress(
-        input, startingAt: position, appendingTo: &output, maxOutputByteCount: maxOutputByteCount - before,
-        expectedOutputByteCount: hint)
+      do {
+        position = try Inflate.decompress(
+          input, startingAt: position, appendingTo: &output, maxOutputByteCount: maxOutputByteCount - before,
+          expectedOutputByteCount: hint)
+      } catch .outputLimitExceeded {
+        // Report the caller's limit, not what was left of it for this member.
+        throw .outputLimitExceeded(limit: maxOutputByteCount)
+      }
       guard input.count - position >= 8 else { throw .truncated(offset: input.count) }
       var crc = CRC32()
       crc.update(output, range: before..<output.count)

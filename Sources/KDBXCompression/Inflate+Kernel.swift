@@ -170,7 +170,8 @@ extension InflateState {
         entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
       }
       if entry & HuffmanEntry.invalid != 0 {
-        if exhausted && bitCount < 15 { return .failed(.truncated(offset: inEnd)) }
+        // An entry longer than the bits left only looked at zero padding past the end.
+        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
         return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
       }
       if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
@@ -201,7 +202,8 @@ extension InflateState {
         entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
       }
       if entry & HuffmanEntry.invalid != 0 {
-        if exhausted && bitCount < 15 { return .failed(.truncated(offset: inEnd)) }
+        // An entry longer than the bits left only looked at zero padding past the end.
+        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
         return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
       }
       if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
@@ -221,7 +223,11 @@ extension InflateState {
         return .outputFull(needed: length)
       }
       // SAFETY: outPos + length <= outEnd and distance <= outPos - outStart were checked.
-      for index in 0..<length { out[outPos &+ index] = out[outPos &+ index &- distance] }
+      var index = 0
+      while index < length {
+        out[outPos &+ index] = out[outPos &+ index &- distance]
+        index &+= 1
+      }
       outPos &+= length
     }
   }
@@ -248,7 +254,11 @@ extension InflateState {
         index &+= 8
       } while index < length
     } else {
-      for index in 0..<length { out[position &+ index] = out[position &+ index &- distance] }
+      var index = 0
+      while index < length {
+        out[position &+ index] = out[position &+ index &- distance]
+        index &+= 1
+      }
     }
   }
 

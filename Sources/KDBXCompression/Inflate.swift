@@ -58,8 +58,7 @@ public enum Inflate {
       firstSize = ceiling.overflow ? hint : min(hint, ceiling.partialValue)
     }
     firstSize = min(max(firstSize, 1024), limit)
-    output.reserveCapacity(output.count + firstSize)
-    output.append(contentsOf: repeatElement(0, count: firstSize))
+    output.grow(toCount: output.count + firstSize)
     do {
       try state.run(input, &output)
     } catch {
@@ -153,7 +152,7 @@ struct InflateState {
     let produced = output.count - outputStart
     var target = max(required, output.count + max(produced, 1 << 16))
     target = min(target, outputLimitEnd)
-    if target > output.count { output.append(contentsOf: repeatElement(0, count: target - output.count)) }
+    output.grow(toCount: target)
   }
 
   /// RFC 1951 §3.2.4: a stored block.
