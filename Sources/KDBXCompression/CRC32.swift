@@ -8,7 +8,7 @@
 /// let same = running.value
 /// ```
 ///
-/// Computed with slicing-by-8 (eight bytes per step through eight 256-entry tables). Not a
+/// Computed with slicing-by-16 (sixteen bytes per step through sixteen 256-entry tables). Not a
 /// cryptographic checksum; not constant-time.
 public struct CRC32: Sendable {
   @usableFromInline var state: UInt32 = 0xFFFF_FFFF
