@@ -28,9 +28,17 @@ extension InflateState {
       output.withUnsafeMutableBufferPointer { outBuffer in
         literalTable.withUnsafeBufferPointer { litBuffer in
           distanceTable.withUnsafeBufferPointer { distBuffer in
-            guard let out = outBuffer.baseAddress, let lit = litBuffer.baseAddress,
-              let dist = distBuffer.baseAddress
-            else { return .outputFull(needed: 1) }
+            guard let lit = litBuffer.baseAddress, let dist = distBuffer.baseAddress else {
+              return .outputFull(needed: 1)
+            }
+            guard let out = outBuffer.baseAddress else {
+              // No output room at all (a zero limit): the kernel may still reach end-of-block.
+              // SAFETY: with outEnd = 0 the kernel writes nothing through the dummy pointer.
+              return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { dummy in
+                guard let pointer = dummy.baseAddress else { return .outputFull(needed: 1) }
+                return Self.decodeKernel(inBuffer, pointer, 0, lit, dist, outStart: outStart, registers: &registers)
+              }
+            }
             return Self.decodeKernel(
               inBuffer, out, outBuffer.count, lit, dist, outStart: outStart, registers: &registers)
           }

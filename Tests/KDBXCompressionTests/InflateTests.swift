@@ -93,6 +93,15 @@ struct InflateTests {
     }
   }
 
+  @Test func emptyStreamsFitAZeroLimit() throws {
+    for level in [0, 1, 6] {
+      #expect(try Inflate.decompress(Deflate.compress([], level: level), maxOutputByteCount: 0) == [])
+    }
+    #expect(throws: CompressionError.outputLimitExceeded(limit: 0)) {
+      try Inflate.decompress(Deflate.compress([1], level: 6), maxOutputByteCount: 0)
+    }
+  }
+
   @Test func decompressReportsTheEndOfTheStream() throws {
     let stream = Deflate.compress(Self.plain, level: 6)
     var output: [UInt8] = [1, 2, 3]
