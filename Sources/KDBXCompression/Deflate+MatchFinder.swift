@@ -6,7 +6,9 @@
 struct MatchFinderContext {
   let bytes: UnsafeRawPointer
   let head: UnsafeMutablePointer<Int32>
-  let chain: UnsafeMutablePointer<Int32>
+  /// Distance from each window position back to the previous position with the same hash (zlib's
+  /// `prev`, stored as 16-bit distances to halve its cache footprint); 0xFFFF ends the chain.
+  let chain: UnsafeMutablePointer<UInt16>
   let symbols: UnsafeMutablePointer<UInt32>
   let observations: UnsafeMutablePointer<UInt32>
   let segmentStart: Int
@@ -24,10 +26,10 @@ struct MatchFinderContext {
   func insert(_ position: Int) -> Int {
     let slot = hash(position)
     // SAFETY: slot < 1 << hashBits; position & windowMask < windowSize.
-    let previous = head[slot]
-    chain[position & DeflateEncoder.windowMask] = previous
+    let previous = Int(head[slot]) &+ segmentStart
+    chain[position & DeflateEncoder.windowMask] = UInt16(truncatingIfNeeded: min(position &- previous, 0xFFFF))
     head[slot] = Int32(truncatingIfNeeded: position &- segmentStart)
-    return Int(previous) &+ segmentStart
+    return previous
   }
 
   /// The number of equal bytes at `a` and `b`, at most `maxLength`.
@@ -80,7 +82,8 @@ struct MatchFinderContext {
           tail = bytes.loadUnaligned(fromByteOffset: position &+ best &- 1, as: UInt16.self)
         }
       }
-      candidate = Int(chain[candidate & DeflateEncoder.windowMask]) &+ segmentStart
+      // The distances are at least 1, so the walk strictly moves back and ends below `limit`.
+      candidate &-= Int(chain[candidate & DeflateEncoder.windowMask])
       remaining &-= 1
     }
     return (best, distance)

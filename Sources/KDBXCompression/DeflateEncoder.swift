@@ -17,7 +17,7 @@ struct DeflateEncoder {
   let level: DeflateLevel
   var writer: BitWriter
   var head = [Int32](repeating: -1, count: 1 << hashBits)
-  var chain = [Int32](repeating: -1, count: DeflateConstants.windowSize)
+  var chain = [UInt16](repeating: 0xFFFF, count: DeflateConstants.windowSize)
   /// A literal is its byte; a match is `distance << 9 | length`.
   var symbols = [UInt32](repeating: 0, count: maxBlockSymbols + 4)
   var symbolCount = 0

@@ -45,6 +45,31 @@ struct DeflateTests {
     #expect(sizes[0] >= sizes[1] && sizes[1] >= sizes[2], "\(sizes)")
   }
 
+  /// Fibonacci-distributed literals make an unrestricted Huffman code deeper than 15 bits, so the
+  /// length limit has to act; zlib must read the result too.
+  @Test func skewedFrequenciesNeedTheLengthLimit() throws {
+    var counts: [Int] = [1, 1]
+    while counts.count < 26 { counts.append(counts[counts.count - 1] + counts[counts.count - 2]) }
+    var input: [UInt8] = []
+    for (symbol, count) in counts.enumerated() {
+      input += [UInt8](repeating: UInt8(symbol * 9), count: count)
+    }
+    var random = SplitMix64(seed: 26)
+    // Shuffle so that runs (which would become matches) are short.
+    var index = input.count - 1
+    while index > 0 {
+      input.swapAt(index, Int(random.next() % UInt64(index + 1)))
+      index -= 1
+    }
+    for level in [1, 6] {
+      let packed = Deflate.compress(input, level: level)
+      #expect(try Inflate.decompress(packed) == input)
+      if Interop.python != nil {
+        #expect(try Interop.python("out = zlib.decompress(data, -15)", input: packed) == input)
+      }
+    }
+  }
+
   @Test func levelsOutsideTheRangeAreClamped() throws {
     let input = Array("clamp clamp clamp clamp".utf8)
     #expect(Deflate.compress(input, level: -3) == Deflate.compress(input, level: 0))
