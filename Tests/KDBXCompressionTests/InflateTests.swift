@@ -111,6 +111,28 @@ struct InflateTests {
     #expect(output == [1, 2, 3] + Self.plain)
   }
 
+  /// The fast loop and the careful tail must agree: different buffer sizes move the switch point
+  /// between them (a 1-byte hint forces many output-full stops and resumptions).
+  @Test func fastLoopAndCarefulTailAgree() throws {
+    var random = SplitMix64(seed: 300)
+    let text = random.text(150_000) + random.bytes(3000) + random.text(20000)
+    for level in [1, 6, 9] {
+      let stream = Deflate.compress(text, level: level)
+      for hint in [1, 1000, text.count - 1, text.count, text.count * 3] {
+        var output: [UInt8] = []
+        let end = try Inflate.decompress(
+          stream, startingAt: 0, appendingTo: &output, maxOutputByteCount: text.count, expectedOutputByteCount: hint)
+        #expect(end == stream.count)
+        #expect(output == text, "level \(level), hint \(hint)")
+      }
+      for prefix in 0..<9 {
+        var output = [UInt8](repeating: 0xEE, count: prefix)
+        _ = try Inflate.decompress(stream, startingAt: 0, appendingTo: &output, maxOutputByteCount: Int.max)
+        #expect(Array(output.dropFirst(prefix)) == text, "level \(level), prefix \(prefix)")
+      }
+    }
+  }
+
   @Test func matchesCannotReachIntoEarlierOutput() {
     // Fixed block: a match (length 3, distance 1) as the first symbol; the 3 bytes appended
     // before it belong to someone else.
