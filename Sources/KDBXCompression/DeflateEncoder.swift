@@ -1,7 +1,7 @@
 /// The state of one `Deflate.compress` call: the LZ77 parse (hash chains over the 32 KiB window),
 /// the current block's symbols, block-split statistics, and the block writer.
 struct DeflateEncoder {
-  static let hashBits = 15
+  static let hashBits = 16
   static let windowMask = DeflateConstants.windowSize - 1
   /// The farthest match distance used: one less than the window, so a chain slot is never the
   /// current position's own slot.

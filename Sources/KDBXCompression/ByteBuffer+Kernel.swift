@@ -1,4 +1,4 @@
-// Output buffers that grow ahead of the kernels that write them.
+// Output buffers that grow ahead of the kernels that write them (unsafe: uninitialized growth).
 
 extension Array where Element == UInt8 {
   /// Grows the array to `count` bytes (never shrinks it), keeping its contents. The new tail is
