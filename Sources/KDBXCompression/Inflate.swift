@@ -49,9 +49,11 @@ public enum Inflate {
     let (limitEnd, overflow) = output.count.addingReportingOverflow(limit)
     state.outputLimitEnd = overflow ? Int.max : limitEnd
     state.limit = limit
-    // The first allocation: the hint when there is one, otherwise a multiple of the input.
+    // The first allocation: the hint when there is one, otherwise 8 times the input (XML packs
+    // 4-6:1). Growth leaves the tail uninitialized, so pages never written cost address space
+    // only, not memory.
     let remainingInput = input.count - start
-    var firstSize = remainingInput.multipliedReportingOverflow(by: 4).overflow ? Int.max : remainingInput * 4
+    var firstSize = remainingInput.multipliedReportingOverflow(by: 8).overflow ? Int.max : remainingInput * 8
     if let hint = expectedOutputByteCount, hint >= 0 {
       // DEFLATE cannot expand more than 1032:1, so a larger hint is a lie.
       let ceiling = remainingInput.multipliedReportingOverflow(by: 1032)
