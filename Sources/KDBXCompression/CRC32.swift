@@ -8,8 +8,8 @@
 /// let same = running.value
 /// ```
 ///
-/// Computed with slicing-by-16 (sixteen bytes per step through sixteen 256-entry tables). Not a
-/// cryptographic checksum; not constant-time.
+/// Long inputs run five interleaved CRC lanes over 8-byte words (a "braid"); the rest uses
+/// slicing-by-16. Not a cryptographic checksum; not constant-time.
 public struct CRC32: Sendable {
   @usableFromInline var state: UInt32 = 0xFFFF_FFFF
 

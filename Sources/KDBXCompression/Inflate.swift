@@ -126,8 +126,8 @@ struct InflateState {
       }
       if header & 1 == 1 { break }
     }
-    // Skip the padding of the last byte (RFC 1951 §3.2.3: the stream ends at a byte boundary
-    // only for the wrapper formats; the final partial byte belongs to the stream).
+    // The stream ends inside its last byte; the unused high bits of that byte are padding, and
+    // whatever follows (a gzip trailer, say) starts at the next byte (RFC 1952 §2.2).
     let padding = bitCount & 7
     bitBuffer >>= UInt64(padding)
     bitCount -= padding

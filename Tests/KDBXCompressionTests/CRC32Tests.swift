@@ -28,7 +28,7 @@ struct CRC32Tests {
 
   @Test func slicedKernelEqualsBytewiseReference() {
     var random = SplitMix64(seed: 33)
-    for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
+    for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 159, 160, 161, 199, 200, 201, 1000, 4099] {
       let bytes = random.bytes(length)
       // Bytewise reference straight from RFC 1952 section 8.
       var reference: UInt32 = 0xFFFF_FFFF
