@@ -83,7 +83,7 @@ struct FakePrimitives: KDBXPrimitives {
   func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] { [0x1F, 0x8B] + bytes }
 
   func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
-    guard bytes.starts(with: [0x1F, 0x8B]) else { throw .compression(.malformed(offset: 0, reason: "magic")) }
+    guard bytes.starts(with: [0x1F, 0x8B]) else { throw .compression(.invalidHeader(offset: 0)) }
     guard bytes.count - 2 <= maxOutputByteCount else {
       throw .compression(.outputLimitExceeded(limit: maxOutputByteCount))
     }

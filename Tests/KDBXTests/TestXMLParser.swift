@@ -78,7 +78,7 @@ struct ProcessGzip: GzipDecompressing {
     try? input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw .compression(.malformed(offset: 0, reason: "gzip failed")) }
+    guard process.terminationStatus == 0 else { throw .compression(.invalidHeader(offset: 0)) }
     return Array(data)
   }
 }

@@ -90,7 +90,8 @@ extension DatabaseXMLReader {
       }
       let isProtected = isProtected(child)
       var data = isProtected ? try unprotect(child) : try base64(child)
-      if child.attribute(XMLNames.compressed)?.lowercased() == "true" {
+      // An empty binary stays empty even when flagged compressed, as KeePass reads it (seen in pykeepass files).
+      if child.attribute(XMLNames.compressed)?.lowercased() == "true" && !data.isEmpty {
         data = try gzip.decompressGzip(data, maxOutputByteCount: options.maxPayloadByteCount)
       }
       binaryIDs.append((id, binaries.count))

@@ -94,12 +94,8 @@ extension KDBXError: CustomStringConvertible {
       case .cancelled: return "cancelled"
       }
     case .compression(let error):
-      switch error {
-      case .truncated(let offset): return "compressed payload truncated at offset \(offset)"
-      case .malformed(let offset, let reason): return "compressed payload malformed at offset \(offset): \(reason)"
-      case .outputLimitExceeded(let limit): return "decompressed payload exceeds \(limit) bytes"
-      case .checksumMismatch(let offset): return "compressed payload checksum mismatch at offset \(offset)"
-      }
+      if case .outputLimitExceeded(let limit) = error { return "decompressed payload exceeds \(limit) bytes" }
+      return "compressed payload damaged (\(error.failureClass)) at offset \(error.offset ?? 0)"
     case .xml(let error): return error.description
     }
   }

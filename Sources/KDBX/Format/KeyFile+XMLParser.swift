@@ -12,13 +12,12 @@ extension KeyFile {
     if contents.count >= 3, contents[0] == 0xEF, contents[1] == 0xBB, contents[2] == 0xBF { start = 3 }
     while start < contents.count, ASCII.isWhitespace(contents[start]) { start += 1 }
     guard start < contents.count, contents[start] == 0x3C else { return nil }
-    // Placeholder until the XML reader is available.
-    if ASCII.contains(contents, Array("<KeyFile".utf8)) {
-      throw .invalidKeyFile(reason: "XML key files need the XML reader, which is not wired in yet")
-    }
-    return nil
+    // KeePass tries XML first and falls back to the other forms when the file is not a well-formed XML key file.
+    var options = XMLReader.Options()
+    options.limits.maximumDepth = 16
+    return try? XMLElement.parse(Array(contents[start...]), options: options)
   }
 
-  /// Whether XML key files can be read yet (false until the XML reader is wired into ``xmlDocument(from:)``).
-  static let isXMLReaderWired = false
+  /// Whether XML key files can be read.
+  static let isXMLReaderWired = true
 }

@@ -1,0 +1,31 @@
+import KDBXCrypto
+
+extension KDBXFile {
+  /// Opens a KDBX 3.1, 4.0 or 4.1 file with the standard primitives (KDBXCrypto, KDBXCompression, KDBXXML).
+  ///
+  /// - Parameters:
+  ///   - bytes: the whole file.
+  ///   - key: the composite key (password, key file, challenge-response) or an already-transformed key.
+  ///   - options: resource limits applied before anything is allocated or run (KDF memory, rounds, sizes, depth).
+  ///   - progress: the key derivation's progress, 0...1; return `false` to cancel
+  ///     (the open then throws `.crypto(.cancelled)`).
+  /// - Throws: ``KDBXError/invalidCredentials`` for a wrong key; other ``KDBXError`` cases name the damaged part.
+  public static func open(
+    bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
+  ) throws(KDBXError) -> OpenedDatabase {
+    var primitives = StandardPrimitives(progress: progress)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
+    var random = SystemRandomNumberGenerator()
+    return try open(bytes: bytes, key: key, primitives: primitives, random: &random, options: options)
+  }
+
+  /// Writes `database` as a KDBX file with the standard primitives and fresh seeds, IVs and salts from the
+  /// system's secure random number generator.
+  public static func save(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
+  ) throws(KDBXError) -> [UInt8] {
+    var random = SystemRandomNumberGenerator()
+    return try save(
+      database, key: key, settings: settings, primitives: StandardPrimitives(progress: progress), random: &random)
+  }
+}

@@ -1,0 +1,178 @@
+import KDBXCompression
+import KDBXCrypto
+import KDBXXML
+
+/// The real ciphers, KDFs, HMAC, gzip and XML behind ``KDBXFile``: KDBXCrypto, KDBXCompression and KDBXXML.
+///
+/// ``KDBXFile/open(bytes:key:options:)`` and ``KDBXFile/save(_:key:settings:)`` use this; tests can substitute
+/// other primitives through the generic entry points. Key derivation can report progress and be cancelled
+/// through ``progress``: it is called with the fraction done (0...1) and returns `false` to cancel, which makes
+/// the open or save throw ``KDBXError/crypto(_:)`` with ``CryptoError/cancelled``.
+public struct StandardPrimitives: KDBXPrimitives {
+  /// Progress of the key derivation, 0...1; return `false` to cancel.
+  public var progress: ((Double) -> Bool)?
+  /// The most memory an Argon2 derivation may use. ``KDBXFile/open(bytes:key:options:)`` sets it from
+  /// ``LoadOptions/maxKDFMemoryBytes``.
+  public var argon2MemoryLimitBytes: Int = 1 << 30
+
+  public init(progress: ((Double) -> Bool)? = nil) {
+    self.progress = progress
+  }
+
+  public func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
+    do throws(CryptoError) {
+      switch parameters {
+      case .aesKDF(let aes):
+        let report = progress
+        return try AESKDF.transform(key: compositeKey, seed: aes.seed, rounds: aes.rounds) { done, total in
+          guard let report, total > 0 else { return true }
+          return report(Double(done) / Double(total))
+        }
+      case .argon2(let argon):
+        guard argon.memoryBytes / 1024 <= UInt64(Int32.max), argon.iterations <= UInt64(UInt32.max) else {
+          throw CryptoError.invalidParameter(name: "m", reason: "Argon2 parameters out of range")
+        }
+        let argonParameters = try Argon2.Parameters(
+          variant: argon.variant == .d ? .d : .id, version: argon.version == 0x10 ? .v0x10 : .v0x13,
+          iterations: Int(argon.iterations), memoryKiB: Int(argon.memoryBytes / 1024), lanes: Int(argon.parallelism),
+          outputLength: 32, secret: argon.secretKey ?? [], associatedData: argon.associatedData ?? [])
+        let report = progress
+        let handler: Argon2.ProgressHandler? = report.map { report in
+          { (step: Argon2.Progress) -> Bool in report(Double(step.completedSlices) / Double(max(step.totalSlices, 1))) }
+        }
+        return try Argon2.deriveKey(
+          password: compositeKey, salt: argon.salt, parameters: argonParameters,
+          memoryLimitBytes: argon2MemoryLimitBytes, progress: handler)
+      }
+    } catch {
+      throw .crypto(error)
+    }
+  }
+
+  public func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+    -> [UInt8]
+  {
+    do throws(CryptoError) {
+      switch cipher {
+      case .aes256: return try CBC<AES>.decrypt(ciphertext, key: key, iv: iv)
+      case .twofish: return try CBC<Twofish>.decrypt(ciphertext, key: key, iv: iv)
+      case .chaCha20:
+        var bytes = ciphertext
+        var stream = try ChaCha20(key: key, nonce: iv, counter: 0)
+        try stream.apply(to: &bytes)
+        return bytes
+      }
+    } catch {
+      throw .crypto(error)
+    }
+  }
+
+  public func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+    -> [UInt8]
+  {
+    do throws(CryptoError) {
+      switch cipher {
+      case .aes256: return try CBC<AES>.encrypt(plaintext, key: key, iv: iv)
+      case .twofish: return try CBC<Twofish>.encrypt(plaintext, key: key, iv: iv)
+      case .chaCha20:
+        var bytes = plaintext
+        var stream = try ChaCha20(key: key, nonce: iv, counter: 0)
+        try stream.apply(to: &bytes)
+        return bytes
+      }
+    } catch {
+      throw .crypto(error)
+    }
+  }
+
+  public func sha512(_ bytes: [UInt8]) -> [UInt8] {
+    SHA512.hash(bytes).bytes
+  }
+
+  public func blockAuthenticator(baseKey: [UInt8]) -> BlockHMAC {
+    BlockHMAC(baseKey: baseKey)
+  }
+
+  public func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
+    -> InnerStream
+  {
+    if algorithm == .arcFourVariant { throw .unsupportedInnerRandomStream(id: algorithm.rawValue) }
+    do throws(CryptoError) {
+      switch algorithm {
+      case .none, .arcFourVariant: return .plaintext
+      case .salsa20: return .salsa20(try Salsa20(key: key, nonce: nonce))
+      case .chaCha20: return .chaCha20(try ChaCha20(key: key, nonce: nonce, counter: 0))
+      }
+    } catch {
+      throw .crypto(error)
+    }
+  }
+
+  public func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] {
+    Gzip.compress(bytes, level: 6)
+  }
+
+  public func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
+    do throws(CompressionError) {
+      return try Gzip.decompress(bytes, maxOutputByteCount: maxOutputByteCount)
+    } catch {
+      throw .compression(error)
+    }
+  }
+
+  public func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
+    var options = XMLReader.Options()
+    options.limits.maximumDepth = maxDepth
+    do throws(XMLError) {
+      return try XMLElement.parse(bytes, options: options)
+    } catch {
+      throw .xml(error)
+    }
+  }
+
+  public func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
+    var options = XMLWriter.Options()
+    // KeePass drops characters XML 1.0 cannot carry rather than refusing to save.
+    options.invalidCharacters = .strip
+    do throws(XMLError) {
+      return try XMLWriter.write(document, options: options)
+    } catch {
+      throw .xml(error)
+    }
+  }
+
+  /// The KDBX 4 block HMAC: HMAC-SHA-256 keyed with `SHA-512(UInt64LE(index) ‖ baseKey)` (KDBX 4 specification).
+  public struct BlockHMAC: HMACBlockAuthenticator {
+    let baseKey: [UInt8]
+
+    public func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8] {
+      var keyInput: [UInt8] = []
+      keyInput.reserveCapacity(8 + baseKey.count)
+      for shift in stride(from: 0, to: 64, by: 8) { keyInput.append(UInt8(truncatingIfNeeded: blockIndex >> UInt64(shift))) }
+      keyInput.append(contentsOf: baseKey)
+      let blockKey = SHA512.hash(keyInput).bytes
+      return HMAC<SHA256>.authenticationCode(for: message, key: blockKey).bytes
+    }
+  }
+
+  /// The inner random stream (KDBX 3: Salsa20; KDBX 4: ChaCha20), or none.
+  public enum InnerStream: InnerRandomStream {
+    case plaintext
+    case salsa20(Salsa20)
+    case chaCha20(ChaCha20)
+
+    public mutating func apply(to bytes: inout [UInt8]) {
+      switch self {
+      case .plaintext: return
+      case .salsa20(var stream):
+        stream.apply(to: &bytes)
+        self = .salsa20(stream)
+      case .chaCha20(var stream):
+        // The 32-bit block counter covers 256 GiB of protected values, far beyond any database; should it ever
+        // overflow, the remaining bytes are left unchanged and the XML reader reports the value as malformed.
+        do { try stream.apply(to: &bytes) } catch { return }
+        self = .chaCha20(stream)
+      }
+    }
+  }
+}
