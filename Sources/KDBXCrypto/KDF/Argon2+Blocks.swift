@@ -1,0 +1,354 @@
+// The Argon2 kernel: the block memory, the compression function G with the BlaMka permutation P
+// (RFC 9106 §3.5, §3.6), and filling one segment (RFC 9106 §3.2 steps 5-6, §3.4).
+//
+// This is the only Argon2 file with pointer code. Blocks are 1 KiB, held as 64 `SIMD2<UInt64>`
+// registers each: register k holds words 2k and 2k+1 of the block (RFC 9106 §3.5 numbers the 16-byte
+// registers of a block R_0..R_63 the same way).
+
+/// Two 64-bit words of a block, the 16-byte register of RFC 9106 §3.6.
+@usableFromInline
+typealias Argon2Register = SIMD2<UInt64>
+
+/// The registers per 1 KiB block.
+let argon2RegistersPerBlock = 64
+
+/// One Argon2 run over a block memory: m' blocks of 1 KiB, lane after lane.
+///
+/// `@unchecked Sendable`, so that segments of different lanes can be filled by concurrent tasks.
+/// SAFETY (RFC 9106 §3.4 sync points): within one slice, the segment of lane l writes only blocks
+/// `l * laneLength + slice * segmentLength ..< + segmentLength`, so concurrent segments of the same slice
+/// write disjoint blocks. A segment reads (a) its own lane's blocks, and (b) other lanes' blocks only in
+/// segments of *other* slices (`Argon2Geometry.referenceColumn` never yields a column of the current slice
+/// for another lane), which were finished before this slice started: the drivers finish every segment of
+/// one slice before any segment of the next slice begins. So no block is read while another task writes it.
+@usableFromInline
+struct Argon2Instance: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Argon2Register>
+  let geometry: Argon2Geometry
+  let variant: Argon2.Variant
+  let version: Argon2.Version
+  let passes: Int
+
+  /// Binds `memory` to blocks. The caller has checked that `memory` holds at least `geometry.blockCount`
+  /// KiB and is 16-byte aligned.
+  init(memory: UnsafeMutableRawBufferPointer, geometry: Argon2Geometry, parameters: Argon2.Parameters) {
+    precondition(memory.count >= geometry.blockCount * 1024)
+    guard let start = memory.baseAddress else { preconditionFailure("Argon2 memory has no base address") }
+    precondition(Int(bitPattern: start) % 16 == 0)
+    // SAFETY: `memory` has room for `blockCount * 64` registers (checked above) and is aligned for them.
+    base = start.bindMemory(to: Argon2Register.self, capacity: geometry.blockCount * argon2RegistersPerBlock)
+    self.geometry = geometry
+    variant = parameters.variant
+    version = parameters.version
+    self.passes = parameters.iterations
+  }
+
+  /// The first register of block `index` (`lane * laneLength + column`).
+  @inline(__always)
+  func block(_ index: Int) -> UnsafeMutablePointer<Argon2Register> {
+    base + index &* argon2RegistersPerBlock
+  }
+
+  /// Stores 1024 little-endian bytes as block `index` (RFC 9106 §3.2 step 4: the first two blocks of a lane).
+  func store(_ bytes: [UInt8], at index: Int) {
+    precondition(bytes.count == 1024 && index >= 0 && index < geometry.blockCount)
+    let out = block(index)
+    // SAFETY: `bytes` has 1024 bytes, so the loads at offsets 0..<1024 are in bounds; block `index` is
+    // inside the memory (checked above) and has 64 registers.
+    bytes.withUnsafeBytes { raw in
+      for k in 0..<argon2RegistersPerBlock {
+        let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k * 16, as: UInt64.self))
+        let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k * 16 + 8, as: UInt64.self))
+        out[k] = Argon2Register(low, high)
+      }
+    }
+  }
+
+  /// RFC 9106 §3.2 step 7: `C = B[0][q-1] XOR ... XOR B[p-1][q-1]`, as 1024 little-endian bytes.
+  func finalBlockBytes() -> [UInt8] {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(1024)
+    for k in 0..<argon2RegistersPerBlock {
+      var register = Argon2Register()
+      for lane in 0..<geometry.lanes {
+        // SAFETY: the last column of every lane is a block inside the memory; k < 64.
+        register ^= block(lane * geometry.laneLength + geometry.laneLength - 1)[k]
+      }
+      for word in 0..<2 {
+        for shift in stride(from: 0, to: 64, by: 8) {
+          bytes.append(UInt8(truncatingIfNeeded: register[word] >> UInt64(shift)))
+        }
+      }
+    }
+    return bytes
+  }
+
+  /// Overwrites the whole block memory with zeros, so no intermediate block outlives the derivation.
+  @inline(never)
+  func wipe() {
+    // SAFETY: the memory holds exactly `blockCount * 64` registers, all bound and initialized.
+    base.update(repeating: Argon2Register(), count: geometry.blockCount * argon2RegistersPerBlock)
+  }
+
+  /// Writes one zero word per 4 KiB of the blocks of slice `slice` in every lane, so that the operating
+  /// system maps those pages now rather than when pass 0 first writes them. A spare task calls this for
+  /// slice s + 1 while the lanes fill slice s of the first pass.
+  ///
+  /// SAFETY: in pass 0, while slice s is being filled, no task reads or writes a block of slice s + 1: a
+  /// segment writes only its own slice, and references only point to finished slices (RFC 9106 §3.4).
+  /// The slice's blocks are in the memory, and the driver's sync point after slice s orders these writes
+  /// before the writes of slice s + 1. The zeros are overwritten by G without being read.
+  func prefault(slice: Int) {
+    let g = geometry
+    let stride = 4096 / MemoryLayout<Argon2Register>.stride
+    let registers = g.segmentLength * argon2RegistersPerBlock
+    for lane in 0..<g.lanes {
+      let start = block(lane * g.laneLength + slice * g.segmentLength)
+      var offset = 0
+      while offset < registers {
+        start[offset] = Argon2Register()
+        offset += stride
+      }
+    }
+  }
+
+  /// Fills segment `slice` of `lane` in pass `pass` (RFC 9106 §3.2 steps 5-6).
+  ///
+  /// The loop is software-pipelined: as soon as the first column of block i is final (it holds J1 and J2
+  /// for block i+1 in Argon2d), the reference block of i+1 is located, and the remaining columns of block i
+  /// also compute `R = B[i] XOR ref` for block i+1. The loads of the (usually uncached) reference block so
+  /// overlap with the permutation work instead of stalling the start of the next block.
+  func fillSegment(pass: Int, lane: Int, slice: Int) {
+    let g = geometry
+    let dataIndependent = Argon2Geometry.usesDataIndependentAddressing(variant: variant, pass: pass, slice: slice)
+    let startIndex = (pass == 0 && slice == 0) ? 2 : 0
+    guard startIndex < g.segmentLength else { return }
+    let withXor = version == .v0x13 && pass > 0
+    let laneStart = lane * g.laneLength
+    // Scratch: R and the final XOR term of G for data blocks, the same two for address blocks, then the
+    // input and address blocks of RFC 9106 §3.4.2.
+    withUnsafeTemporaryAllocation(of: Argon2Register.self, capacity: 6 * argon2RegistersPerBlock) { scratch in
+      guard let r = scratch.baseAddress else { preconditionFailure("no scratch memory") }
+      // SAFETY: the scratch holds 6 blocks of 64 registers: r, t, r2, t2, input and address below.
+      let t = r + 64
+      let r2 = r + 128
+      let t2 = r + 192
+      let input = r + 256
+      let address = r + 320
+      if dataIndependent {
+        input.initialize(repeating: Argon2Register(), count: 64)
+        input[0] = Argon2Register(UInt64(pass), UInt64(lane))
+        input[1] = Argon2Register(UInt64(slice), UInt64(g.blockCount))
+        input[2] = Argon2Register(UInt64(passes), UInt64(variant.rawValue))
+        if startIndex != 0 { Argon2Instance.nextAddresses(input: input, address: address, r: r2, t: t2) }
+      }
+      // RFC 9106 §3.4: the reference block of block `index`, whose previous block is `previous`.
+      // SAFETY: refLane is in 0..<lanes and referenceColumn returns a column in 0..<laneLength, so the
+      // block lies in the memory.
+      func reference(index: Int, previous: UnsafeMutablePointer<Argon2Register>) -> UnsafeMutablePointer<
+        Argon2Register
+      > {
+        let pseudoRandom: UInt64
+        if dataIndependent {
+          let slot = index & 127
+          if slot == 0 { Argon2Instance.nextAddresses(input: input, address: address, r: r2, t: t2) }
+          pseudoRandom = address[slot >> 1][slot & 1]
+        } else {
+          pseudoRandom = previous[0][0]
+        }
+        // RFC 9106 §3.4.1: J2 picks the lane (the current lane in the first slice of the first pass).
+        let refLane =
+          (pass == 0 && slice == 0) ? lane : Int(truncatingIfNeeded: (pseudoRandom >> 32) % UInt64(g.lanes))
+        let refColumn = g.referenceColumn(
+          pass: pass, slice: slice, index: index, pseudoRandom: UInt32(truncatingIfNeeded: pseudoRandom),
+          sameLane: refLane == lane)
+        return block(refLane * g.laneLength + refColumn)
+      }
+      var column = slice * g.segmentLength + startIndex
+      // SAFETY: column and the previous column are in 0..<laneLength, so both blocks lie in the lane.
+      let firstPrevious = block(laneStart + (column == 0 ? g.laneLength - 1 : column - 1))
+      let firstReference = reference(index: startIndex, previous: firstPrevious)
+      for k in 0..<64 { r[k] = firstPrevious[k] ^ firstReference[k] }
+      var index = startIndex
+      while true {
+        // SAFETY: column < laneLength (index < segmentLength), so the block lies in the lane.
+        let current = block(laneStart + column)
+        Argon2Instance.rowPass(r, t: t, out: current, withXor: withXor)
+        Argon2Instance.columnPass(0, r, t: t, out: current, nextReference: nil)
+        guard index + 1 < g.segmentLength else {
+          for c in 1..<8 { Argon2Instance.columnPass(c, r, t: t, out: current, nextReference: nil) }
+          break
+        }
+        // Column 0 of `current` is final, and so is word 0 (J1, J2 for the next block).
+        let nextReference = reference(index: index + 1, previous: current)
+        for j in 0..<8 { r[8 * j] = current[8 * j] ^ nextReference[8 * j] }
+        for c in 1..<8 { Argon2Instance.columnPass(c, r, t: t, out: current, nextReference: nextReference) }
+        index += 1
+        column += 1
+      }
+    }
+  }
+
+  /// RFC 9106 §3.4.2: increments the counter of the input block Z and sets
+  /// `address = G(ZERO, G(ZERO, Z))`.
+  static func nextAddresses(
+    input: UnsafeMutablePointer<Argon2Register>, address: UnsafeMutablePointer<Argon2Register>,
+    r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>
+  ) {
+    input[3][0] &+= 1
+    for k in 0..<64 { r[k] = input[k] }
+    rowPass(r, t: t, out: address, withXor: false)
+    for c in 0..<8 { columnPass(c, r, t: t, out: address, nextReference: nil) }
+    for k in 0..<64 { r[k] = address[k] }
+    rowPass(r, t: t, out: address, withXor: false)
+    for c in 0..<8 { columnPass(c, r, t: t, out: address, nextReference: nil) }
+  }
+
+  /// The first half of G (RFC 9106 §3.5): P on each row of `r`, which holds `R = X XOR Y`, in place.
+  /// Keeps the final XOR term in `t`: R, or `R XOR out` when `withXor` (v1.3 passes after the first).
+  /// All pointers address 64 registers.
+  @inline(__always)
+  static func rowPass(
+    _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
+    out: UnsafeMutablePointer<Argon2Register>, withXor: Bool
+  ) {
+    for row in 0..<8 {
+      let b = 8 * row
+      var q0 = r[b]
+      var q1 = r[b + 1]
+      var q2 = r[b + 2]
+      var q3 = r[b + 3]
+      var q4 = r[b + 4]
+      var q5 = r[b + 5]
+      var q6 = r[b + 6]
+      var q7 = r[b + 7]
+      if withXor {
+        t[b] = q0 ^ out[b]
+        t[b + 1] = q1 ^ out[b + 1]
+        t[b + 2] = q2 ^ out[b + 2]
+        t[b + 3] = q3 ^ out[b + 3]
+        t[b + 4] = q4 ^ out[b + 4]
+        t[b + 5] = q5 ^ out[b + 5]
+        t[b + 6] = q6 ^ out[b + 6]
+        t[b + 7] = q7 ^ out[b + 7]
+      } else {
+        t[b] = q0
+        t[b + 1] = q1
+        t[b + 2] = q2
+        t[b + 3] = q3
+        t[b + 4] = q4
+        t[b + 5] = q5
+        t[b + 6] = q6
+        t[b + 7] = q7
+      }
+      permute(&q0, &q1, &q2, &q3, &q4, &q5, &q6, &q7)
+      r[b] = q0
+      r[b + 1] = q1
+      r[b + 2] = q2
+      r[b + 3] = q3
+      r[b + 4] = q4
+      r[b + 5] = q5
+      r[b + 6] = q6
+      r[b + 7] = q7
+    }
+  }
+
+  /// The second half of G (RFC 9106 §3.5) for column `c` (registers c, c+8, ..., c+56): P on the column of
+  /// `r`, XORed with `t` into `out`. With a `nextReference`, the column's registers of `r` are then set to
+  /// `out XOR nextReference`, the next block's R. All pointers address 64 registers.
+  @inline(__always)
+  static func columnPass(
+    _ c: Int, _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
+    out: UnsafeMutablePointer<Argon2Register>, nextReference: UnsafeMutablePointer<Argon2Register>?
+  ) {
+    var q0 = r[c]
+    var q1 = r[c + 8]
+    var q2 = r[c + 16]
+    var q3 = r[c + 24]
+    var q4 = r[c + 32]
+    var q5 = r[c + 40]
+    var q6 = r[c + 48]
+    var q7 = r[c + 56]
+    permute(&q0, &q1, &q2, &q3, &q4, &q5, &q6, &q7)
+    q0 ^= t[c]
+    q1 ^= t[c + 8]
+    q2 ^= t[c + 16]
+    q3 ^= t[c + 24]
+    q4 ^= t[c + 32]
+    q5 ^= t[c + 40]
+    q6 ^= t[c + 48]
+    q7 ^= t[c + 56]
+    out[c] = q0
+    out[c + 8] = q1
+    out[c + 16] = q2
+    out[c + 24] = q3
+    out[c + 32] = q4
+    out[c + 40] = q5
+    out[c + 48] = q6
+    out[c + 56] = q7
+    if let next = nextReference {
+      r[c] = q0 ^ next[c]
+      r[c + 8] = q1 ^ next[c + 8]
+      r[c + 16] = q2 ^ next[c + 16]
+      r[c + 24] = q3 ^ next[c + 24]
+      r[c + 32] = q4 ^ next[c + 32]
+      r[c + 40] = q5 ^ next[c + 40]
+      r[c + 48] = q6 ^ next[c + 48]
+      r[c + 56] = q7 ^ next[c + 56]
+    }
+  }
+
+  /// RFC 9106 §3.6: the permutation P on eight registers holding the words v0...v15 (register k holds
+  /// v(2k) and v(2k+1)).
+  @inline(__always)
+  static func permute(
+    _ a0: inout Argon2Register, _ a1: inout Argon2Register, _ b0: inout Argon2Register, _ b1: inout Argon2Register,
+    _ c0: inout Argon2Register, _ c1: inout Argon2Register, _ d0: inout Argon2Register, _ d1: inout Argon2Register
+  ) {
+    // Columns: GB(v0, v4, v8, v12), GB(v1, v5, v9, v13) and GB(v2, v6, v10, v14), GB(v3, v7, v11, v15).
+    mix(&a0, &b0, &c0, &d0)
+    mix(&a1, &b1, &c1, &d1)
+    // Diagonals: GB(v0, v5, v10, v15), GB(v1, v6, v11, v12) and GB(v2, v7, v8, v13), GB(v3, v4, v9, v14).
+    var e0 = Argon2Register(b0[1], b1[0])
+    var e1 = Argon2Register(b1[1], b0[0])
+    var h0 = Argon2Register(d1[1], d0[0])
+    var h1 = Argon2Register(d0[1], d1[0])
+    mix(&a0, &e0, &c1, &h0)
+    mix(&a1, &e1, &c0, &h1)
+    b0 = Argon2Register(e1[1], e0[0])
+    b1 = Argon2Register(e0[1], e1[0])
+    d0 = Argon2Register(h0[1], h1[0])
+    d1 = Argon2Register(h1[1], h0[0])
+  }
+
+  /// RFC 9106 §3.6: GB on two columns at once, with the BlaMka multiplication
+  /// `a + b + 2 * trunc(a) * trunc(b)` and rotations by 32, 24, 16 and 63.
+  @inline(__always)
+  static func mix(
+    _ a: inout Argon2Register, _ b: inout Argon2Register, _ c: inout Argon2Register, _ d: inout Argon2Register
+  ) {
+    a = blaMka(a, b)
+    d = rotateRight(d ^ a, 32)
+    c = blaMka(c, d)
+    b = rotateRight(b ^ c, 24)
+    a = blaMka(a, b)
+    d = rotateRight(d ^ a, 16)
+    c = blaMka(c, d)
+    b = rotateRight(b ^ c, 63)
+  }
+
+  /// `x + y + 2 * (x mod 2^32) * (y mod 2^32)` per lane; the masked multiply becomes one PMULUDQ.
+  @inline(__always)
+  static func blaMka(_ x: Argon2Register, _ y: Argon2Register) -> Argon2Register {
+    let low = Argon2Register(repeating: 0xffff_ffff)
+    let product = (x & low) &* (y & low)
+    return x &+ y &+ product &+ product
+  }
+
+  /// Rotates each lane right by `count` (0 < count < 64). The halves are combined with `&+` (their bits
+  /// do not overlap), which keeps the x86-64 code vectorized where `|` would scalarize it.
+  @inline(__always)
+  static func rotateRight(_ x: Argon2Register, _ count: UInt64) -> Argon2Register {
+    (x &>> count) &+ (x &<< (64 &- count))
+  }
+}

@@ -1,0 +1,106 @@
+// Argon2 with lanes on concurrent tasks (RFC 9106 §3.4: lanes are independent within a slice).
+// Structured concurrency is not available in Embedded Swift, where the synchronous entry points remain.
+#if !$Embedded
+
+  extension Argon2 {
+    /// Derives a key (RFC 9106 §3.2) with the segments of each slice filled by up to `maxConcurrency`
+    /// concurrent tasks. The result is identical to the synchronous
+    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
+    ///
+    /// Pass the number of cores you want to use (1 runs everything on the calling task); the global
+    /// concurrent executor runs no more tasks at once than there are cores anyway. Lanes synchronize after
+    /// every slice (RFC 9106 §3.4), so at most `parameters.lanes` tasks fill segments. When
+    /// `maxConcurrency` exceeds the lanes, one spare task maps the memory of the next slice of the first pass
+    /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
+    ///
+    /// Cancelling the calling task stops the derivation after the current slice (every lane finishes the
+    /// segment it is in) with ``CryptoError/cancelled``, as does returning `false` from `progress`.
+    /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``, and
+    ///   ``CryptoError/invalidParameter(name:reason:)`` when `maxConcurrency` is below 1.
+    public static func deriveKey(
+      password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
+      maxConcurrency: Int, progress: ProgressHandler? = nil
+    ) async throws(CryptoError) -> [UInt8] {
+      try checkConcurrency(maxConcurrency)
+      let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
+      let memory = allocateBlocks(byteCount: cost.memoryByteCount)
+      defer { memory.deallocate() }
+      return try await runConcurrently(
+        password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
+        progress)
+    }
+
+    /// Derives a key in caller-provided block memory with up to `maxConcurrency` concurrent tasks.
+    ///
+    /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory`, and
+    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)`` for concurrency.
+    public static func deriveKey(
+      password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
+      maxConcurrency: Int, progress: ProgressHandler? = nil
+    ) async throws(CryptoError) -> [UInt8] {
+      try checkConcurrency(maxConcurrency)
+      try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
+      return try await runConcurrently(
+        password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
+        progress)
+    }
+
+    static func checkConcurrency(_ maxConcurrency: Int) throws(CryptoError) {
+      guard maxConcurrency >= 1 else {
+        throw CryptoError.invalidParameter(name: "maxConcurrency", reason: "must be at least 1")
+      }
+    }
+
+    static func runConcurrently(
+      password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
+      maxConcurrency: Int, _ progress: ProgressHandler?
+    ) async throws(CryptoError) -> [UInt8] {
+      let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
+      defer { instance.wipe() }
+      let lanes = parameters.lanes
+      let workers = Swift.min(maxConcurrency, lanes)
+      let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
+      for pass in 0..<parameters.iterations {
+        for slice in 0..<Argon2Geometry.syncPoints {
+          if Task.isCancelled { throw CryptoError.cancelled }
+          // A spare task (maxConcurrency > lanes) takes the page faults of the next slice of pass 0.
+          let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
+          if workers == 1 && !prefaults {
+            for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
+          } else {
+            // Worker w fills lanes w, w + workers, ...; worker 0 runs on this task. The group returns only
+            // when every segment of this slice is done: the sync point that makes the next slice's
+            // cross-lane reads safe (see the SAFETY note on Argon2Instance).
+            await withTaskGroup(of: Void.self) { group in
+              if prefaults {
+                group.addTask { instance.prefault(slice: slice + 1) }
+              }
+              for worker in 1..<workers {
+                group.addTask {
+                  var lane = worker
+                  while lane < lanes {
+                    instance.fillSegment(pass: pass, lane: lane, slice: slice)
+                    lane += workers
+                  }
+                }
+              }
+              var lane = 0
+              while lane < lanes {
+                instance.fillSegment(pass: pass, lane: lane, slice: slice)
+                lane += workers
+              }
+              await group.waitForAll()
+            }
+          }
+          if let progress {
+            let done = pass * Argon2Geometry.syncPoints + slice + 1
+            let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
+            if !progress(report) { throw CryptoError.cancelled }
+          }
+        }
+      }
+      return finish(instance, parameters: parameters)
+    }
+  }
+
+#endif

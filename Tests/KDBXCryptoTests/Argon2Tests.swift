@@ -1,0 +1,239 @@
+import KDBXCrypto
+import Testing
+
+@Suite("Argon2 API")
+struct Argon2Tests {
+  static let password = Array("password".utf8)
+  static let salt = Array("somesalt".utf8)
+
+  // MARK: Parameters (RFC 9106 §3.1)
+
+  struct BadParameters: Sendable, CustomTestStringConvertible {
+    let name: String
+    let iterations: Int
+    let memoryKiB: Int
+    let lanes: Int
+    let outputLength: Int
+    var testDescription: String { "\(name): t=\(iterations) m=\(memoryKiB) p=\(lanes) T=\(outputLength)" }
+  }
+
+  @Test(
+    "out-of-range parameters are refused, naming the RFC input",
+    arguments: [
+      BadParameters(name: "t", iterations: 0, memoryKiB: 64, lanes: 1, outputLength: 32),
+      BadParameters(name: "t", iterations: -1, memoryKiB: 64, lanes: 1, outputLength: 32),
+      BadParameters(name: "t", iterations: 1 << 32, memoryKiB: 64, lanes: 1, outputLength: 32),
+      BadParameters(name: "p", iterations: 1, memoryKiB: 64, lanes: 0, outputLength: 32),
+      BadParameters(name: "p", iterations: 1, memoryKiB: 1 << 30, lanes: 1 << 24, outputLength: 32),
+      BadParameters(name: "m", iterations: 1, memoryKiB: 7, lanes: 1, outputLength: 32),
+      BadParameters(name: "m", iterations: 1, memoryKiB: 31, lanes: 4, outputLength: 32),
+      BadParameters(name: "m", iterations: 1, memoryKiB: 1 << 32, lanes: 1, outputLength: 32),
+      BadParameters(name: "T", iterations: 1, memoryKiB: 64, lanes: 1, outputLength: 3),
+      BadParameters(name: "T", iterations: 1, memoryKiB: 64, lanes: 1, outputLength: 1 << 32),
+    ])
+  func badParameters(_ bad: BadParameters) {
+    #expect {
+      _ = try Argon2.Parameters(
+        iterations: bad.iterations, memoryKiB: bad.memoryKiB, lanes: bad.lanes, outputLength: bad.outputLength)
+    } throws: { error in
+      guard case CryptoError.invalidParameter(let name, _) = error else { return false }
+      return name == bad.name
+    }
+  }
+
+  @Test("the extremes of the ranges are accepted")
+  func extremes() throws {
+    _ = try Argon2.Parameters(iterations: 1, memoryKiB: 8, lanes: 1, outputLength: 4)
+    _ = try Argon2.Parameters(
+      iterations: Int(UInt32.max), memoryKiB: Int(UInt32.max), lanes: 0xff_ffff, outputLength: Int(UInt32.max))
+  }
+
+  @Test("a salt shorter than 8 bytes is refused")
+  func shortSalt() throws {
+    let parameters = try Argon2.Parameters(iterations: 1, memoryKiB: 8, lanes: 1)
+    #expect(throws: CryptoError.invalidParameter(name: "S", reason: "Argon2 salt must be 8...2^32-1 bytes")) {
+      try Argon2.deriveKey(password: Self.password, salt: [1, 2, 3, 4, 5, 6, 7], parameters: parameters)
+    }
+  }
+
+  // MARK: Cost planning and memory ceiling
+
+  @Test("estimate rounds m down to a multiple of 4p (RFC 9106 §3.2 step 3)")
+  func estimate() throws {
+    let cost = Argon2.estimate(parameters: try Argon2.Parameters(iterations: 3, memoryKiB: 100, lanes: 3))
+    #expect(cost.blockCount == 96)
+    #expect(cost.memoryByteCount == 96 * 1024)
+    #expect(cost.laneLength == 32)
+    #expect(cost.segmentLength == 8)
+    #expect(cost.blockCompressions == 96 * 3 - 6)
+    let big = Argon2.estimate(parameters: try Argon2.Parameters(iterations: 1, memoryKiB: 1 << 20, lanes: 2))
+    #expect(big.memoryByteCount == 1 << 30)
+  }
+
+  @Test("a request above the memory ceiling throws before allocating")
+  func memoryCeiling() throws {
+    // 4 TiB would fail to allocate; the ceiling must refuse it first.
+    let huge = try Argon2.Parameters(iterations: 1, memoryKiB: Int(UInt32.max), lanes: 1)
+    let required = Argon2.estimate(parameters: huge).memoryByteCount
+    #expect(throws: CryptoError.memoryLimitExceeded(requiredBytes: required, limitBytes: 1 << 30)) {
+      try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: huge)
+    }
+    let small = try Argon2.Parameters(iterations: 1, memoryKiB: 64, lanes: 1)
+    #expect(throws: CryptoError.memoryLimitExceeded(requiredBytes: 65536, limitBytes: 65535)) {
+      try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: small, memoryLimitBytes: 65535)
+    }
+    _ = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: small, memoryLimitBytes: 65536)
+    let longTag = try Argon2.Parameters(iterations: 1, memoryKiB: 8, lanes: 1, outputLength: Int(UInt32.max))
+    #expect(throws: CryptoError.memoryLimitExceeded(requiredBytes: Int(UInt32.max), limitBytes: 1 << 30)) {
+      try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: longTag)
+    }
+  }
+
+  // MARK: Caller memory
+
+  @Test("caller memory gives the same tag and is zeroed afterwards")
+  func callerMemory() async throws {
+    let parameters = try Argon2.Parameters(variant: .d, iterations: 2, memoryKiB: 256, lanes: 2)
+    let expected = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters)
+    let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount + 1024, alignment: 64)
+    defer { memory.deallocate() }
+    memory.initializeMemory(as: UInt8.self, repeating: 0xa5)
+    let tag = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters, memory: memory)
+    #expect(tag == expected)
+    #expect(memory[0..<byteCount].allSatisfy { $0 == 0 })
+    let parallel = try await Argon2.deriveKey(
+      password: Self.password, salt: Self.salt, parameters: parameters, memory: memory, maxConcurrency: 2)
+    #expect(parallel == expected)
+  }
+
+  @Test("caller memory that is too small or misaligned is refused")
+  func badCallerMemory() throws {
+    let parameters = try Argon2.Parameters(iterations: 1, memoryKiB: 64, lanes: 1)
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536 + 16, alignment: 64)
+    defer { memory.deallocate() }
+    #expect {
+      try Argon2.deriveKey(
+        password: Self.password, salt: Self.salt, parameters: parameters,
+        memory: UnsafeMutableRawBufferPointer(rebasing: memory[0..<65535]))
+    } throws: { error in
+      if case CryptoError.invalidParameter(name: "memory", _) = error { return true }
+      return false
+    }
+    #expect {
+      try Argon2.deriveKey(
+        password: Self.password, salt: Self.salt, parameters: parameters,
+        memory: UnsafeMutableRawBufferPointer(rebasing: memory[8..<65544]))
+    } throws: { error in
+      if case CryptoError.invalidParameter(name: "memory", _) = error { return true }
+      return false
+    }
+  }
+
+  // MARK: Progress and cancellation
+
+  @Test("progress is reported after every slice of every pass")
+  func progress() throws {
+    let parameters = try Argon2.Parameters(iterations: 3, memoryKiB: 64, lanes: 2)
+    var reports: [Argon2.Progress] = []
+    _ = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters) { report in
+      reports.append(report)
+      return true
+    }
+    #expect(reports.count == 12)
+    #expect(reports.map(\.completedSlices) == Array(1...12))
+    #expect(reports.map(\.pass) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
+    #expect(reports.map(\.slice) == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3])
+    #expect(reports.last?.fractionCompleted == 1)
+  }
+
+  @Test("returning false from progress cancels after that slice")
+  func cancelFromProgress() async throws {
+    let parameters = try Argon2.Parameters(iterations: 2, memoryKiB: 64, lanes: 2)
+    var calls = 0
+    #expect(throws: CryptoError.cancelled) {
+      try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters) { _ in
+        calls += 1
+        return calls < 3
+      }
+    }
+    #expect(calls == 3)
+    var asyncCalls = 0
+    await #expect(throws: CryptoError.cancelled) {
+      try await Argon2.deriveKey(
+        password: Self.password, salt: Self.salt, parameters: parameters, maxConcurrency: 2
+      ) { _ in
+        asyncCalls += 1
+        return false
+      }
+    }
+    #expect(asyncCalls == 1)
+  }
+
+  @Test("cancelling the task stops the derivation")
+  func taskCancellation() async throws {
+    let parameters = try Argon2.Parameters(iterations: 1000, memoryKiB: 64, lanes: 2)
+    let task = Task {
+      try await Argon2.deriveKey(
+        password: Self.password, salt: Self.salt, parameters: parameters, maxConcurrency: 2)
+    }
+    task.cancel()
+    await #expect(throws: CryptoError.cancelled) { try await task.value }
+  }
+
+  @Test("task cancellation during a run is honoured at the next slice")
+  func taskCancellationMidRun() async throws {
+    let parameters = try Argon2.Parameters(iterations: 1000, memoryKiB: 64, lanes: 2)
+    // The derivation runs in its own task, which cancels itself from the second progress report.
+    let task = Task { () -> (reports: Int, error: CryptoError?) in
+      var reports = 0
+      do throws(CryptoError) {
+        _ = try await Argon2.deriveKey(
+          password: Self.password, salt: Self.salt, parameters: parameters, maxConcurrency: 2
+        ) { _ in
+          reports += 1
+          if reports == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+          return true
+        }
+        return (reports, nil)
+      } catch {
+        return (reports, error)
+      }
+    }
+    let outcome = await task.value
+    #expect(outcome.error == .cancelled)
+    #expect(outcome.reports == 2)
+  }
+
+  @Test("bad maxConcurrency is refused")
+  func badConcurrency() async throws {
+    let parameters = try Argon2.Parameters(iterations: 1, memoryKiB: 64, lanes: 2)
+    await #expect(throws: CryptoError.self) {
+      try await Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters, maxConcurrency: 0)
+    }
+  }
+
+  // MARK: Calibration
+
+  @Test("iterations(forTarget:) plans from the pass costs")
+  func planning() {
+    #expect(
+      Argon2.iterations(forTarget: .seconds(1), firstPass: .milliseconds(300), laterPass: .milliseconds(100)) == 8)
+    #expect(
+      Argon2.iterations(forTarget: .milliseconds(10), firstPass: .milliseconds(300), laterPass: .milliseconds(100)) == 1
+    )
+    #expect(Argon2.iterations(forTarget: .seconds(1), firstPass: .zero, laterPass: .zero) == 1)
+    #expect(
+      Argon2.iterations(forTarget: .seconds(1_000_000), firstPass: .zero, laterPass: .nanoseconds(1)) == Int(UInt32.max)
+    )
+  }
+
+  @Test("calibration returns at least one iteration")
+  func calibration() async throws {
+    let sequential = try Argon2.calibrateIterations(memoryKiB: 256, lanes: 1, target: .milliseconds(50))
+    #expect(sequential >= 1)
+    let parallel = try await Argon2.calibrateIterations(
+      memoryKiB: 256, lanes: 2, target: .milliseconds(50), maxConcurrency: 2)
+    #expect(parallel >= 1)
+  }
+}
