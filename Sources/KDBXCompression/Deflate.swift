@@ -1,0 +1,85 @@
+/// DEFLATE compression (RFC 1951) of a whole buffer.
+///
+/// Levels follow zlib's meaning: 0 stores, 1...3 use greedy matching over short hash chains,
+/// 4...9 use lazy matching (RFC 1951 §4) over longer chains; 6 is the default. Blocks end where the
+/// symbol statistics change (or at 32 Ki symbols), and each block is written as stored, fixed or
+/// dynamic Huffman, whichever is smallest, with length-limited codes (15 bits, 7 for the
+/// code-length code). Any RFC 1951 decoder (zlib, gzip, Python's `zlib`) reads the output.
+///
+/// Memory: the output, plus about 0.5 MiB of tables (hash heads and chains for the 32 KiB window,
+/// the block's symbols).
+///
+/// Not constant-time: timing and output depend on the data.
+public enum Deflate {
+  /// The default level, 6 (as zlib).
+  public static let defaultLevel = 6
+
+  /// Compresses `input` into one raw DEFLATE stream (RFC 1951 §3.2) at `level` (clamped to 0...9).
+  public static func compress(_ input: [UInt8], level: Int = defaultLevel) -> [UInt8] {
+    let level = min(max(level, 0), 9)
+    if level == 0 { return storeOnly(input) }
+    var encoder = DeflateEncoder(input: input, level: level)
+    return encoder.run()
+  }
+
+  /// Level 0: stored blocks of at most 65535 bytes (RFC 1951 §3.2.4).
+  static func storeOnly(_ input: [UInt8]) -> [UInt8] {
+    var writer = BitWriter(capacity: input.count + input.count / 65535 * 5 + 16)
+    var start = 0
+    repeat {
+      let count = min(DeflateConstants.maxStoredLength, input.count - start)
+      writer.writeStoredBlock(input, start..<start + count, final: start + count == input.count)
+      start += count
+    } while start < input.count
+    return writer.finish()
+  }
+}
+
+extension BitWriter {
+  /// Writes one stored block (RFC 1951 §3.2.4): BFINAL, BTYPE = 00, padding, LEN, NLEN, bytes.
+  mutating func writeStoredBlock(_ input: [UInt8], _ range: Range<Int>, final: Bool) {
+    reserve(range.count + 8)
+    write(final ? 1 : 0, 3)
+    alignToByte()
+    let length = UInt32(range.count)
+    write(length | (~length & 0xFFFF) << 16, 32)
+    writeBytes(input, range)
+  }
+}
+
+/// Matching parameters of one level (the values of zlib's configuration table, which are facts
+/// about a level's meaning rather than code).
+struct DeflateLevel {
+  /// Search a quarter of the chain once the previous match is this long.
+  var goodLength: Int
+  /// Lazy levels: do not look for a better match once the previous one is this long. Greedy
+  /// levels: insert every position of matches up to this long into the hash chains.
+  var lazyLength: Int
+  /// Stop searching once a match is this long.
+  var niceLength: Int
+  /// The most chain links followed per search.
+  var chainLength: Int
+  var lazy: Bool
+
+  init(_ level: Int) {
+    switch level {
+    case 1: self = .init(4, 4, 8, 4, lazy: false)
+    case 2: self = .init(4, 5, 16, 8, lazy: false)
+    case 3: self = .init(4, 6, 32, 32, lazy: false)
+    case 4: self = .init(4, 4, 16, 16, lazy: true)
+    case 5: self = .init(8, 16, 32, 32, lazy: true)
+    case 6: self = .init(8, 16, 128, 128, lazy: true)
+    case 7: self = .init(8, 32, 128, 256, lazy: true)
+    case 8: self = .init(32, 128, 258, 1024, lazy: true)
+    default: self = .init(32, 258, 258, 4096, lazy: true)
+    }
+  }
+
+  init(_ good: Int, _ lazyLength: Int, _ nice: Int, _ chain: Int, lazy: Bool) {
+    goodLength = good
+    self.lazyLength = lazyLength
+    niceLength = nice
+    chainLength = chain
+    self.lazy = lazy
+  }
+}

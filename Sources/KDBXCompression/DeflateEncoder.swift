@@ -1,0 +1,84 @@
+/// The state of one `Deflate.compress` call: the LZ77 parse (hash chains over the 32 KiB window),
+/// the current block's symbols, block-split statistics, and the block writer.
+struct DeflateEncoder {
+  static let hashBits = 16
+  static let windowMask = DeflateConstants.windowSize - 1
+  /// The farthest match distance used: one less than the window, so a chain slot is never the
+  /// current position's own slot.
+  static let maxDistance = DeflateConstants.windowSize - 1
+  static let maxBlockSymbols = 32768
+  /// Positions are stored as Int32 relative to a segment start; segments restart the dictionary.
+  static let segmentSize = 1 << 30
+  /// Symbols per block-split observation round.
+  static let observationRound = 512
+  static let minBlockObservations = 4096
+
+  let input: [UInt8]
+  let level: DeflateLevel
+  var writer: BitWriter
+  var head = [Int32](repeating: -1, count: 1 << hashBits)
+  var chain = [UInt16](repeating: 0xFFFF, count: DeflateConstants.windowSize)
+  /// A literal is its byte; a match is `distance << 9 | length`.
+  var symbols = [UInt32](repeating: 0, count: maxBlockSymbols + 4)
+  var symbolCount = 0
+  var blockStart = 0
+  var blockByteCount = 0
+  var position = 0
+  var segmentStart = 0
+  // Lazy matching: the match found at `position - 1`, and whether its literal is still pending.
+  var previousLength = 2
+  var previousDistance = 0
+  var matchAvailable = false
+  /// Observation counts: 0..<10 for the block so far, 10..<20 for the current round.
+  var observations = [UInt32](repeating: 0, count: 20)
+  var blockObservationCount = 0
+
+  var blockCoder = DeflateBlockCoder()
+
+  init(input: [UInt8], level: Int) {
+    self.input = input
+    self.level = DeflateLevel(level)
+    writer = BitWriter(capacity: input.count / 4 + 1024)
+  }
+
+  mutating func run() -> [UInt8] {
+    let end = input.count
+    while true {
+      let segmentEnd = min(end, segmentStart + Self.segmentSize)
+      if level.lazy { parseLazy(segmentEnd: segmentEnd) } else { parseGreedy(segmentEnd: segmentEnd) }
+      let finished = position == end && !matchAvailable
+      if position == segmentEnd && !matchAvailable && segmentEnd < end {
+        for index in 0..<head.count { head[index] = -1 }
+        segmentStart = segmentEnd
+      }
+      flushBlock(final: finished)
+      if finished { break }
+    }
+    return writer.finish()
+  }
+
+  /// Ends the current block: picks the cheapest of stored, fixed and dynamic and writes it.
+  mutating func flushBlock(final: Bool) {
+    blockCoder.countFrequencies(symbols, symbolCount)
+    let choice = blockCoder.chooseBlockType(storedByteCount: blockByteCount, bitOffset: writer.bitCount)
+    switch choice {
+    case .stored:
+      var start = blockStart
+      let end = blockStart + blockByteCount
+      repeat {
+        let count = min(DeflateConstants.maxStoredLength, end - start)
+        writer.writeStoredBlock(input, start..<start + count, final: final && start + count == end)
+        start += count
+      } while start < end
+    case .fixed(let bits), .dynamic(let bits):
+      writer.reserve(bits / 8 + 64)
+      blockCoder.writeHeader(&writer, final: final)
+      blockCoder.writeSymbols(&writer, symbols, symbolCount)
+    }
+    blockStart += blockByteCount
+    blockByteCount = 0
+    symbolCount = 0
+    for index in 0..<20 { observations[index] = 0 }
+    blockObservationCount = 0
+  }
+}

@@ -1,0 +1,287 @@
+// The inflate kernel: decodes the Huffman-coded symbols of one block (RFC 1951 §3.2.5) into the
+// output buffer. A fast loop runs while at least `fastInputMargin` input bytes and
+// `fastOutputMargin` output bytes remain, with 64-bit word refills, table lookups and word-at-a-time
+// match copies and no per-byte bounds checks; a careful loop finishes the tail with exact checks.
+
+/// The decoder's bit-level position, passed in and out of the kernel.
+struct InflateRegisters {
+  var inPos: Int
+  var bitBuffer: UInt64
+  var bitCount: Int
+  var outPos: Int
+}
+
+extension InflateState {
+  /// Input bytes the fast loop needs ahead: two 8-byte refills per iteration, each loading 8 bytes.
+  static let fastInputMargin = 32
+  /// Output bytes the fast loop needs ahead: one literal, then a 258-byte match copied in 8-byte
+  /// words (up to 7 bytes of overshoot), with room to spare.
+  static let fastOutputMargin = 300
+
+  mutating func decodeSymbols(_ input: [UInt8], _ output: inout [UInt8]) -> InflateKernelStatus {
+    let literalTable = literalLengthTable
+    let distanceTable = self.distanceTable
+    var registers = InflateRegisters(
+      inPos: inputPosition, bitBuffer: bitBuffer, bitCount: bitCount, outPos: outputPosition)
+    let outStart = outputStart
+    let status: InflateKernelStatus = input.withUnsafeBufferPointer { inBuffer in
+      output.withUnsafeMutableBufferPointer { outBuffer in
+        literalTable.withUnsafeBufferPointer { litBuffer in
+          distanceTable.withUnsafeBufferPointer { distBuffer in
+            guard let lit = litBuffer.baseAddress, let dist = distBuffer.baseAddress else {
+              return .outputFull(needed: 1)
+            }
+            guard let out = outBuffer.baseAddress else {
+              // No output room at all (a zero limit): the kernel may still reach end-of-block.
+              // SAFETY: with outEnd = 0 the kernel writes nothing through the dummy pointer.
+              return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { dummy in
+                guard let pointer = dummy.baseAddress else { return .outputFull(needed: 1) }
+                return Self.decodeKernel(inBuffer, pointer, 0, lit, dist, outStart: outStart, registers: &registers)
+              }
+            }
+            return Self.decodeKernel(
+              inBuffer, out, outBuffer.count, lit, dist, outStart: outStart, registers: &registers)
+          }
+        }
+      }
+    }
+    inputPosition = registers.inPos
+    self.bitBuffer = registers.bitBuffer
+    self.bitCount = registers.bitCount
+    outputPosition = registers.outPos
+    return status
+  }
+
+  /// The kernel proper. The decoder registers live in locals here (not in captured variables) so
+  /// that the optimizer keeps them in machine registers.
+  static func decodeKernel(
+    _ inBuffer: UnsafeBufferPointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ outEnd: Int,
+    _ lit: UnsafePointer<UInt32>, _ dist: UnsafePointer<UInt32>, outStart: Int, registers: inout InflateRegisters
+  ) -> InflateKernelStatus {
+    var inPos = registers.inPos
+    var bitBuffer = registers.bitBuffer
+    var bitCount = registers.bitCount
+    var outPos = registers.outPos
+    defer {
+      registers.inPos = inPos
+      registers.bitBuffer = bitBuffer
+      registers.bitCount = bitCount
+      registers.outPos = outPos
+    }
+    let inp = UnsafeRawPointer(inBuffer.baseAddress)
+    let inEnd = inBuffer.count
+    let litMask: UInt64 = (1 << UInt64(HuffmanEntry.literalLengthPrimaryBits)) - 1
+    let distMask: UInt64 = (1 << UInt64(HuffmanEntry.distancePrimaryBits)) - 1
+
+    // MARK: fast loop
+    if let inp {
+      while inEnd - inPos >= Self.fastInputMargin && outEnd - outPos >= Self.fastOutputMargin {
+        // SAFETY: inPos + 8 <= inEnd (margin 32, at most 16 bytes consumed per iteration).
+        bitBuffer |=
+          UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self)) &<< UInt64(bitCount)
+        inPos &+= (63 &- bitCount) &>> 3
+        bitCount |= 56
+        // SAFETY: entries index the table by at most `primaryBits` bits; subtable pointers were
+        // checked against the table size when it was built.
+        var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+        if entry & HuffmanEntry.subtable != 0 {
+          bitBuffer &>>= UInt64(entry & 0xFF)
+          bitCount &-= Int(entry & 0xFF)
+          let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+          entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+        }
+        if entry & HuffmanEntry.literal != 0 {
+          bitBuffer &>>= UInt64(entry & 0xFF)
+          bitCount &-= Int(entry & 0xFF)
+          // SAFETY: outPos + fastOutputMargin <= outEnd.
+          out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
+          outPos &+= 1
+          // At least 41 bits remain: enough for the next codeword.
+          entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+          if entry & HuffmanEntry.subtable != 0 {
+            bitBuffer &>>= UInt64(entry & 0xFF)
+            bitCount &-= Int(entry & 0xFF)
+            let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+            entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+          }
+          if entry & HuffmanEntry.literal != 0 {
+            bitBuffer &>>= UInt64(entry & 0xFF)
+            bitCount &-= Int(entry & 0xFF)
+            out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
+            outPos &+= 1
+            continue
+          }
+          // A length may need 20 + 28 bits: refill. SAFETY: as above, inPos + 8 <= inEnd.
+          bitBuffer |=
+            UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self)) &<< UInt64(bitCount)
+          inPos &+= (63 &- bitCount) &>> 3
+          bitCount |= 56
+        }
+        if entry & (HuffmanEntry.endOfBlock | HuffmanEntry.invalid) != 0 {
+          if entry & HuffmanEntry.invalid != 0 {
+            return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+          }
+          bitBuffer &>>= UInt64(entry & 0xFF)
+          bitCount &-= Int(entry & 0xFF)
+          return .endOfBlock
+        }
+        // A length: base plus extra bits, both consumed at once.
+        var saved = bitBuffer
+        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+        var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        let length =
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+        // The distance: at least 28 bits remain.
+        entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
+        if entry & HuffmanEntry.subtable != 0 {
+          bitBuffer &>>= UInt64(entry & 0xFF)
+          bitCount &-= Int(entry & 0xFF)
+          let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+          entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+        }
+        if entry & HuffmanEntry.invalid != 0 {
+          return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+        }
+        saved = bitBuffer
+        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+        extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        let distance =
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+        if distance > outPos &- outStart {
+          return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
+        }
+        Self.copyMatch(out, at: outPos, distance: distance, length: length)
+        outPos &+= length
+      }
+    }
+
+    // MARK: careful loop
+    while true {
+      let savedIn = inPos
+      let savedBuffer = bitBuffer
+      let savedCount = bitCount
+      while bitCount < 56 && inPos < inEnd {
+        // SAFETY: inPos < inEnd was just checked; inp is non-nil when inEnd > 0.
+        bitBuffer |= UInt64(inBuffer[inPos]) &<< UInt64(bitCount)
+        inPos &+= 1
+        bitCount &+= 8
+      }
+      let exhausted = inPos == inEnd
+      var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+      if entry & HuffmanEntry.subtable != 0 {
+        if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+        let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+        entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+      }
+      if entry & HuffmanEntry.invalid != 0 {
+        // An entry longer than the bits left only looked at zero padding past the end.
+        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+        return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+      }
+      if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+      var saved = bitBuffer
+      bitBuffer &>>= UInt64(entry & 0xFF)
+      bitCount &-= Int(entry & 0xFF)
+      if entry & HuffmanEntry.literal != 0 {
+        if outPos >= outEnd {
+          inPos = savedIn
+          bitBuffer = savedBuffer
+          bitCount = savedCount
+          return .outputFull(needed: 1)
+        }
+        out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
+        outPos &+= 1
+        continue
+      }
+      if entry & HuffmanEntry.endOfBlock != 0 { return .endOfBlock }
+      var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+      let length =
+        Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+      entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
+      if entry & HuffmanEntry.subtable != 0 {
+        if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+        let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+        entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+      }
+      if entry & HuffmanEntry.invalid != 0 {
+        // An entry longer than the bits left only looked at zero padding past the end.
+        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+        return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+      }
+      if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+      saved = bitBuffer
+      bitBuffer &>>= UInt64(entry & 0xFF)
+      bitCount &-= Int(entry & 0xFF)
+      extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+      let distance =
+        Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+      if distance > outPos &- outStart {
+        return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
+      }
+      if outEnd &- outPos < length {
+        inPos = savedIn
+        bitBuffer = savedBuffer
+        bitCount = savedCount
+        return .outputFull(needed: length)
+      }
+      // SAFETY: outPos + length <= outEnd and distance <= outPos - outStart were checked.
+      var index = 0
+      while index < length {
+        out[outPos &+ index] = out[outPos &+ index &- distance]
+        index &+= 1
+      }
+      outPos &+= length
+    }
+  }
+
+  /// Copies a match of `length` bytes from `distance` bytes back, in 8-byte words where the
+  /// distance allows. It may write up to 7 bytes past `position + length`.
+  @inline(__always)
+  static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, length: Int) {
+    // SAFETY: the caller guarantees position + length + 8 <= capacity and distance <= position.
+    let destination = UnsafeMutableRawPointer(out + position)
+    let source = UnsafeRawPointer(destination - distance)
+    if distance >= 8 {
+      var index = 0
+      repeat {
+        destination.storeBytes(
+          of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self), toByteOffset: index, as: UInt64.self)
+        index &+= 8
+      } while index < length
+    } else if distance == 1 {
+      let word = UInt64(source.load(as: UInt8.self)) &* 0x0101_0101_0101_0101
+      var index = 0
+      repeat {
+        destination.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+        index &+= 8
+      } while index < length
+    } else {
+      var index = 0
+      while index < length {
+        out[position &+ index] = out[position &+ index &- distance]
+        index &+= 1
+      }
+    }
+  }
+
+  /// Copies `count` bytes of a stored block.
+  static func copyBytes(
+    from input: [UInt8], at inputOffset: Int, to output: inout [UInt8], at outputOffset: Int, count: Int
+  ) {
+    precondition(inputOffset + count <= input.count && outputOffset + count <= output.count)
+    if count == 0 { return }
+    input.withUnsafeBytes { source in
+      output.withUnsafeMutableBytes { destination in
+        // SAFETY: both ranges were checked against the buffer sizes above.
+        UnsafeMutableRawBufferPointer(rebasing: destination[outputOffset..<outputOffset + count]).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: source[inputOffset..<inputOffset + count]))
+      }
+    }
+  }
+}
