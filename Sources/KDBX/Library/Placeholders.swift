@@ -11,15 +11,15 @@
 /// Field values are resolved recursively, so a password `{REF:P@I:...}` gives the referenced password. A
 /// placeholder whose value would need itself (a cycle), or that lies deeper than ``maximumDepth``, is left as
 /// written; unknown placeholders are left as written too. Resolving reveals protected values.
-public struct PlaceholderResolver {
+public struct PlaceholderResolver: Sendable {
   /// The database references are looked up in.
   public var database: Database
   /// The nesting limit of field resolution (KeePass uses 12).
   public var maximumDepth: Int
   /// The current one-time password of an entry for `{TOTP}`, or `nil` when it has none (then `{TOTP}` stays).
-  public var oneTimePassword: ((Entry) -> String?)?
+  public var oneTimePassword: (@Sendable (Entry) -> String?)?
 
-  public init(database: Database, maximumDepth: Int = 10, oneTimePassword: ((Entry) -> String?)? = nil) {
+  public init(database: Database, maximumDepth: Int = 10, oneTimePassword: (@Sendable (Entry) -> String?)? = nil) {
     self.database = database
     self.maximumDepth = maximumDepth
     self.oneTimePassword = oneTimePassword
