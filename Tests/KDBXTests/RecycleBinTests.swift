@@ -130,6 +130,23 @@ import Testing
     #expect(database.root?.childOrder == [false, false, false])
     #expect(database.root?.entries.isEmpty == true)
   }
+
+  @Test func binStateSurvivesAnXMLRoundTrip() throws {
+    var database = LibraryFixture.make()
+    var random = SplitMix64(seed: 18)
+    database.deleteEntry(LibraryFixture.ssh, clock: LibraryFixture.later, random: &random)
+    database.deleteEntry(LibraryFixture.ssh, clock: LibraryFixture.later, random: &random)
+    database.deleteEntry(LibraryFixture.github, clock: LibraryFixture.later, random: &random)
+    var writeStream = CountingStream()
+    let document = DatabaseXMLWriter.write(database, version: .v4_1, stream: &writeStream)
+    var readStream = CountingStream()
+    let back = try DatabaseXMLReader.read(
+      document: document, stream: &readStream, random: &random, gzip: NoGzipDecompressor())
+    #expect(back.recycleBinGroupUUID == database.recycleBinGroupUUID)
+    #expect(back.deletedObjects == database.deletedObjects)
+    #expect(back.entry(withUUID: LibraryFixture.github)?.previousParentGroup == LibraryFixture.work)
+    #expect(back.flatEntries == database.flatEntries)
+  }
 }
 
 extension Database {
