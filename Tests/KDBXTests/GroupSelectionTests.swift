@@ -50,4 +50,16 @@ import Testing
     selection.removeAll()
     #expect(selection.isEmpty)
   }
+
+  @Test func aNewEntryGoesToTheDefaultGroup() throws {
+    var database = LibraryFixture.make()
+    var selection = GroupSelection()
+    selection.select(LibraryFixture.personal, in: database)
+    let target = try #require(selection.defaultGroupForNewEntry(in: database))
+    let added = database.addEntry(Entry(uuid: LibraryFixture.uuid(0x30)), to: target)
+    #expect(added)
+    #expect(database.parentGroupUUID(ofEntry: LibraryFixture.uuid(0x30)) == LibraryFixture.personal)
+    let refused = database.addEntry(Entry(uuid: LibraryFixture.uuid(0x31)), to: LibraryFixture.uuid(0x7F))
+    #expect(!refused)
+  }
 }

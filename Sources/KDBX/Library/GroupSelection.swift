@@ -64,3 +64,12 @@ public struct GroupSelection: Sendable, Equatable {
     return database.root?.uuid
   }
 }
+
+extension Database {
+  /// Adds `entry` to group `group` (for a new entry, usually ``GroupSelection/defaultGroupForNewEntry(in:)``).
+  /// Returns `false` when there is no such group.
+  @discardableResult
+  public mutating func addEntry(_ entry: Entry, to group: KDBXUUID) -> Bool {
+    modifyGroup(group) { $0.appendEntry(entry) }
+  }
+}
