@@ -64,18 +64,25 @@ public enum OTPAuthURI {
     }
     let generator = try OTPText.make(secret: secret, algorithm: algorithm, encoding: encoding, kind: kind)
 
-    // Label: "issuer:account" or "account"; the colon may be literal or %3A.
+    // Label: "issuer:account" or "account"; the colon may be literal or %3A. When the issuer parameter is
+    // present and the label starts with it and a colon, that split wins (an issuer may itself contain a colon).
     let label = try OTPText.percentDecode(labelBytes)
+    let issuerParameter = OTPText.value("issuer", in: items).flatMap { $0.isEmpty ? nil : $0 }
     var labelIssuer: String?
     var account: String?
     let labelUTF8 = Array(label.utf8)
-    if let colon = labelUTF8.firstIndex(of: 0x3A) {
+    if let issuerParameter, labelUTF8.starts(with: Array(issuerParameter.utf8) + [0x3A]) {
+      labelIssuer = issuerParameter
+      account = String(decoding: labelUTF8[(issuerParameter.utf8.count + 1)...], as: UTF8.self)
+        .trimmingASCIIWhitespace()
+    } else if let colon = labelUTF8.firstIndex(of: 0x3A) {
       labelIssuer = String(decoding: labelUTF8[..<colon], as: UTF8.self)
       account = String(decoding: labelUTF8[(colon + 1)...], as: UTF8.self).trimmingASCIIWhitespace()
     } else if !label.isEmpty {
       account = label
     }
-    let issuer = OTPText.value("issuer", in: items).flatMap { $0.isEmpty ? nil : $0 } ?? labelIssuer
+    let issuer = issuerParameter ?? labelIssuer.flatMap { $0.isEmpty ? nil : $0 }
+    if account?.isEmpty == true { account = nil }
     return OTPConfiguration(generator: generator, issuer: issuer, account: account)
   }
 
@@ -87,10 +94,9 @@ public enum OTPAuthURI {
   public static func format(_ configuration: OTPConfiguration) -> String {
     let generator = configuration.generator
     var label = ""
-    if let issuer = configuration.issuer, !issuer.isEmpty { label = OTPText.percentEncode(issuer) }
-    if let account = configuration.account, !account.isEmpty {
-      label = label.isEmpty ? OTPText.percentEncode(account) : label + ":" + OTPText.percentEncode(account)
-    }
+    // An issuer-only label keeps its colon ("ACME:") so that it is not read back as an account.
+    if let issuer = configuration.issuer, !issuer.isEmpty { label = OTPText.percentEncode(issuer) + ":" }
+    if let account = configuration.account, !account.isEmpty { label += OTPText.percentEncode(account) }
     var text = "otpauth://"
     switch generator.kind {
     case .totp: text += "totp/"
