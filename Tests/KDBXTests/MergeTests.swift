@@ -409,6 +409,21 @@ struct MergeTests {
       ])
   }
 
+  @Test func keepNewerModeAppliesNoDeletions() {
+    var local = F.base()
+    var remote = F.base()
+    F.delete(&remote, F.entry1, at: 100)
+    F.delete(&local, F.entry3, at: 100)
+    let result = DatabaseMerge.synchronize(local: local, remote: remote, mode: .keepNewer)
+    #expect(F.entry(F.entry1, in: result.database) != nil, "KeePassXC's KeepNewer ignores the remote tombstone")
+    #expect(F.entry(F.entry3, in: result.database) != nil, "and brings a locally deleted entry back")
+    #expect(result.database.deletedObjects == local.deletedObjects)
+    #expect(result.report.changes == [MergeChange(object: .entry, uuid: F.entry3, action: .added(parent: F.groupB))])
+    let synchronized = DatabaseMerge.synchronize(local: local, remote: remote)
+    #expect(F.entry(F.entry1, in: synchronized.database) == nil)
+    #expect(F.entry(F.entry3, in: synchronized.database) == nil)
+  }
+
   @Test func mergingAgainIsANoOpAndDryRunMatches() {
     var local = F.base()
     var remote = F.base()

@@ -1,6 +1,6 @@
 /// Merging two versions of a database by UUID and timestamps.
 ///
-/// - ``synchronize(local:remote:)``: the two-way synchronisation KeePass and KeePassXC perform ("Synchronize"
+/// - ``synchronize(local:remote:mode:)``: the two-way synchronisation KeePass and KeePassXC perform ("Synchronize"
 ///   mode): groups and entries are matched by UUID; for an object on both sides the one with the newer
 ///   `LastModificationTime` supplies the content and the other goes to the entry's history (history is a union,
 ///   ordered by modification time); the parent comes from the side with the newer `LocationChanged` (moves);
@@ -13,19 +13,31 @@
 ///   being decided by timestamps.
 ///
 /// Both return a ``MergeResult``; the report lists every change made to `local` (a dry run is the report alone:
-/// ``synchronizeDryRun(local:remote:)``, ``threeWayDryRun(base:local:remote:clock:)``). History is not trimmed
+/// ``synchronizeDryRun(local:remote:mode:)``, ``threeWayDryRun(base:local:remote:clock:)``). History is not trimmed
 /// here; apply the database's `HistoryMaxItems`/`HistoryMaxSize` afterwards if wanted.
 public enum DatabaseMerge {
+  /// How the two-way merge treats `DeletedObjects`.
+  public enum Mode: Sendable, Equatable {
+    /// KeePass's and KeePassXC's "Synchronize": tombstones of both sides are united and applied (an object is
+    /// deleted unless it was modified after its deletion).
+    case synchronize
+    /// KeePassXC's default merge mode "KeepNewer" (what `keepassxc-cli merge` and the GUI's "Merge from
+    /// database" do, since KeePassXC does not store a group merge mode in the file): the same matching, but no
+    /// deletion is applied and the local `DeletedObjects` stay as they are, so objects deleted on one side come
+    /// back from the other.
+    case keepNewer
+  }
+
   /// Two-way synchronisation of `remote` into `local` (KeePassXC `Merger`, mode Synchronize; KeePass
   /// `PwDatabase.MergeIn` with `PwMergeMethod.Synchronize`).
-  public static func synchronize(local: Database, remote: Database) -> MergeResult {
-    var merger = Synchronizer(local: local, remote: remote)
+  public static func synchronize(local: Database, remote: Database, mode: Mode = .synchronize) -> MergeResult {
+    var merger = Synchronizer(local: local, remote: remote, mode: mode)
     return merger.run()
   }
 
-  /// The changes ``synchronize(local:remote:)`` would make, without the merged database.
-  public static func synchronizeDryRun(local: Database, remote: Database) -> MergeReport {
-    synchronize(local: local, remote: remote).report
+  /// The changes ``synchronize(local:remote:mode:)`` would make, without the merged database.
+  public static func synchronizeDryRun(local: Database, remote: Database, mode: Mode = .synchronize) -> MergeReport {
+    synchronize(local: local, remote: remote, mode: mode).report
   }
 }
 
@@ -33,14 +45,16 @@ public enum DatabaseMerge {
 struct Synchronizer {
   let local: Database
   let remote: Database
+  let mode: DatabaseMerge.Mode
   var pool: BinaryPool
   var tree: MergeTree
   var remoteTree: MergeTree
   var extraOrder: [MergeTree.Child] = []
 
-  init(local: Database, remote: Database) {
+  init(local: Database, remote: Database, mode: DatabaseMerge.Mode) {
     self.local = local
     self.remote = remote
+    self.mode = mode
     pool = local.binaries
     let localRoot = local.root ?? remote.root ?? Group(uuid: .zero, name: nil)
     tree = MergeTree(root: localRoot)
@@ -59,12 +73,17 @@ struct Synchronizer {
   mutating func run() -> MergeResult {
     mergeGroups()
     mergeEntries()
-    let tombstones = MergeSupport.tombstones([local.deletedObjects, remote.deletedObjects])
-    let kept = MergeDeletions.apply(tombstones, to: &tree)
     var merged = local
+    let tombstones: (order: [KDBXUUID], byUUID: [KDBXUUID: DeletedObject])
+    if mode == .synchronize {
+      tombstones = MergeSupport.tombstones([local.deletedObjects, remote.deletedObjects])
+      let kept = MergeDeletions.apply(tombstones, to: &tree)
+      merged.deletedObjects = kept.isEmpty && local.deletedObjects == nil ? nil : kept
+    } else {
+      tombstones = ([], [:])
+    }
     merged.root = tree.build(extraOrder: extraOrder)
     merged.binaries = pool
-    merged.deletedObjects = kept.isEmpty && local.deletedObjects == nil ? nil : kept
     let (meta, metaChanges) = MetaMerge.twoWay(local: local.meta, remote: remote.meta, tombstones: tombstones.byUUID)
     merged.meta = meta
     var report = MergeDiff.report(local: local, merged: merged, tombstones: tombstones.byUUID)

@@ -7,7 +7,7 @@ extension DatabaseMerge {
   /// content with the remote version in the entry's history; a deleted-but-changed object is kept; a doubly moved
   /// object stays in its local group). History is united. New tombstones get `clock`'s time. `Meta` fields changed
   /// on both sides to different values are conflicts too (the local value stays); custom icons and custom data
-  /// are united as in ``synchronize(local:remote:)``.
+  /// are united as in ``synchronize(local:remote:mode:)``.
   public static func threeWay(base: Database, local: Database, remote: Database, clock: some WallClock)
     -> MergeResult
   {
