@@ -50,6 +50,8 @@ enum MergeSupport {
       merged.append(item)
       added += 1
     }
+    // Nothing new: keep the list exactly as it was (also its order, whatever the clocks said).
+    guard added > 0 else { return (merged, 0) }
     // Stable sort by modification time (oldest first, as KeePass keeps history).
     let indexed = merged.enumerated().map { ($0.offset, $0.element) }
     merged = indexed.sorted { lhs, rhs in
