@@ -14,22 +14,38 @@ enum MergeDeletions {
         tree.entries[uuid] = nil
       }
     }
-    var changed = true
-    while changed {
-      changed = false
-      for uuid in tombstones.order where uuid != tree.rootUUID {
-        guard let tombstone = tombstones.byUUID[uuid], let node = tree.groups[uuid] else { continue }
-        guard MergeSupport.modified(node.group.times) <= (tombstone.deletionTime ?? .maximum) else { continue }
-        let hasChildren =
-          tree.entries.values.contains { $0.parent == uuid } || tree.groups.values.contains { $0.parent == uuid }
-        if !hasChildren {
-          tree.groups[uuid] = nil
-          changed = true
+    removeEmptyGroups(
+      tombstones.order.filter { uuid in
+        guard uuid != tree.rootUUID, let tombstone = tombstones.byUUID[uuid], let node = tree.groups[uuid] else {
+          return false
         }
-      }
-    }
+        return MergeSupport.modified(node.group.times) <= (tombstone.deletionTime ?? .maximum)
+      }, from: &tree)
     return tombstones.order.compactMap { uuid in
       tree.entries[uuid] == nil && tree.groups[uuid] == nil ? tombstones.byUUID[uuid] : nil
     }
+  }
+
+  /// Removes those of `candidates` that hold no entry and no group, repeatedly (a group emptied by removing a
+  /// deleted subgroup goes too). Returns the candidates that stay because they still hold something.
+  @discardableResult
+  static func removeEmptyGroups(_ candidates: [KDBXUUID], from tree: inout MergeTree) -> [KDBXUUID] {
+    var childCount: [KDBXUUID: Int] = [:]
+    for node in tree.entries.values { childCount[node.parent, default: 0] += 1 }
+    for node in tree.groups.values {
+      if let parent = node.parent { childCount[parent, default: 0] += 1 }
+    }
+    var pending = candidates.filter { tree.groups[$0] != nil }
+    var changed = true
+    while changed {
+      changed = false
+      for uuid in pending where childCount[uuid, default: 0] == 0 {
+        if let parent = tree.groups[uuid]?.parent ?? nil { childCount[parent, default: 0] -= 1 }
+        tree.groups[uuid] = nil
+        changed = true
+      }
+      pending.removeAll { tree.groups[$0] == nil }
+    }
+    return pending
   }
 }

@@ -149,20 +149,7 @@ struct ThreeWayMerger {
   /// Removes groups deleted remotely (and unchanged locally) once they hold nothing; a group that still holds
   /// survivors is kept and its deletion reported as a conflict.
   mutating func deleteGroups() {
-    var pending = deletedByMerge.filter { tree.groups[$0] != nil }
-    var changed = true
-    while changed {
-      changed = false
-      for uuid in pending {
-        let hasChildren =
-          tree.entries.values.contains { $0.parent == uuid } || tree.groups.values.contains { $0.parent == uuid }
-        if !hasChildren {
-          tree.groups[uuid] = nil
-          changed = true
-        }
-      }
-      pending.removeAll { tree.groups[$0] == nil }
-    }
+    let pending = MergeDeletions.removeEmptyGroups(deletedByMerge, from: &tree)
     for uuid in pending {
       deletedByMerge.removeAll { $0 == uuid }
       conflicts.append(MergeConflict(object: .group, uuid: uuid, kind: .editedLocallyDeletedRemotely))

@@ -28,7 +28,8 @@ extension Entry {
   /// Every OTP setting stored in the entry, in precedence order, each parsed or with the reason it failed.
   ///
   /// Precedence (first wins in ``oneTimePasswordConfiguration()``):
-  /// 1. `otp` (an `otpauth://` URI, else a KeeOTP `key=` string, else a bare Base32 secret with defaults);
+  /// 1. `otp` (an `otpauth://` URI, else a KeeOTP `key=` string, else a bare Base32 secret with the defaults
+  ///    30 s, 6 digits, SHA-1, reported as ``OTPStorageFormat/otpauthURI``);
   /// 2. `TOTP Seed` (+ `TOTP Settings`);
   /// 3. `TimeOtp-Secret*` with `TimeOtp-*`;
   /// 4. `HmacOtp-Secret*` with `HmacOtp-Counter`.
