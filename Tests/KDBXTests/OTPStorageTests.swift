@@ -154,4 +154,25 @@ struct OTPStorageTests {
       try entry.setOneTimePassword(OTPConfiguration(generator: hotp), formats: .keePassXCLegacy, random: &random)
     }
   }
+
+  @Test func usingAnHOTPCodeAdvancesEveryStoredCounter() throws {
+    var random = SplitMix64(seed: 10)
+    var entry = Entry(uuid: .zero)
+    let hotp = try OneTimePassword(secret: Array("12345678901234567890".utf8), kind: .hotp(counter: 3))
+    try entry.setOneTimePassword(OTPConfiguration(generator: hotp, issuer: "I", account: "A"), random: &random)
+    let advanced = entry.advanceHOTPCounter(random: &random)
+    #expect(advanced)
+    #expect(entry[field: "HmacOtp-Counter"] == .plain("4"))
+    #expect(entry[field: "otp"]?.isProtected == true)
+    for reading in entry.oneTimePasswordReadings() {
+      // RFC 4226 Appendix D, count 4.
+      #expect(try reading.result.get().generator.code(at: 0) == "338314")
+      #expect(try reading.result.get().issuer == (reading.format == .otpauthURI ? "I" : nil))
+    }
+    var totp = Entry(uuid: .zero)
+    totp[field: "otp"] = .plain("otpauth://totp/x?secret=JBSWY3DP")
+    let totpAdvanced = totp.advanceHOTPCounter(random: &random)
+    #expect(!totpAdvanced)
+    #expect(totp[field: "otp"] == .plain("otpauth://totp/x?secret=JBSWY3DP"))
+  }
 }
