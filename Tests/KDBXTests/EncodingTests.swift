@@ -62,3 +62,9 @@ import Testing
     }
   }
 }
+
+@Test func base64DecodesByteArrays() {
+  // RFC 4648 §10 test vector, through the [UInt8] overload (which once called itself).
+  #expect(Base64.decode(utf8: Array("Zm9vYmFy".utf8)) == Array("foobar".utf8))
+  #expect(Base64.decode(utf8: Array("Zm9=".utf8)) == nil)
+}

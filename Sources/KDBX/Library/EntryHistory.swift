@@ -1,0 +1,166 @@
+// Entry history as KeePass keeps it (KeePassLib `PwEntry.CreateBackup`, `MaintainBackups`, `GetSize`).
+
+extension Entry {
+  /// KeePass's approximate size of the entry in memory (KeePassLib `PwEntry.GetSize`): 128 bytes of fixed data,
+  /// plus the length of every string field name and value, attachment name and content, auto-type sequence and
+  /// window, override URL, tag and custom data item, plus the size of every history entry. Lengths of text count
+  /// UTF-16 code units, as .NET's `String.Length` does; attachment contents count bytes (looked up in `binaries`).
+  public func approximateSize(binaries: BinaryPool) -> Int {
+    var size = 128
+    for field in fields {
+      size += field.key.utf16.count
+      switch field.value {
+      case .plain(let text): size += text.utf16.count
+      case .protected(let value): size += value.reveal().utf16.count
+      }
+    }
+    for attachment in attachments {
+      size += attachment.name.utf16.count
+      size += binaries[attachment.binaryIndex]?.data.count ?? 0
+    }
+    if let autoType {
+      size += autoType.defaultSequence?.utf16.count ?? 0
+      for association in autoType.associations {
+        size += association.window.utf16.count + (association.keystrokeSequence?.utf16.count ?? 0)
+      }
+    }
+    for old in history ?? [] { size += old.approximateSize(binaries: binaries) }
+    size += overrideURL?.utf16.count ?? 0
+    for tag in tagList { size += tag.utf16.count }
+    for item in customData?.items ?? [] { size += item.key.utf16.count + item.value.utf16.count }
+    return size
+  }
+
+  /// Appends a copy of the entry, without its own history, to ``history`` (KeePassLib `PwEntry.CreateBackup`).
+  public mutating func createBackup() {
+    var snapshot = self
+    snapshot.history = nil
+    snapshot.historyLayout = XMLLayout()
+    var list = history ?? []
+    list.append(snapshot)
+    history = list
+  }
+
+  /// Removes history entries, oldest modification time first, until at most `maxItems` remain and their total
+  /// ``approximateSize(binaries:)`` is at most `maxSize` (KeePassLib `PwEntry.MaintainBackups`). A negative limit
+  /// means no limit. Returns the removed entries.
+  @discardableResult
+  public mutating func trimHistory(maxItems: Int64, maxSize: Int64, binaries: BinaryPool) -> [Entry] {
+    guard var list = history, !list.isEmpty else { return [] }
+    var removed: [Entry] = []
+    func removeOldest() {
+      var oldest = 0
+      for index in list.indices.dropFirst() {
+        let time = list[index].times?.lastModificationTime ?? .minimum
+        if time < (list[oldest].times?.lastModificationTime ?? .minimum) { oldest = index }
+      }
+      removed.append(list.remove(at: oldest))
+    }
+    if maxItems >= 0 {
+      while Int64(list.count) > maxItems { removeOldest() }
+    }
+    if maxSize >= 0 {
+      var total = list.reduce(0) { $0 + $1.approximateSize(binaries: binaries) }
+      while !list.isEmpty && Int64(total) > maxSize {
+        removeOldest()
+        total -= removed.last?.approximateSize(binaries: binaries) ?? 0
+      }
+    }
+    history = list
+    return removed
+  }
+}
+
+extension Meta {
+  /// ``historyMaxItems``, or KeePass's default of 10 when the file has none.
+  public var effectiveHistoryMaxItems: Int64 { historyMaxItems ?? 10 }
+  /// ``historyMaxSize``, or KeePass's default of 6 MiB when the file has none.
+  public var effectiveHistoryMaxSize: Int64 { historyMaxSize ?? 6 * 1_024 * 1_024 }
+}
+
+/// What the entries' history holds, and what trimming it to the database's limits would free.
+public struct HistoryReport: Sendable, Equatable {
+  /// The number of history entries over all entries.
+  public var historyEntryCount: Int
+  /// The total ``Entry/approximateSize(binaries:)`` of all history entries (attachments included).
+  public var historySize: Int
+  /// The bytes of attachment contents that only history entries refer to: deleting all history frees them.
+  public var attachmentBytesOnlyInHistory: Int
+  /// The history entries that trimming to ``Meta/historyMaxItems`` and ``Meta/historyMaxSize`` would remove.
+  public var trimmableEntryCount: Int
+  /// Their total approximate size.
+  public var trimmableSize: Int
+  /// The bytes of attachment contents no entry would refer to any more after trimming.
+  public var attachmentBytesFreedByTrimming: Int
+}
+
+extension Database {
+  /// Edits the current entry `uuid` as KeePass's entry dialog does: when `edit` changes the entry, the old version
+  /// (without its history) is appended to the history, the entry is touched (last modification and access time
+  /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
+  /// no such entry or `edit` changed nothing.
+  @discardableResult
+  public mutating func editEntry(_ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) -> Void) -> Bool {
+    guard let current = entry(withUUID: uuid) else { return false }
+    var edited = current
+    edit(&edited)
+    guard edited != current else { return false }
+    edited.uuid = uuid
+    var snapshot = current
+    snapshot.history = nil
+    edited.history = (current.history ?? []) + [snapshot]
+    edited.touch(modified: true, clock: clock)
+    let pool = binaries
+    let limits = (meta.effectiveHistoryMaxItems, meta.effectiveHistoryMaxSize)
+    edited.trimHistory(maxItems: limits.0, maxSize: limits.1, binaries: pool)
+    return modifyEntry(uuid) { $0 = edited }
+  }
+
+  /// Trims every entry's history to the Meta limits; returns the number of history entries removed.
+  @discardableResult
+  public mutating func trimAllHistory() -> Int {
+    guard var tree = root else { return 0 }
+    let pool = binaries
+    let limits = (meta.effectiveHistoryMaxItems, meta.effectiveHistoryMaxSize)
+    var removed = 0
+    func visit(_ group: inout Group) {
+      for index in group.entries.indices {
+        removed += group.entries[index].trimHistory(maxItems: limits.0, maxSize: limits.1, binaries: pool).count
+      }
+      for index in group.groups.indices { visit(&group.groups[index]) }
+    }
+    visit(&tree)
+    root = tree
+    return removed
+  }
+
+  /// A report of the bytes held by history and what ``trimAllHistory()`` would free.
+  public func historyReport() -> HistoryReport {
+    var report = HistoryReport(
+      historyEntryCount: 0, historySize: 0, attachmentBytesOnlyInHistory: 0, trimmableEntryCount: 0,
+      trimmableSize: 0, attachmentBytesFreedByTrimming: 0)
+    var currentRefs = Set<Int>()
+    var historyRefs = Set<Int>()
+    var keptRefs = Set<Int>()
+    let limits = (meta.effectiveHistoryMaxItems, meta.effectiveHistoryMaxSize)
+    root?.forEachEntry { entry, _ in
+      for attachment in entry.attachments { currentRefs.insert(attachment.binaryIndex) }
+      for old in entry.history ?? [] {
+        report.historyEntryCount += 1
+        report.historySize += old.approximateSize(binaries: binaries)
+        for attachment in old.attachments { historyRefs.insert(attachment.binaryIndex) }
+      }
+      var trimmed = entry
+      let removed = trimmed.trimHistory(maxItems: limits.0, maxSize: limits.1, binaries: binaries)
+      report.trimmableEntryCount += removed.count
+      report.trimmableSize += removed.reduce(0) { $0 + $1.approximateSize(binaries: binaries) }
+      for old in trimmed.history ?? [] {
+        for attachment in old.attachments { keptRefs.insert(attachment.binaryIndex) }
+      }
+    }
+    func bytes(_ indices: Set<Int>) -> Int { indices.reduce(0) { $0 + (binaries[$1]?.data.count ?? 0) } }
+    report.attachmentBytesOnlyInHistory = bytes(historyRefs.subtracting(currentRefs))
+    report.attachmentBytesFreedByTrimming = bytes(historyRefs.subtracting(currentRefs).subtracting(keptRefs))
+    return report
+  }
+}

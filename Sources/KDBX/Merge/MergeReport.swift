@@ -1,0 +1,107 @@
+/// One change a merge makes to the local database, as listed by a dry run (``MergeReport``).
+public struct MergeChange: Sendable, Equatable {
+  /// What kind of object changes.
+  public enum Object: Sendable, Equatable {
+    case entry
+    case group
+    case meta
+    case customIcon
+    case deletedObject
+  }
+
+  /// What happens to it.
+  public enum Action: Sendable, Equatable {
+    /// Added from the remote database, into group `parent`.
+    case added(parent: KDBXUUID?)
+    /// Replaced by the remote version, which is newer (an entry's local version goes to its history).
+    case updated
+    /// History items taken from the other side (the history is a union by modification time).
+    case historyMerged(count: Int)
+    /// Moved, because the remote `LocationChanged` is newer.
+    case moved(from: KDBXUUID?, to: KDBXUUID?)
+    /// Deleted: the other side deleted it after its last modification.
+    case deleted
+    /// Kept although the other side deleted it, because it was modified after the deletion (or, for a
+    /// group, still holds objects that survive).
+    case deletionOverridden
+    /// A `Meta` field taken from the remote side (its `*Changed` timestamp is newer); names as in the XML.
+    case metaField(String)
+    /// A tombstone (`DeletedObjects/DeletedObject`) added to the local list.
+    case recorded
+  }
+
+  public var object: Object
+  /// The object's UUID (`nil` for `Meta` fields).
+  public var uuid: KDBXUUID?
+  public var action: Action
+
+  public init(object: Object, uuid: KDBXUUID?, action: Action) {
+    self.object = object
+    self.uuid = uuid
+    self.action = action
+  }
+}
+
+/// A three-way merge conflict: both sides changed the same thing differently since the common ancestor.
+///
+/// The merged database stays loss-free for conflicted objects: an entry edited on both sides keeps the local
+/// version with the remote one added to its history; an object deleted on one side and changed on the other is
+/// kept; an object moved to different groups stays in its local group. ``remoteEntry`` and ``remoteGroup`` carry
+/// the remote version so that an app can ask the user and apply the other choice.
+public struct MergeConflict: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
+    /// Changed on both sides to different content.
+    case editedOnBothSides
+    /// New on both sides with the same UUID and different content.
+    case addedOnBothSides
+    /// Deleted locally, changed remotely.
+    case deletedLocallyEditedRemotely
+    /// Changed locally, deleted remotely.
+    case editedLocallyDeletedRemotely
+    /// Moved to different groups on the two sides.
+    case movedToDifferentGroups(local: KDBXUUID?, remote: KDBXUUID?)
+    /// A `Meta` field (named as in the XML) changed on both sides to different values.
+    case metaField(String)
+  }
+
+  public var object: MergeChange.Object
+  public var uuid: KDBXUUID?
+  public var kind: Kind
+  /// The remote version of a conflicted entry, when it exists.
+  public var remoteEntry: Entry?
+  /// The remote version of a conflicted group (without its children), when it exists.
+  public var remoteGroup: Group?
+
+  public init(
+    object: MergeChange.Object, uuid: KDBXUUID?, kind: Kind, remoteEntry: Entry? = nil, remoteGroup: Group? = nil
+  ) {
+    self.object = object
+    self.uuid = uuid
+    self.kind = kind
+    self.remoteEntry = remoteEntry
+    self.remoteGroup = remoteGroup
+  }
+}
+
+/// Everything a merge changes in the local database, and (three-way only) the conflicts it found.
+public struct MergeReport: Sendable, Equatable {
+  public var changes: [MergeChange]
+  public var conflicts: [MergeConflict]
+
+  public init(changes: [MergeChange] = [], conflicts: [MergeConflict] = []) {
+    self.changes = changes
+    self.conflicts = conflicts
+  }
+
+  /// Whether the merge leaves the local database as it is.
+  public var isEmpty: Bool { changes.isEmpty && conflicts.isEmpty }
+
+  /// The changes to the object with `uuid`.
+  public func changes(for uuid: KDBXUUID) -> [MergeChange] { changes.filter { $0.uuid == uuid } }
+}
+
+/// A merged database and the report of what changed.
+public struct MergeResult: Sendable, Equatable {
+  public var database: Database
+  public var report: MergeReport
+}

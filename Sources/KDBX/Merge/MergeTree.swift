@@ -1,0 +1,135 @@
+/// A database's group tree flattened by UUID, as the merge works on it: each group without its children, each
+/// entry, the parent of each, and each group's child order. ``build()`` turns it back into a tree.
+struct MergeTree {
+  /// A child of a group, in order.
+  enum Child: Equatable {
+    case entry(KDBXUUID)
+    case group(KDBXUUID)
+  }
+
+  struct GroupNode {
+    /// The group's own data; `entries`, `groups` and `childOrder` are empty.
+    var group: Group
+    var parent: KDBXUUID?
+    var children: [Child]
+  }
+
+  struct EntryNode {
+    var entry: Entry
+    var parent: KDBXUUID
+  }
+
+  var rootUUID: KDBXUUID
+  var groups: [KDBXUUID: GroupNode] = [:]
+  var entries: [KDBXUUID: EntryNode] = [:]
+  /// Group UUIDs in pre-order (parents before children).
+  var groupOrder: [KDBXUUID] = []
+
+  /// Flattens `root`. When `rootAlias` is given, the root is filed under that UUID instead of its own, so that two
+  /// independently created databases merge root into root (as KeePass and KeePassXC do).
+  init(root: Group, rootAlias: KDBXUUID? = nil) {
+    rootUUID = rootAlias ?? root.uuid
+    add(root, as: rootUUID, parent: nil)
+  }
+
+  init(rootUUID: KDBXUUID) { self.rootUUID = rootUUID }
+
+  private mutating func add(_ group: Group, as uuid: KDBXUUID, parent: KDBXUUID?) {
+    var stripped = group
+    stripped.uuid = uuid
+    stripped.entries = []
+    stripped.groups = []
+    stripped.childOrder = []
+    var children: [Child] = []
+    // Follow the read interleaving when it is consistent, otherwise entries then groups.
+    var entryIndex = 0
+    var groupIndex = 0
+    if group.childOrder.count == group.entries.count + group.groups.count {
+      for isEntry in group.childOrder {
+        if isEntry {
+          children.append(.entry(group.entries[entryIndex].uuid))
+          entryIndex += 1
+        } else {
+          children.append(.group(group.groups[groupIndex].uuid))
+          groupIndex += 1
+        }
+      }
+    } else {
+      children = group.entries.map { .entry($0.uuid) } + group.groups.map { .group($0.uuid) }
+    }
+    groups[uuid] = GroupNode(group: stripped, parent: parent, children: children)
+    groupOrder.append(uuid)
+    for entry in group.entries { entries[entry.uuid] = EntryNode(entry: entry, parent: uuid) }
+    for child in group.groups where groups[child.uuid] == nil { add(child, as: child.uuid, parent: uuid) }
+  }
+
+  /// The tree rooted at ``rootUUID``. Children whose ``parent`` is not the group listing them are skipped;
+  /// objects whose parent lists no child entry for them are appended in `extraOrder` order.
+  func build(extraOrder: [Child] = []) -> Group {
+    var listed: [KDBXUUID: [Child]] = [:]
+    var seen = Set<KDBXUUID>()
+    for (uuid, node) in groups {
+      listed[uuid] = node.children.filter { child in
+        switch child {
+        case .entry(let id): return entries[id]?.parent == uuid
+        case .group(let id): return groups[id]?.parent == uuid
+        }
+      }
+      for child in listed[uuid] ?? [] {
+        switch child {
+        case .entry(let id), .group(let id): seen.insert(id)
+        }
+      }
+    }
+    for child in extraOrder {
+      switch child {
+      case .entry(let id):
+        if !seen.contains(id), let parent = entries[id]?.parent, listed[parent] != nil {
+          listed[parent]?.append(child)
+          seen.insert(id)
+        }
+      case .group(let id):
+        if !seen.contains(id), let parent = groups[id]?.parent ?? nil, listed[parent] != nil {
+          listed[parent]?.append(child)
+          seen.insert(id)
+        }
+      }
+    }
+    return assemble(rootUUID, listed: listed, depth: 0)
+  }
+
+  private func assemble(_ uuid: KDBXUUID, listed: [KDBXUUID: [Child]], depth: Int) -> Group {
+    guard var group = groups[uuid]?.group else { return Group(uuid: uuid, name: nil) }
+    for child in listed[uuid] ?? [] {
+      switch child {
+      case .entry(let id):
+        if let entry = entries[id]?.entry {
+          group.entries.append(entry)
+          group.childOrder.append(true)
+        }
+      case .group(let id):
+        // Parents were checked for cycles by the merge; the depth bound is a second guard.
+        if depth < 10_000, groups[id] != nil {
+          group.groups.append(assemble(id, listed: listed, depth: depth + 1))
+          group.childOrder.append(false)
+        }
+      }
+    }
+    return group
+  }
+
+  /// Whether `group` is `ancestor` or lies below it.
+  func isDescendant(_ group: KDBXUUID, of ancestor: KDBXUUID) -> Bool {
+    var current: KDBXUUID? = group
+    var steps = 0
+    while let id = current, steps <= groups.count {
+      if id == ancestor { return true }
+      current = groups[id]?.parent ?? nil
+      steps += 1
+    }
+    return false
+  }
+
+  /// Whether following parents from `group` reaches the root.
+  func reachesRoot(_ group: KDBXUUID) -> Bool { isDescendant(group, of: rootUUID) }
+}

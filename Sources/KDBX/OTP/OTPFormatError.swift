@@ -1,0 +1,52 @@
+/// Why a stored one-time-password setting could not be read or written.
+///
+/// Secrets never appear in an error: a bad secret is reported by its encoding only.
+public enum OTPFormatError: Error, Equatable, Sendable {
+  /// The text does not start with `otpauth://` (Key Uri Format, "Scheme").
+  case notAnOTPAuthURI
+  /// The URI type is neither `totp` nor `hotp`.
+  case unsupportedType(String)
+  /// No secret was found (`secret=`, `key=`, `TOTP Seed`, `TimeOtp-Secret*`, `HmacOtp-Secret*`).
+  case missingSecret
+  /// The secret is not valid in the named encoding (`base32`, `hex` or `base64`).
+  case invalidSecret(encoding: String)
+  /// A non-secret parameter could not be understood (for example `digits=abc` or `algorithm=MD5`).
+  case invalidParameter(name: String, value: String)
+  /// A `%` escape is not followed by two hex digits, or the decoded bytes are not UTF-8 (RFC 3986 §2.1).
+  case invalidPercentEncoding
+  /// The values were read but are outside what RFC 4226/6238 allow.
+  case parameters(OneTimePassword.ParameterError)
+  /// Writing: the storage format cannot express this generator (for example Steam codes in KeePass's
+  /// `TimeOtp-*` fields, or HOTP in KeePassXC's `TOTP Settings`).
+  case unrepresentable(OTPStorageFormat)
+}
+
+/// A place where KeePass-family applications keep one-time-password settings in an entry's string fields.
+public enum OTPStorageFormat: Sendable, Equatable, Hashable, CaseIterable {
+  /// `otp` = `otpauth://totp/...` or `otpauth://hotp/...` (Google Key Uri Format; KeePassXC 2.6+, KeePassDX,
+  /// Strongbox, KeePassium).
+  case otpauthURI
+  /// `otp` = `key=...&step=...&size=...&otpHashMode=...` (the KeeOTP plugin for KeePass 2).
+  case keeOTP
+  /// `TOTP Seed` + `TOTP Settings` = `period;digits` or `period;S` (KeePassXC before 2.6, "legacy").
+  case keePassXCLegacy
+  /// `TimeOtp-Secret*`, `TimeOtp-Length`, `TimeOtp-Period`, `TimeOtp-Algorithm` (KeePass 2.47+ TOTP).
+  case keePassTimeOTP
+  /// `HmacOtp-Secret*`, `HmacOtp-Counter` (KeePass 2.x HOTP, `{HMACOTP}`).
+  case keePassHmacOTP
+}
+
+/// A generator read from storage, with the label parts an authenticator app shows.
+public struct OTPConfiguration: Sendable, Equatable {
+  public var generator: OneTimePassword
+  /// The service name (`issuer=` or the part of the URI label before `:`).
+  public var issuer: String?
+  /// The account name (the URI label after `:`).
+  public var account: String?
+
+  public init(generator: OneTimePassword, issuer: String? = nil, account: String? = nil) {
+    self.generator = generator
+    self.issuer = issuer
+    self.account = account
+  }
+}
