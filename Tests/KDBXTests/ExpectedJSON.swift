@@ -7,7 +7,11 @@ import KDBX
 enum ExpectedJSON {
   static func load(_ relativePath: String) -> [String: Any]? {
     guard let bytes = Corpus.file(relativePath) else { return nil }
-    return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    return parse(bytes)
+  }
+
+  static func parse(_ bytes: [UInt8]) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
   }
 
   static func isoTime(_ timestamp: Timestamp?) -> String? { timestamp.map { ISO8601.format($0) } }

@@ -73,7 +73,8 @@ import Testing
 
   @Test func errorDescriptionsNameTheProblem() {
     #expect(KDBXError.corruptedBlock(index: 3).description == "corrupted block 3")
-    #expect(KDBXError.compression(.truncated(offset: 9)).description == "compressed payload truncated at offset 9")
+    #expect(
+      KDBXError.compression(.truncated(offset: 9)).description == "compressed payload damaged (truncated) at offset 9")
     #expect(
       KDBXError.malformedHeader(field: "MasterSeed", reason: "must be 32 bytes, got 3").description
         == "malformed header field MasterSeed: must be 32 bytes, got 3")

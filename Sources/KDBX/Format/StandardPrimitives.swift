@@ -148,7 +148,9 @@ public struct StandardPrimitives: KDBXPrimitives {
     public func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8] {
       var keyInput: [UInt8] = []
       keyInput.reserveCapacity(8 + baseKey.count)
-      for shift in stride(from: 0, to: 64, by: 8) { keyInput.append(UInt8(truncatingIfNeeded: blockIndex >> UInt64(shift))) }
+      for shift in stride(from: 0, to: 64, by: 8) {
+        keyInput.append(UInt8(truncatingIfNeeded: blockIndex >> UInt64(shift)))
+      }
       keyInput.append(contentsOf: baseKey)
       let blockKey = SHA512.hash(keyInput).bytes
       return HMAC<SHA256>.authenticationCode(for: message, key: blockKey).bytes
