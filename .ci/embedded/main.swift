@@ -1,6 +1,9 @@
 // An Embedded Swift program that checks a few vectors through the library modules.
 // It uses no Foundation, no Glibc and no existentials: only what the library itself may use.
+import KDBX
+import KDBXCompression
 import KDBXCrypto
+import KDBXXML
 
 @main
 struct EmbeddedCheck {
@@ -57,6 +60,8 @@ struct EmbeddedCheck {
       print("FAIL hmac-sha256 streamed")
       failures += 1
     }
+    checkCiphersAndKDFs(&failures)
+    checkCompressionXMLAndOTP(&failures)
     if failures == 0 {
       print("embedded check: all vectors pass")
     } else {
@@ -64,6 +69,63 @@ struct EmbeddedCheck {
       exit(1)
       while true {}
     }
+  }
+}
+
+extension EmbeddedCheck {
+  static func bytes(_ range: ClosedRange<UInt8>) -> [UInt8] { Array(range) }
+
+  static func checkCiphersAndKDFs(_ failures: inout Int) {
+    // FIPS 197 Appendix C.3 (AES-256): with a zero IV, the first CBC block is the ECB block.
+    let key = bytes(0x00...0x1f)
+    let plaintext: [UInt8] = [
+      0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+    ]
+    let ciphertext = (try? CBC<AES>.encrypt(plaintext, key: key, iv: [UInt8](repeating: 0, count: 16))) ?? []
+    check("aes-256 fips197 c.3", Array(ciphertext.prefix(16)), "8ea2b7ca516745bfeafc49904b496089", &failures)
+    // RFC 8439 §2.4.2: the first 16 bytes of the "Ladies and Gentlemen" ciphertext.
+    var message = Array("Ladies and Gentlemen of the class of '99".utf8)
+    if var chacha = try? ChaCha20(key: key, nonce: [0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0], counter: 1) {
+      try? chacha.apply(to: &message)
+    }
+    check("chacha20 rfc8439 2.4.2", Array(message.prefix(16)), "6e2e359a2568f98041ba0728dd0d6981", &failures)
+    // RFC 9106 §5.3: Argon2id, t = 3, m = 32 KiB, p = 4, with secret and associated data.
+    let tag: [UInt8]
+    if let parameters = try? Argon2.Parameters(
+      variant: .id, iterations: 3, memoryKiB: 32, lanes: 4, outputLength: 32,
+      secret: [UInt8](repeating: 3, count: 8), associatedData: [UInt8](repeating: 4, count: 12)),
+      let derived = try? Argon2.deriveKey(
+        password: [UInt8](repeating: 1, count: 32), salt: [UInt8](repeating: 2, count: 16), parameters: parameters)
+    {
+      tag = derived
+    } else {
+      tag = []
+    }
+    check("argon2id rfc9106 5.3", tag, "0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", &failures)
+  }
+
+  static func checkCompressionXMLAndOTP(_ failures: inout Int) {
+    // Raw DEFLATE of "hello hello hello hello" as Python's zlib (level 6, wbits -15) writes it.
+    let stream: [UInt8] = [0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x27, 0x01]
+    let inflated = (try? Inflate.decompress(stream, maxOutputByteCount: 1024)) ?? []
+    check("inflate zlib stream", inflated, hex(Array("hello hello hello hello".utf8)), &failures)
+    let text = Array("KeePass KeePass KeePass KeePass KeePass".utf8)
+    let roundTrip = (try? Inflate.decompress(Deflate.compress(text, level: 6), maxOutputByteCount: 1024)) ?? []
+    check("deflate round trip", roundTrip, hex(text), &failures)
+    // XML: parse, then write compact: entities and attribute quotes are normalised.
+    var written: [UInt8] = []
+    if let root = try? XMLElement.parse(Array("<a b='1'>x&amp;y</a>".utf8)) {
+      var options = XMLWriter.Options()
+      options.indentation = .none
+      options.writesDeclaration = false
+      written = (try? XMLWriter.write(root, options: options)) ?? []
+    }
+    check("xml parse and write", written, hex(Array("<a b=\"1\">x&amp;y</a>".utf8)), &failures)
+    // RFC 6238 Appendix B: TOTP SHA-1, 8 digits, T = 59.
+    let code =
+      (try? OneTimePassword(secret: Array("12345678901234567890".utf8), encoding: .decimal(digits: 8)))?
+      .code(at: 59) ?? ""
+    check("totp rfc6238 t=59", Array(code.utf8), hex(Array("94287082".utf8)), &failures)
   }
 }
 
