@@ -62,7 +62,8 @@ public enum Base64 {
 
   /// Decodes base64 given as ASCII bytes, or returns `nil` when it is not valid under `options`.
   public static func decode(utf8 input: [UInt8], options: Options = .strict) -> [UInt8]? {
-    decode(utf8: input, options: options)
+    // The slice selects the generic overload below (passing `input` itself would call this function again).
+    decode(utf8: input[...], options: options)
   }
 
   /// Decodes base64 from any collection of ASCII bytes in one pass, without intermediate buffers.
