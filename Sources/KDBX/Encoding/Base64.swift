@@ -62,6 +62,7 @@ public enum Base64 {
 
   /// Decodes base64 given as ASCII bytes, or returns `nil` when it is not valid under `options`.
   public static func decode(utf8 input: [UInt8], options: Options = .strict) -> [UInt8]? {
+    // The slice selects the generic overload below (passing `input` itself would call this function again).
     decode(utf8: input[...], options: options)
   }
 

@@ -161,7 +161,8 @@ public struct OuterHeader: Sendable, Equatable {
       rounds.write(aes.rounds)
       try field(OuterHeaderFieldID.transformRounds.rawValue, rounds.bytes)
       try field(OuterHeaderFieldID.encryptionIV.rawValue, encryptionIV)
-      try field(OuterHeaderFieldID.protectedStreamKey.rawValue, protectedStreamKey ?? [])
+      // Absent (allowed when the inner stream is none) stays absent: the parser refuses an empty key.
+      if let protectedStreamKey { try field(OuterHeaderFieldID.protectedStreamKey.rawValue, protectedStreamKey) }
       try field(OuterHeaderFieldID.streamStartBytes.rawValue, streamStartBytes ?? [])
       try field(OuterHeaderFieldID.innerRandomStreamID.rawValue, uint32((innerRandomStream ?? .none).rawValue))
     }
