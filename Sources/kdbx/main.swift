@@ -29,7 +29,8 @@ struct Command {
 
 func allCommands() -> [Command] {
   [
-    Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run)
+    Command(name: "info", help: InfoCommand.help, run: InfoCommand.run),
+    Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
 
