@@ -30,6 +30,10 @@ struct Command {
 func allCommands() -> [Command] {
   [
     Command(name: "info", help: InfoCommand.help, run: InfoCommand.run),
+    Command(name: "ls", help: ListCommand.help, run: ListCommand.run),
+    Command(name: "show", help: ShowCommand.help, run: ShowCommand.run),
+    Command(name: "search", help: SearchCommand.help, run: SearchCommand.run),
+    Command(name: "totp", help: TOTPCommand.help, run: TOTPCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
