@@ -34,6 +34,7 @@ func allCommands() -> [Command] {
     Command(name: "show", help: ShowCommand.help, run: ShowCommand.run),
     Command(name: "search", help: SearchCommand.help, run: SearchCommand.run),
     Command(name: "totp", help: TOTPCommand.help, run: TOTPCommand.run),
+    Command(name: "export", help: ExportCommand.help, run: ExportCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
