@@ -69,7 +69,10 @@ if "$K" --help | grep -qE '^ +add '; then
   V="$TMP/vault.kdbx"
   cp "$F" "$V"
   chmod u+w "$V"
-  check "mkdir" 0 '' -- pw fixture mkdir "$V" Work/Projects
+  check "mkdir missing parent" 1 "no group named 'Work'" -- pw fixture mkdir "$V" Work/Projects
+  check "mkdir" 0 'Added group Work' -- pw fixture mkdir "$V" Work
+  check "mkdir nested" 0 '' -- pw fixture mkdir "$V" Work/Projects
+  check "mkdir exists" 1 'already exists' -- pw fixture mkdir "$V" Work
   check "add" 0 '' -- pw fixture add "$V" Work/Projects/Wiki --username ada --url https://wiki.example.com --generate --length 24
   check "add shows" 0 '^UserName: ada$' -- pw fixture show "$V" Work/Projects/Wiki
   check "edit" 0 '' -- pw fixture edit "$V" Work/Projects/Wiki --username grace

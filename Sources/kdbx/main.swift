@@ -8,10 +8,32 @@ let usage = """
 
   USAGE: kdbx <command> [arguments] [options]
 
-  COMMANDS (no vault needed):
-    generate      Print a random password (see 'kdbx generate --help').
+  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin):
+    info               Format version, cipher, key derivation, compression and counts.
+    ls [GROUP]         List a group's entries and subgroups (-R recursive, --flatten full paths).
+    show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
+    search TERM        Find entries by title, user name, URL, tags or notes.
+    totp ENTRY         Print the entry's current one-time password.
+    export             Write the whole vault in clear (--format xml|json|csv).
+    attachment-export ENTRY NAME PATH
+                       Write an attachment to a new file (or --stdout).
 
-  Vault commands (info, ls, show, search, add, edit, ...) arrive with the KDBX codec.
+  CHANGING A VAULT (saved atomically: temporary file, fsync, verify, rename):
+    add GROUP/TITLE    Add an entry (--username, --url, --notes, --password-prompt or --generate).
+    edit ENTRY         Change an entry; the old version goes to its history.
+    rm ENTRY           Move an entry to the recycle bin (delete it if it is already there).
+    mv ENTRY GROUP     Move an entry to another group.
+    mkdir GROUP        Add a group.
+
+  NO VAULT NEEDED:
+    generate           Print a random password.
+
+  VAULT OPTIONS:
+    --key-file PATH    Use a key file (with the password, or alone with --no-password).
+    --no-password      Do not ask for a password.
+    --json             Machine-readable output (info, ls, show, search, totp).
+
+  ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.
 
   OPTIONS:
     --help       Show this help, or a command's help after the command.
@@ -35,6 +57,12 @@ func allCommands() -> [Command] {
     Command(name: "search", help: SearchCommand.help, run: SearchCommand.run),
     Command(name: "totp", help: TOTPCommand.help, run: TOTPCommand.run),
     Command(name: "export", help: ExportCommand.help, run: ExportCommand.run),
+    Command(name: "add", help: AddCommand.help, run: AddCommand.run),
+    Command(name: "edit", help: EditCommand.help, run: EditCommand.run),
+    Command(name: "rm", help: RemoveCommand.help, run: RemoveCommand.run),
+    Command(name: "mv", help: MoveCommand.help, run: MoveCommand.run),
+    Command(name: "mkdir", help: MakeGroupCommand.help, run: MakeGroupCommand.run),
+    Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
