@@ -187,6 +187,61 @@ struct CLITests {
   }
 }
 
+/// The vault-changing commands, on a copy of the fast fixture.
+@Suite(.enabled(if: CLI.available))
+struct CLIEditingTests {
+  @Test func addEditMoveRemove() throws {
+    let vault = try CLI.scratchCopy(of: CLI.fixture)
+    defer { try? FileManager.default.removeItem(atPath: (vault as NSString).deletingLastPathComponent) }
+    func kdbx(_ arguments: [String], _ input: String = "fixture\n") throws -> CLI.Result {
+      try CLI.run([arguments[0], vault] + arguments.dropFirst(), input: input)
+    }
+    #expect(try kdbx(["mkdir", "Work/Projects"]).status == 1)
+    #expect(try kdbx(["mkdir", "Work"]).status == 0)
+    let add = try kdbx(
+      ["add", "Work/Wiki", "--username", "ada", "--url", "https://wiki.example.com", "-p"], "fixture\ns3cret\n")
+    #expect(add.status == 0, "\(add.err)")
+    #expect(try kdbx(["add", "Work/Wiki"]).err.contains("already exists"))
+    let edit = try kdbx(["edit", "Work/Wiki", "--username", "grace"])
+    #expect(edit.status == 0, "\(edit.err)")
+    let shown = try kdbx(["show", "Work/Wiki", "-s"])
+    #expect(shown.out.contains("UserName: grace\nPassword: s3cret\nURL: https://wiki.example.com\n"), "\(shown.out)")
+    let exported = try kdbx(["export", "--format", "json"])
+    #expect(exported.out.contains("\"historyCount\": 1"))
+    #expect(try kdbx(["mv", "Work/Wiki", "Email"]).status == 0)
+    #expect(try kdbx(["show", "Email/Wiki"]).status == 0)
+    let recycle = try kdbx(["rm", "Email/Wiki"])
+    #expect(recycle.out.contains("recycle bin"), "\(recycle.err)")
+    let delete = try kdbx(["rm", "Recycle Bin/Wiki"])
+    #expect(delete.out.contains("deleted permanently"), "\(delete.err)")
+    #expect(try kdbx(["show", "Recycle Bin/Wiki"]).status == 1)
+    // A read-only vault is refused and left as it was.
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: vault)
+    let before = try Data(contentsOf: URL(fileURLWithPath: vault))
+    let refused = try kdbx(["mkdir", "Other"])
+    #expect(refused.status == 1)
+    #expect(refused.err.contains("read-only"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: vault)) == before)
+    #expect(try kdbx(["ls"]).out.hasPrefix("Internet/\nEmail/\nBanking/\nRecycle Bin/\nWork/\n"))
+  }
+
+  @Test func attachmentExport() throws {
+    let directory = try CLI.scratchCopy(of: CLI.fixture)
+    defer { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
+    let target = (directory as NSString).deletingLastPathComponent + "/codes.txt"
+    let oracle = try Oracle(CLI.fixture).entry(titled: "GitHub")
+    let attachment = try #require((oracle["attachments"] as? [[String: Any]])?.first)
+    let name = try #require(attachment["name"] as? String)
+    let result = try CLI.run(["attachment-export", CLI.fixture, "Internet/GitHub", name, target], input: "fixture\n")
+    #expect(result.status == 0, "\(result.err)")
+    let data = try Data(contentsOf: URL(fileURLWithPath: target))
+    #expect(data.count == attachment["size"] as? Int)
+    let again = try CLI.run(["attachment-export", CLI.fixture, "Internet/GitHub", name, target], input: "fixture\n")
+    #expect(again.status == 1)
+    #expect(again.err.contains("already exists"))
+  }
+}
+
 /// The content a reference reader (pykeepass) recorded for a fixture: `<file>.expected.json`.
 struct Oracle {
   var password: String?
