@@ -85,6 +85,21 @@ if "$K" --help | grep -qE '^ +add '; then
   check "rm gone" 1 'no entry named' -- pw fixture show "$V" "Recycle Bin/Wiki"
   check "attachment-export" 0 '' -- pw fixture attachment-export "$V" Internet/GitHub "$(pw fixture show "$F" Internet/GitHub 2>/dev/null | sed -n 's/^  \(.*\) ([0-9]* bytes)$/\1/p' | head -1)" "$TMP/out.bin"
   [ -s "$TMP/out.bin" ] && passes=$((passes + 1)) || { echo "FAIL attachment-export wrote nothing"; fails=$((fails + 1)); }
+  printf 'hello attachment\n' > "$TMP/in.txt"
+  check "attachment-import" 0 'Attached' -- pw fixture attachment-import "$V" Email/Mail note.txt "$TMP/in.txt"
+  check "attachment-import exists" 1 'already has an attachment' -- pw fixture attachment-import "$V" Email/Mail note.txt "$TMP/in.txt"
+  check "attachment-export --stdout" 0 '^hello attachment$' -- pw fixture attachment-export "$V" Email/Mail note.txt --stdout
+  check "attachment-rm" 0 'Removed attachment' -- pw fixture attachment-rm "$V" Email/Mail note.txt
+  check "attachment-rm gone" 1 'no attachment named' -- pw fixture attachment-rm "$V" Email/Mail note.txt
+  check "rmdir to bin" 0 'recycle bin' -- pw fixture rmdir "$V" Work/Projects
+  check "rmdir in bin" 0 'Projects/' -- pw fixture ls "$V" "Recycle Bin"
+  check "rmdir permanently" 0 'deleted permanently' -- pw fixture rmdir "$V" "Recycle Bin/Projects"
+  check "rmdir root" 1 'root group cannot be removed' -- pw fixture rmdir "$V" /
+  if command -v keepassxc-cli >/dev/null; then
+    check "keepassxc-cli reads our save" 0 'Title: Mail' -- bash -c "printf 'fixture\\n' | keepassxc-cli show -q \"$V\" Email/Mail"
+  else
+    echo "cli-tests: NOTE keepassxc-cli not installed; interop check skipped"
+  fi
   chmod a-w "$V"
   check "read-only vault" 1 'read-only' -- pw fixture mkdir "$V" Other
   chmod u+w "$V"

@@ -24,6 +24,11 @@ let usage = """
     rm ENTRY           Move an entry to the recycle bin (delete it if it is already there).
     mv ENTRY GROUP     Move an entry to another group.
     mkdir GROUP        Add a group.
+    rmdir GROUP        Move a group to the recycle bin (delete it if it is already there).
+    attachment-import ENTRY NAME PATH
+                       Attach a file to an entry (--force replaces).
+    attachment-rm ENTRY NAME
+                       Remove an attachment from an entry.
 
   NO VAULT NEEDED:
     generate           Print a random password.
@@ -62,6 +67,9 @@ func allCommands() -> [Command] {
     Command(name: "rm", help: RemoveCommand.help, run: RemoveCommand.run),
     Command(name: "mv", help: MoveCommand.help, run: MoveCommand.run),
     Command(name: "mkdir", help: MakeGroupCommand.help, run: MakeGroupCommand.run),
+    Command(name: "rmdir", help: RemoveGroupCommand.help, run: RemoveGroupCommand.run),
+    Command(name: "attachment-import", help: AttachmentImportCommand.help, run: AttachmentImportCommand.run),
+    Command(name: "attachment-rm", help: AttachmentRemoveCommand.help, run: AttachmentRemoveCommand.run),
     Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
