@@ -108,5 +108,34 @@ else
   echo "cli-tests: NOTE vault-changing commands not built yet; skipped"
 fi
 
+# kill -9 during saves: the vault must always open afterwards (KDBX_KILL_TRIALS, default 200).
+if "$K" --help | grep -qE '^ +edit '; then
+  trials="${KDBX_KILL_TRIALS:-200}"
+  V="$TMP/killed.kdbx"
+  cp "$F" "$V"
+  chmod u+w "$V"
+  broken=0
+  for i in $(seq 1 "$trials"); do
+    printf 'fixture\n' | "$K" edit "$V" Email/Mail --notes "trial $i" >/dev/null 2>&1 &
+    pid=$!
+    sleep "0.0$((RANDOM % 10))$((RANDOM % 10))"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if ! printf 'fixture\n' | "$K" ls "$V" >/dev/null 2>&1; then
+      broken=$((broken + 1))
+      echo "FAIL kill -9 trial $i left an unopenable vault"
+      cp "$F" "$V"
+      chmod u+w "$V"
+    fi
+  done
+  leftovers=$(find "$TMP" -name 'killed.kdbx?*' | wc -l)
+  if [ "$broken" -eq 0 ]; then
+    passes=$((passes + 1))
+    echo "cli-tests: kill -9 during save: $trials trials, vault always opened ($leftovers temporary file(s) left behind)"
+  else
+    fails=$((fails + 1))
+  fi
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
