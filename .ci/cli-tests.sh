@@ -100,6 +100,17 @@ if "$K" --help | grep -qE '^ +add '; then
   else
     echo "cli-tests: NOTE keepassxc-cli not installed; interop check skipped"
   fi
+  for spec in "4.0 chacha20 argon2d" "4.1 aes256 argon2id" "3.1 twofish aes-kdf" "4.0 aes256 aes-kdf"; do
+    set -- $spec
+    N="$TMP/new-$1-$2-$3.kdbx"
+    check "create $spec" 0 "Created" -- pw newpw create "$N" --format "$1" --cipher "$2" --kdf "$3" --iterations 1 --memory 1 --parallelism 1 --rounds 1000
+    check "create $spec opens" 0 "Format: +KDBX $1" -- pw newpw info "$N"
+    if command -v keepassxc-cli >/dev/null; then
+      check "keepassxc-cli opens created $spec" 0 'empty' -- bash -c "printf 'newpw\\n' | keepassxc-cli ls -q \"$N\""
+    fi
+  done
+  check "create exists" 1 'already exists' -- pw newpw create "$N"
+  check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
   chmod a-w "$V"
   check "read-only vault" 1 'read-only' -- pw fixture mkdir "$V" Other
   chmod u+w "$V"

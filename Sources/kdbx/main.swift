@@ -30,6 +30,9 @@ let usage = """
     attachment-rm ENTRY NAME
                        Remove an attachment from an entry.
 
+  WHOLE DATABASES:
+    create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
+
   NO VAULT NEEDED:
     generate           Print a random password.
 
@@ -71,6 +74,7 @@ func allCommands() -> [Command] {
     Command(name: "attachment-import", help: AttachmentImportCommand.help, run: AttachmentImportCommand.run),
     Command(name: "attachment-rm", help: AttachmentRemoveCommand.help, run: AttachmentRemoveCommand.run),
     Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
+    Command(name: "create", help: CreateCommand.help, run: CreateCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }

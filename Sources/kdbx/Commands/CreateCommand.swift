@@ -1,0 +1,99 @@
+import KDBX
+import KDBXFileIO
+
+/// `kdbx create FILE [settings]`: writes a new, empty database.
+enum CreateCommand {
+  static let help = """
+    USAGE: kdbx create FILE [--name NAME] [--cipher aes256|chacha20|twofish] [--kdf argon2id|argon2d|aes-kdf]
+                       [--format 3.1|4.0|4.1] [--iterations N] [--memory MiB] [--parallelism N] [--rounds N]
+                       [--key-file PATH] [--no-password]
+      Creates a new database FILE (it must not exist) with a root group named NAME (default 'Passwords').
+      The password is read as for other commands. Defaults: KDBX 4.0, AES-256, Argon2id with 3 iterations,
+      64 MiB and parallelism 2 (AES-KDF: 600000 rounds). KDBX 3.1 needs --kdf aes-kdf.
+      Calibration (--decryption-time) is not available yet.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion([
+      "--name", "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
+    ])
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let path = try arguments.positional(0, "FILE")
+    let name = arguments.value("--name") ?? "Passwords"
+    let keyFilePath = arguments.value("--key-file", "-k")
+    let noPassword = arguments.flag("--no-password")
+    let version: KDBXVersion
+    switch arguments.value("--format") ?? "4.0" {
+    case "3.1": version = .v3_1
+    case "4.0", "4": version = .v4_0
+    case "4.1": version = .v4_1
+    case let other: throw .usage("--format must be 3.1, 4.0 or 4.1, not '\(other)'")
+    }
+    let cipher: CipherAlgorithm
+    switch arguments.value("--cipher") ?? "aes256" {
+    case "aes256", "aes": cipher = .aes256
+    case "chacha20": cipher = .chaCha20
+    case "twofish": cipher = .twofish
+    case let other: throw .usage("--cipher must be aes256, chacha20 or twofish, not '\(other)'")
+    }
+    let iterations = try arguments.integer("--iterations", in: 1...1_000_000) ?? 3
+    let memory = try arguments.integer("--memory", in: 1...4_096) ?? 64
+    let parallelism = try arguments.integer("--parallelism", in: 1...64) ?? 2
+    let rounds = try arguments.integer("--rounds", in: 1...1_000_000_000) ?? 600_000
+    let kdf: KDFParameters
+    let salt = [UInt8](repeating: 0, count: 32)  // replaced by a fresh random seed when saving
+    switch arguments.value("--kdf") ?? (version.isKDBX4 ? "argon2id" : "aes-kdf") {
+    case "argon2id", "argon2d":
+      guard version.isKDBX4 else { throw .usage("Argon2 needs KDBX 4.0 or 4.1 (use --kdf aes-kdf for 3.1)") }
+      let variant: Argon2KDFParameters.Variant = arguments.value("--kdf") == "argon2d" ? .d : .id
+      kdf = .argon2(
+        Argon2KDFParameters(
+          variant: variant, iterations: UInt64(iterations), memoryBytes: UInt64(memory) * 1_048_576,
+          parallelism: UInt32(parallelism), salt: salt))
+    case "aes-kdf", "aeskdf", "aes":
+      kdf = .aesKDF(
+        AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: version.isKDBX4 ? .aesKDBX4 : .aesKDBX3))
+    case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
+    }
+    try arguments.finish(maxPositionals: 1)
+    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+
+    var keyFile: KeyFile?
+    if let keyFilePath {
+      let contents = try VaultAccess.readFile(keyFilePath)
+      do {
+        keyFile = try KeyFile(contents: contents)
+      } catch {
+        throw .failure("key file \(keyFilePath): \(error.description)")
+      }
+    }
+    var password: String?
+    if !noPassword {
+      guard let line = Terminal.readSecret(prompt: "Enter password for the new database \(path): ") else {
+        throw .failure("no password given (pipe it on standard input, or use --no-password with --key-file)")
+      }
+      password = line
+    }
+    if password == nil && keyFile == nil { throw .usage("a new database needs a password, a key file or both") }
+    let key = CompositeKey(password: password, keyFile: keyFile)
+    var random = SystemRandomNumberGenerator()
+    let database = Database.new(name: name, clock: SystemClock(), random: &random)
+    let settings = SaveSettings(version: version, cipher: cipher, kdf: kdf)
+    let bar = ProgressBar(label: "Deriving key")
+    let bytes: [UInt8]
+    do {
+      bytes = try KDBXFile.save(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
+    } catch {
+      bar.finish()
+      throw .failure("cannot create: \(error.description)")
+    }
+    bar.finish()
+    do {
+      try FileIO.atomicWrite(bytes, toPath: path) { VaultAccess.problem(opening: $0, key: key) }
+    } catch {
+      throw .failure("cannot create: \(error.description)")
+    }
+    Terminal.out("Created \(path) (KDBX \(Names.version(version)), \(Names.cipher(cipher)), \(Names.kdf(kdf))).\n")
+  }
+}
