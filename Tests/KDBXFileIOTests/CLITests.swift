@@ -242,6 +242,54 @@ struct CLIEditingTests {
   }
 }
 
+/// `create`, and `kill -9` in the middle of saves.
+@Suite(.enabled(if: CLI.available))
+struct CLIWholeDatabaseTests {
+  @Test(arguments: [["4.0", "chacha20", "argon2d"], ["4.1", "twofish", "argon2id"], ["3.1", "aes256", "aes-kdf"]])
+  func createdFilesOpen(_ spec: [String]) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kdbx-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("new.kdbx").path
+    let created = try CLI.run(
+      [
+        "create", path, "--format", spec[0], "--cipher", spec[1], "--kdf", spec[2], "--iterations", "1", "--memory",
+        "1", "--parallelism", "1", "--rounds", "1000", "--name", "Fresh",
+      ], input: "new password\n")
+    #expect(created.status == 0, "\(created.err)")
+    let info = try CLI.run(["info", path], input: "new password\n")
+    #expect(info.out.contains("Format:          KDBX \(spec[0])"), "\(info.out)\(info.err)")
+    #expect(info.out.contains("Name:            Fresh"))
+    #expect(try CLI.run(["info", path], input: "wrong\n").status == 2)
+    #expect(try CLI.run(["create", path], input: "x\n").err.contains("already exists"))
+  }
+
+  /// `kill -9` at random moments of `edit` (open, save, atomic write): the vault always opens afterwards.
+  /// 25 trials here; `.ci/cli-tests.sh` runs 200.
+  @Test func killDuringSaveNeverBreaksTheVault() throws {
+    let vault = try CLI.scratchCopy(of: CLI.fixture)
+    defer { try? FileManager.default.removeItem(atPath: (vault as NSString).deletingLastPathComponent) }
+    var generator = SystemRandomNumberGenerator()
+    for trial in 0..<25 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CLI.binary)
+      process.arguments = ["edit", vault, "Email/Mail", "--notes", "trial \(trial)"]
+      let input = Pipe()
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      input.fileHandleForWriting.write(Data("fixture\n".utf8))
+      try input.fileHandleForWriting.close()
+      usleep(UInt32.random(in: 0..<150_000, using: &generator))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let check = try CLI.run(["ls", vault], input: "fixture\n")
+      #expect(check.status == 0, "trial \(trial): \(check.err)")
+    }
+  }
+}
+
 /// The content a reference reader (pykeepass) recorded for a fixture: `<file>.expected.json`.
 struct Oracle {
   var password: String?
