@@ -31,6 +31,7 @@ let usage = """
                        Remove an attachment from an entry.
 
   WHOLE DATABASES:
+    verify FILE        Check every integrity layer and the tree's references, and explain.
     create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
 
   NO VAULT NEEDED:
@@ -75,6 +76,7 @@ func allCommands() -> [Command] {
     Command(name: "attachment-rm", help: AttachmentRemoveCommand.help, run: AttachmentRemoveCommand.run),
     Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
     Command(name: "create", help: CreateCommand.help, run: CreateCommand.run),
+    Command(name: "verify", help: VerifyCommand.help, run: VerifyCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
