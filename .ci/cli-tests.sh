@@ -113,6 +113,15 @@ if "$K" --help | grep -qE '^ +add '; then
   done
   check "create exists" 1 'already exists' -- pw newpw create "$N"
   check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
+  W="$TMP/other.kdbx"
+  cp "$F" "$W"
+  chmod u+w "$W"
+  check "merge: add in other" 0 '' -- pw fixture add "$W" Email/FromOther --username bee
+  check "merge --dry-run" 0 'Dry run' -- pw fixture merge "$V" "$W" --same-credentials --dry-run
+  check "merge" 0 'Saved' -- pw fixture merge "$V" "$W" --same-credentials
+  check "merge result" 0 '^UserName: bee$' -- pw fixture show "$V" Email/FromOther
+  check "merge other password" 0 'Nothing to merge' -- bash -c "printf 'fixture\\nfixture\\n' | \"$K\" merge \"$V\" \"$W\""
+  check "merge other wrong password" 2 'wrong password' -- bash -c "printf 'fixture\\nnope\\n' | \"$K\" merge \"$V\" \"$W\""
   chmod a-w "$V"
   check "read-only vault" 1 'read-only' -- pw fixture mkdir "$V" Other
   chmod u+w "$V"

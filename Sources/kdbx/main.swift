@@ -32,6 +32,8 @@ let usage = """
 
   WHOLE DATABASES:
     verify FILE        Check every integrity layer and the tree's references, and explain.
+    merge FILE OTHER...
+                       Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
 
   NO VAULT NEEDED:
@@ -77,6 +79,7 @@ func allCommands() -> [Command] {
     Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
     Command(name: "create", help: CreateCommand.help, run: CreateCommand.run),
     Command(name: "verify", help: VerifyCommand.help, run: VerifyCommand.run),
+    Command(name: "merge", help: MergeCommand.help, run: MergeCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
