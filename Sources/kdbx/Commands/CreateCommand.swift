@@ -15,14 +15,31 @@ enum CreateCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion([
-      "--name", "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
-    ])
+    valueOptions.formUnion(settingsOptions)
+    valueOptions.insert("--name")
     var arguments = try Arguments(raw, valueOptions: valueOptions)
     let path = try arguments.positional(0, "FILE")
     let name = arguments.value("--name") ?? "Passwords"
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
+    let settings = try saveSettings(&arguments)
+    try arguments.finish(maxPositionals: 1)
+    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+
+    let key = try newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    var random = SystemRandomNumberGenerator()
+    let database = Database.new(name: name, clock: SystemClock(), random: &random)
+    try write(database, key: key, settings: settings, to: path)
+    Terminal.out("Created \(path) (\(describe(settings))).\n")
+  }
+
+  /// The value options of ``saveSettings(_:)``.
+  static let settingsOptions: Set<String> = [
+    "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
+  ]
+
+  /// `--format`, `--cipher`, `--kdf` and the KDF parameters.
+  static func saveSettings(_ arguments: inout Arguments) throws(CLIError) -> SaveSettings {
     let version: KDBXVersion
     switch arguments.value("--format") ?? "4.0" {
     case "3.1": version = .v3_1
@@ -56,9 +73,15 @@ enum CreateCommand {
         AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: version.isKDBX4 ? .aesKDBX4 : .aesKDBX3))
     case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
     }
-    try arguments.finish(maxPositionals: 1)
-    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+    return SaveSettings(version: version, cipher: cipher, kdf: kdf)
+  }
 
+  static func describe(_ settings: SaveSettings) -> String {
+    "KDBX \(Names.version(settings.version)), \(Names.cipher(settings.cipher)), \(Names.kdf(settings.kdf))"
+  }
+
+  /// The key for a new file: the password (prompted or the next stdin line) and/or a key file.
+  static func newKey(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> CompositeKey {
     var keyFile: KeyFile?
     if let keyFilePath {
       let contents = try VaultAccess.readFile(keyFilePath)
@@ -76,10 +99,11 @@ enum CreateCommand {
       password = line
     }
     if password == nil && keyFile == nil { throw .usage("a new database needs a password, a key file or both") }
-    let key = CompositeKey(password: password, keyFile: keyFile)
-    var random = SystemRandomNumberGenerator()
-    let database = Database.new(name: name, clock: SystemClock(), random: &random)
-    let settings = SaveSettings(version: version, cipher: cipher, kdf: kdf)
+    return CompositeKey(password: password, keyFile: keyFile)
+  }
+
+  /// Saves `database` as the new file `path` (atomically, verified by opening it again).
+  static func write(_ database: Database, key: CompositeKey, settings: SaveSettings, to path: String) throws(CLIError) {
     let bar = ProgressBar(label: "Deriving key")
     let bytes: [UInt8]
     do {
@@ -94,6 +118,5 @@ enum CreateCommand {
     } catch {
       throw .failure("cannot create: \(error.description)")
     }
-    Terminal.out("Created \(path) (KDBX \(Names.version(version)), \(Names.cipher(cipher)), \(Names.kdf(kdf))).\n")
   }
 }
