@@ -111,6 +111,11 @@ if "$K" --help | grep -qE '^ +add '; then
       check "keepassxc-cli opens created $spec" 0 'empty' -- bash -c "printf 'newpw\\n' | keepassxc-cli ls -q \"$N\""
     fi
   done
+  pw fixture export "$F" --format xml > "$TMP/export.xml" 2>/dev/null
+  check "import" 0 'Imported' -- pw newpw import "$TMP/export.xml" "$TMP/imported.kdbx" --kdf aes-kdf --rounds 1000
+  pw fixture export "$F" --format json 2>/dev/null | grep -v '"version"' > "$TMP/a.json"
+  pw newpw export "$TMP/imported.kdbx" --format json 2>/dev/null | grep -v '"version"' > "$TMP/b.json"
+  check "import round trip (export json equal)" 0 '' -- cmp "$TMP/a.json" "$TMP/b.json"
   check "create exists" 1 'already exists' -- pw newpw create "$N"
   check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
   W="$TMP/other.kdbx"
