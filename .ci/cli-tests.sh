@@ -116,6 +116,7 @@ if "$K" --help | grep -qE '^ +add '; then
   pw fixture export "$F" --format json 2>/dev/null | grep -v '"version"' > "$TMP/a.json"
   pw newpw export "$TMP/imported.kdbx" --format json 2>/dev/null | grep -v '"version"' > "$TMP/b.json"
   check "import round trip (export json equal)" 0 '' -- cmp "$TMP/a.json" "$TMP/b.json"
+  check "import keeps protection" 0 '^Password: PROTECTED$' -- pw newpw show "$TMP/imported.kdbx" Email/Mail
   check "create exists" 1 'already exists' -- pw newpw create "$N"
   check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
   W="$TMP/other.kdbx"

@@ -25,7 +25,7 @@ enum ImportCommand {
     let bytes = try VaultAccess.readFile(xmlPath)
     let document: XMLElement
     do {
-      document = try XMLElement.parse(bytes)
+      document = protected(try XMLElement.parse(bytes))
     } catch {
       throw .failure("\(xmlPath): \(error)")
     }
@@ -42,5 +42,24 @@ enum ImportCommand {
     let key = try CreateCommand.newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
     try CreateCommand.write(database, key: key, settings: settings, to: path)
     Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")
+  }
+
+  /// Turns plain-text values marked `ProtectedInMemory="True"` (KeePass XML exports) into `Protected="True"`
+  /// values as the identity inner stream reads them (base64 of the plain text), so they stay protected.
+  static func protected(_ element: XMLElement) -> XMLElement {
+    var copy = element
+    if copy.name == "Value",
+      let index = copy.attributes.firstIndex(where: { $0.name == "ProtectedInMemory" && $0.value == "True" })
+    {
+      copy.attributes[index] = XMLAttribute(name: "Protected", value: "True")
+      let text = Base64.encode(Array(copy.text.utf8))
+      copy.children = text.isEmpty ? [] : [.text(text)]
+      return copy
+    }
+    copy.children = copy.children.map { node in
+      if case .element(let child) = node { return .element(protected(child)) }
+      return node
+    }
+    return copy
   }
 }
