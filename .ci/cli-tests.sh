@@ -117,6 +117,11 @@ if "$K" --help | grep -qE '^ +add '; then
   pw newpw export "$TMP/imported.kdbx" --format json 2>/dev/null | grep -v '"version"' > "$TMP/b.json"
   check "import round trip (export json equal)" 0 '' -- cmp "$TMP/a.json" "$TMP/b.json"
   check "import keeps protection" 0 '^Password: PROTECTED$' -- pw newpw show "$TMP/imported.kdbx" Email/Mail
+  F41="$FX/kdbx41-chacha20-aeskdf.kdbx"
+  check "convert downgrade refused" 1 'would lose: .*--accept-loss' -- pw fixture convert "$F41" "$TMP/conv31.kdbx" --format 3.1
+  check "convert --accept-loss" 0 'Converted' -- pw fixture convert "$F41" "$TMP/conv31.kdbx" --format 3.1 --accept-loss
+  check "converted opens" 0 'Format: +KDBX 3.1' -- pw fixture info "$TMP/conv31.kdbx"
+  check "convert cipher" 0 'Twofish' -- pw fixture convert "$F41" "$TMP/conv-tf.kdbx" --cipher twofish
   check "create exists" 1 'already exists' -- pw newpw create "$N"
   check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
   W="$TMP/other.kdbx"

@@ -34,6 +34,7 @@ let usage = """
     verify FILE        Check every integrity layer and the tree's references, and explain.
     merge FILE OTHER...
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
+    convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
     import XML OUT     Create a database from a KeePass 2 XML export (settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
 
@@ -82,6 +83,7 @@ func allCommands() -> [Command] {
     Command(name: "verify", help: VerifyCommand.help, run: VerifyCommand.run),
     Command(name: "merge", help: MergeCommand.help, run: MergeCommand.run),
     Command(name: "import", help: ImportCommand.help, run: ImportCommand.run),
+    Command(name: "convert", help: ConvertCommand.help, run: ConvertCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }

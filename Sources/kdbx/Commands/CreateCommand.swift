@@ -38,32 +38,57 @@ enum CreateCommand {
     "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
   ]
 
-  /// `--format`, `--cipher`, `--kdf` and the KDF parameters.
-  static func saveSettings(_ arguments: inout Arguments) throws(CLIError) -> SaveSettings {
+  /// `--format`, `--cipher`, `--kdf` and the KDF parameters; what is not given comes from `base` (for convert)
+  /// or the defaults.
+  static func saveSettings(_ arguments: inout Arguments, base: SaveSettings? = nil) throws(CLIError) -> SaveSettings {
+    var defaults = (format: "4.0", cipher: "aes256", kdf: nil as String?, iterations: 3, memory: 64, lanes: 2)
+    var defaultRounds = 600_000
+    if let base {
+      defaults.format = Names.version(base.version)
+      switch base.cipher {
+      case .aes256: defaults.cipher = "aes256"
+      case .chaCha20: defaults.cipher = "chacha20"
+      case .twofish: defaults.cipher = "twofish"
+      }
+      switch base.kdf {
+      case .aesKDF(let parameters):
+        defaults.kdf = "aes-kdf"
+        defaultRounds = Int(clamping: parameters.rounds)
+      case .argon2(let parameters):
+        defaults.kdf = parameters.variant == .d ? "argon2d" : "argon2id"
+        defaults.iterations = Int(clamping: parameters.iterations)
+        defaults.memory = max(1, Int(clamping: parameters.memoryKiB / 1_024))
+        defaults.lanes = Int(parameters.parallelism)
+      }
+    }
     let version: KDBXVersion
-    switch arguments.value("--format") ?? "4.0" {
+    switch arguments.value("--format") ?? defaults.format {
     case "3.1": version = .v3_1
     case "4.0", "4": version = .v4_0
     case "4.1": version = .v4_1
     case let other: throw .usage("--format must be 3.1, 4.0 or 4.1, not '\(other)'")
     }
     let cipher: CipherAlgorithm
-    switch arguments.value("--cipher") ?? "aes256" {
+    switch arguments.value("--cipher") ?? defaults.cipher {
     case "aes256", "aes": cipher = .aes256
     case "chacha20": cipher = .chaCha20
     case "twofish": cipher = .twofish
     case let other: throw .usage("--cipher must be aes256, chacha20 or twofish, not '\(other)'")
     }
-    let iterations = try arguments.integer("--iterations", in: 1...1_000_000) ?? 3
-    let memory = try arguments.integer("--memory", in: 1...4_096) ?? 64
-    let parallelism = try arguments.integer("--parallelism", in: 1...64) ?? 2
-    let rounds = try arguments.integer("--rounds", in: 1...1_000_000_000) ?? 600_000
+    let iterations = try arguments.integer("--iterations", in: 1...1_000_000) ?? defaults.iterations
+    let memory = try arguments.integer("--memory", in: 1...4_096) ?? defaults.memory
+    let parallelism = try arguments.integer("--parallelism", in: 1...64) ?? defaults.lanes
+    let rounds = try arguments.integer("--rounds", in: 1...1_000_000_000) ?? defaultRounds
     let kdf: KDFParameters
     let salt = [UInt8](repeating: 0, count: 32)  // replaced by a fresh random seed when saving
-    switch arguments.value("--kdf") ?? (version.isKDBX4 ? "argon2id" : "aes-kdf") {
+    let kdfName =
+      arguments.value("--kdf")
+      ?? ((defaults.kdf ?? "argon2id").hasPrefix("argon2") && !version.isKDBX4
+        ? "aes-kdf" : (defaults.kdf ?? (version.isKDBX4 ? "argon2id" : "aes-kdf")))
+    switch kdfName {
     case "argon2id", "argon2d":
       guard version.isKDBX4 else { throw .usage("Argon2 needs KDBX 4.0 or 4.1 (use --kdf aes-kdf for 3.1)") }
-      let variant: Argon2KDFParameters.Variant = arguments.value("--kdf") == "argon2d" ? .d : .id
+      let variant: Argon2KDFParameters.Variant = kdfName == "argon2d" ? .d : .id
       kdf = .argon2(
         Argon2KDFParameters(
           variant: variant, iterations: UInt64(iterations), memoryBytes: UInt64(memory) * 1_048_576,
