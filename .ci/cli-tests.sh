@@ -38,6 +38,17 @@ check "show --show-protected" 0 '^Password: correct horse battery staple$' -- pw
 check "show --attributes" 0 '^me@example.org$' -- pw fixture show "$F" Email/Mail -a UserName
 check "show by uuid" 0 '^Title: GitHub$' -- pw demo show "$DEMO" 14aa4e71-9d3c-4dec-80a6-1f933d6c51e3
 check "totp 8 digits" 0 '^[0-9]{8} \(valid for [0-9]+ s\)$' -- pw demo totp "$DEMO" Finance/Bank
+if command -v python3 >/dev/null; then
+  # Independent RFC 6238 reference (python3 hmac); either side of a period boundary is accepted.
+  ref() { python3 -c "
+import base64,hmac,hashlib,struct,time
+k=base64.b32decode('JBSWY3DPEHPK3PXP'); c=int(time.time())//30
+h=hmac.new(k,struct.pack('>Q',c),hashlib.sha1).digest(); o=h[-1]&15
+print(str((struct.unpack('>I',h[o:o+4])[0]&0x7fffffff)%10**6).zfill(6))"; }
+  before="$(ref)"; ours="$(pw demo totp "$DEMO" Internet/GitHub 2>/dev/null | cut -d' ' -f1)"; after="$(ref)"
+  if [ "$ours" = "$before" ] || [ "$ours" = "$after" ]; then passes=$((passes + 1)); else
+    echo "FAIL totp vs python reference: $ours, expected $before/$after"; fails=$((fails + 1)); fi
+fi
 check "info" 0 '^KDF: +AES-KDF' -- pw fixture info "$F"
 check "info --json" 0 '"cipher": "AES-256"' -- pw fixture info "$F" --json
 check "ls" 0 '^Recycle Bin/$' -- pw fixture ls "$F"
