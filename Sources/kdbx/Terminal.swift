@@ -13,15 +13,35 @@ enum Terminal {
   }
 
   static func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
+    _ = writeBytes(Array(text.utf8), to: descriptor)
+  }
+
+  /// Writes all of `bytes` to `descriptor`; `false` on an error.
+  @discardableResult
+  static func writeBytes(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      let count = bytes[offset...].withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
-      if count <= 0 { return }
+      if count <= 0 { return false }
       offset += count
     }
-    bytes.removeAll()
+    return true
+  }
+
+  /// Creates the new file `path` (mode 0600; an existing file is refused) holding `contents`.
+  static func createFile(_ path: String, contents: [UInt8]) throws(CLIError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      let reason = errno == EEXIST ? "it already exists" : "errno \(errno)"
+      throw .failure("cannot create \(path): \(reason)")
+    }
+    let written = writeBytes(contents, to: descriptor)
+    let closed = close(descriptor) == 0
+    guard written && closed else {
+      unlink(path)
+      throw .failure("cannot write \(path) (errno \(errno))")
+    }
   }
 
   static var standardInputIsTerminal: Bool { isatty(0) == 1 }

@@ -8,10 +8,45 @@ let usage = """
 
   USAGE: kdbx <command> [arguments] [options]
 
-  COMMANDS (no vault needed):
-    generate      Print a random password (see 'kdbx generate --help').
+  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin):
+    info               Format version, cipher, key derivation, compression and counts.
+    ls [GROUP]         List a group's entries and subgroups (-R recursive, --flatten full paths).
+    show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
+    search TERM        Find entries by title, user name, URL, tags or notes.
+    totp ENTRY         Print the entry's current one-time password.
+    export             Write the whole vault in clear (--format xml|json|csv).
+    attachment-export ENTRY NAME PATH
+                       Write an attachment to a new file (or --stdout).
 
-  Vault commands (info, ls, show, search, add, edit, ...) arrive with the KDBX codec.
+  CHANGING A VAULT (saved atomically: temporary file, fsync, verify, rename):
+    add GROUP/TITLE    Add an entry (--username, --url, --notes, --password-prompt or --generate).
+    edit ENTRY         Change an entry; the old version goes to its history.
+    rm ENTRY           Move an entry to the recycle bin (delete it if it is already there).
+    mv ENTRY GROUP     Move an entry to another group.
+    mkdir GROUP        Add a group.
+    rmdir GROUP        Move a group to the recycle bin (delete it if it is already there).
+    attachment-import ENTRY NAME PATH
+                       Attach a file to an entry (--force replaces).
+    attachment-rm ENTRY NAME
+                       Remove an attachment from an entry.
+
+  WHOLE DATABASES:
+    verify FILE        Check every integrity layer and the tree's references, and explain.
+    merge FILE OTHER...
+                       Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
+    convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
+    import XML OUT     Create a database from a KeePass 2 XML export (settings as for create).
+    create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
+
+  NO VAULT NEEDED:
+    generate           Print a random password.
+
+  VAULT OPTIONS:
+    --key-file PATH    Use a key file (with the password, or alone with --no-password).
+    --no-password      Do not ask for a password.
+    --json             Machine-readable output (info, ls, show, search, totp).
+
+  ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.
 
   OPTIONS:
     --help       Show this help, or a command's help after the command.
@@ -29,7 +64,27 @@ struct Command {
 
 func allCommands() -> [Command] {
   [
-    Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run)
+    Command(name: "info", help: InfoCommand.help, run: InfoCommand.run),
+    Command(name: "ls", help: ListCommand.help, run: ListCommand.run),
+    Command(name: "show", help: ShowCommand.help, run: ShowCommand.run),
+    Command(name: "search", help: SearchCommand.help, run: SearchCommand.run),
+    Command(name: "totp", help: TOTPCommand.help, run: TOTPCommand.run),
+    Command(name: "export", help: ExportCommand.help, run: ExportCommand.run),
+    Command(name: "add", help: AddCommand.help, run: AddCommand.run),
+    Command(name: "edit", help: EditCommand.help, run: EditCommand.run),
+    Command(name: "rm", help: RemoveCommand.help, run: RemoveCommand.run),
+    Command(name: "mv", help: MoveCommand.help, run: MoveCommand.run),
+    Command(name: "mkdir", help: MakeGroupCommand.help, run: MakeGroupCommand.run),
+    Command(name: "rmdir", help: RemoveGroupCommand.help, run: RemoveGroupCommand.run),
+    Command(name: "attachment-import", help: AttachmentImportCommand.help, run: AttachmentImportCommand.run),
+    Command(name: "attachment-rm", help: AttachmentRemoveCommand.help, run: AttachmentRemoveCommand.run),
+    Command(name: "attachment-export", help: AttachmentExportCommand.help, run: AttachmentExportCommand.run),
+    Command(name: "create", help: CreateCommand.help, run: CreateCommand.run),
+    Command(name: "verify", help: VerifyCommand.help, run: VerifyCommand.run),
+    Command(name: "merge", help: MergeCommand.help, run: MergeCommand.run),
+    Command(name: "import", help: ImportCommand.help, run: ImportCommand.run),
+    Command(name: "convert", help: ConvertCommand.help, run: ConvertCommand.run),
+    Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
   ]
 }
 

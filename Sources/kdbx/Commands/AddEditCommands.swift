@@ -1,0 +1,60 @@
+import KDBX
+
+/// `kdbx add FILE GROUP/TITLE [options]`: adds an entry and saves the vault atomically.
+enum AddCommand {
+  static let help = """
+    USAGE: kdbx add FILE GROUP/TITLE [field options] [--key-file PATH] [--no-password]
+      Adds an entry titled TITLE to the existing group GROUP (omit GROUP/ for the root) and saves the vault.
+    \(EntryFieldOptions.help)
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
+    let options = try EntryFieldOptions(&arguments)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let path = try arguments.positional(1, "GROUP/TITLE")
+    let parts = VaultAccess.split(path)
+    guard let title = parts.last else { throw .usage("the entry path '\(path)' has no title") }
+    let group = try vault.group(parts.dropLast().joined(separator: "/"))
+    if group.entries.contains(where: { $0[field: Entry.titleField]?.reveal() == title }) {
+      throw .failure("an entry '\(path)' already exists")
+    }
+    let password = try options.newPassword()
+    var random = SystemRandomNumberGenerator()
+    var entry = Entry.new(clock: SystemClock(), random: &random)
+    entry[field: Entry.titleField] = .plain(title)
+    options.apply(to: &entry, password: password)
+    guard vault.database.addEntry(entry, to: group.uuid) else { throw .failure("cannot add to '\(path)'") }
+    try vault.save()
+    Terminal.out("Added entry \(path) (\(entry.uuid)).\n")
+  }
+}
+
+/// `kdbx edit FILE ENTRY [options]`: changes an entry (the old version goes to its history) and saves.
+enum EditCommand {
+  static let help = """
+    USAGE: kdbx edit FILE ENTRY [field options] [--key-file PATH] [--no-password]
+      Changes the fields of ENTRY (a path or UUID). The previous version is kept in the entry's history.
+    \(EntryFieldOptions.help)
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
+    let options = try EntryFieldOptions(&arguments)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let reference = try arguments.positional(1, "ENTRY")
+    let entry = try vault.entry(reference)
+    let password = try options.newPassword()
+    let changed = vault.database.editEntry(entry.uuid, clock: SystemClock()) {
+      options.apply(to: &$0, password: password)
+    }
+    guard changed else {
+      Terminal.out("Nothing to change.\n")
+      return
+    }
+    try vault.save()
+    Terminal.out("Edited entry \(reference).\n")
+  }
+}

@@ -1,0 +1,83 @@
+import KDBX
+
+/// `kdbx attachment-import FILE ENTRY NAME PATH [--force]`: attaches a file to an entry and saves.
+enum AttachmentImportCommand {
+  static let help = """
+    USAGE: kdbx attachment-import FILE ENTRY NAME PATH [-f|--force] [--key-file PATH] [--no-password]
+      Attaches the file PATH to ENTRY under the name NAME (--force replaces an attachment of that name).
+      The previous version of the entry is kept in its history.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    let force = arguments.flag("-f", "--force")
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 4)
+    let reference = try arguments.positional(1, "ENTRY")
+    let name = try arguments.positional(2, "NAME")
+    let path = try arguments.positional(3, "PATH")
+    let entry = try vault.entry(reference)
+    if !force && entry.attachments.contains(where: { $0.name == name }) {
+      throw .failure("the entry already has an attachment named '\(name)' (use --force to replace it)")
+    }
+    let data = try VaultAccess.readFile(path)
+    let attachment = vault.database.makeAttachment(name: name, data: data)
+    vault.database.editEntry(entry.uuid, clock: SystemClock()) { edited in
+      edited.attachments.removeAll { $0.name == name }
+      edited.attachments.append(attachment)
+    }
+    try vault.save()
+    Terminal.out("Attached \(path) to \(reference) as \(name) (\(data.count) bytes).\n")
+  }
+}
+
+/// `kdbx attachment-rm FILE ENTRY NAME`: removes an attachment from an entry and saves.
+enum AttachmentRemoveCommand {
+  static let help = """
+    USAGE: kdbx attachment-rm FILE ENTRY NAME [--key-file PATH] [--no-password]
+      Removes the attachment NAME from ENTRY. The previous version of the entry is kept in its history.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 3)
+    let reference = try arguments.positional(1, "ENTRY")
+    let name = try arguments.positional(2, "NAME")
+    let entry = try vault.entry(reference)
+    guard entry.attachments.contains(where: { $0.name == name }) else {
+      throw .failure("the entry has no attachment named '\(name)'")
+    }
+    vault.database.editEntry(entry.uuid, clock: SystemClock()) { $0.attachments.removeAll { $0.name == name } }
+    try vault.save()
+    Terminal.out("Removed attachment \(name) from \(reference).\n")
+  }
+}
+
+/// `kdbx rmdir FILE GROUP`: moves a group to the recycle bin, or deletes it when it is there already.
+enum RemoveGroupCommand {
+  static let help = """
+    USAGE: kdbx rmdir FILE GROUP [--key-file PATH] [--no-password]
+      Moves GROUP (with its content) to the recycle bin; deletes it for good when it is already in the bin,
+      is the bin, or the bin is disabled. The root cannot be removed.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let reference = try arguments.positional(1, "GROUP")
+    let group = try vault.group(reference)
+    guard group.uuid != vault.database.root?.uuid else { throw .failure("the root group cannot be removed") }
+    var random = SystemRandomNumberGenerator()
+    switch vault.database.deleteGroup(group.uuid, clock: SystemClock(), random: &random) {
+    case .notFound: throw .failure("no group named '\(reference)'")
+    case .movedToRecycleBin:
+      try vault.save()
+      Terminal.out("Moved group \(reference) to the recycle bin.\n")
+    case .deletedPermanently:
+      try vault.save()
+      Terminal.out("Group \(reference) deleted permanently.\n")
+    }
+  }
+}

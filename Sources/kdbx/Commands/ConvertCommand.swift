@@ -1,0 +1,37 @@
+import KDBX
+import KDBXFileIO
+
+/// `kdbx convert FILE OUT [settings] [--accept-loss]`: writes FILE's content with other format settings.
+enum ConvertCommand {
+  static let help = """
+    USAGE: kdbx convert FILE OUT [--format 3.1|4.0|4.1] [--cipher ...] [--kdf ...] [--iterations N] [--memory MiB]
+                        [--parallelism N] [--rounds N] [--accept-loss] [--key-file PATH] [--no-password]
+      Writes the content of FILE to the new file OUT with the given settings (the others are kept), and the
+      same credentials. A downgrade that would lose content lists what would be lost and stops, unless
+      --accept-loss is given.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion(CreateCommand.settingsOptions)
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let acceptLoss = arguments.flag("--accept-loss")
+    let vault = try VaultAccess.open(&arguments)
+    var settings = try CreateCommand.saveSettings(&arguments, base: SaveSettings(keeping: vault.opened))
+    try arguments.finish(maxPositionals: 2)
+    let path = try arguments.positional(1, "OUT")
+    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+    let report = DowngradeReport(database: vault.database, settings: settings, target: settings.version)
+    if !report.isEmpty {
+      let lost = report.lostFeatures.map { "\($0)" }.joined(separator: ", ")
+      guard acceptLoss else {
+        throw .failure(
+          "KDBX \(Names.version(settings.version)) would lose: \(lost) (use --accept-loss to convert anyway)")
+      }
+      Terminal.error("Dropping: \(lost)\n")
+      settings.acceptedDowngrade = report
+    }
+    try CreateCommand.write(vault.database, key: vault.key, settings: settings, to: path)
+    Terminal.out("Converted \(vault.path) to \(path) (\(CreateCommand.describe(settings))).\n")
+  }
+}

@@ -1,0 +1,147 @@
+import KDBX
+import KDBXFileIO
+
+/// `kdbx create FILE [settings]`: writes a new, empty database.
+enum CreateCommand {
+  static let help = """
+    USAGE: kdbx create FILE [--name NAME] [--cipher aes256|chacha20|twofish] [--kdf argon2id|argon2d|aes-kdf]
+                       [--format 3.1|4.0|4.1] [--iterations N] [--memory MiB] [--parallelism N] [--rounds N]
+                       [--key-file PATH] [--no-password]
+      Creates a new database FILE (it must not exist) with a root group named NAME (default 'Passwords').
+      The password is read as for other commands. Defaults: KDBX 4.0, AES-256, Argon2id with 3 iterations,
+      64 MiB and parallelism 2 (AES-KDF: 600000 rounds). KDBX 3.1 needs --kdf aes-kdf.
+      Calibration (--decryption-time) is not available yet.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion(settingsOptions)
+    valueOptions.insert("--name")
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let path = try arguments.positional(0, "FILE")
+    let name = arguments.value("--name") ?? "Passwords"
+    let keyFilePath = arguments.value("--key-file", "-k")
+    let noPassword = arguments.flag("--no-password")
+    let settings = try saveSettings(&arguments)
+    try arguments.finish(maxPositionals: 1)
+    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+
+    let key = try newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    var random = SystemRandomNumberGenerator()
+    let database = Database.new(name: name, clock: SystemClock(), random: &random)
+    try write(database, key: key, settings: settings, to: path)
+    Terminal.out("Created \(path) (\(describe(settings))).\n")
+  }
+
+  /// The value options of ``saveSettings(_:)``.
+  static let settingsOptions: Set<String> = [
+    "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
+  ]
+
+  /// `--format`, `--cipher`, `--kdf` and the KDF parameters; what is not given comes from `base` (for convert)
+  /// or the defaults.
+  static func saveSettings(_ arguments: inout Arguments, base: SaveSettings? = nil) throws(CLIError) -> SaveSettings {
+    var defaults = (format: "4.0", cipher: "aes256", kdf: nil as String?, iterations: 3, memory: 64, lanes: 2)
+    var defaultRounds = 600_000
+    if let base {
+      defaults.format = Names.version(base.version)
+      switch base.cipher {
+      case .aes256: defaults.cipher = "aes256"
+      case .chaCha20: defaults.cipher = "chacha20"
+      case .twofish: defaults.cipher = "twofish"
+      }
+      switch base.kdf {
+      case .aesKDF(let parameters):
+        defaults.kdf = "aes-kdf"
+        defaultRounds = Int(clamping: parameters.rounds)
+      case .argon2(let parameters):
+        defaults.kdf = parameters.variant == .d ? "argon2d" : "argon2id"
+        defaults.iterations = Int(clamping: parameters.iterations)
+        defaults.memory = max(1, Int(clamping: parameters.memoryKiB / 1_024))
+        defaults.lanes = Int(parameters.parallelism)
+      }
+    }
+    let version: KDBXVersion
+    switch arguments.value("--format") ?? defaults.format {
+    case "3.1": version = .v3_1
+    case "4.0", "4": version = .v4_0
+    case "4.1": version = .v4_1
+    case let other: throw .usage("--format must be 3.1, 4.0 or 4.1, not '\(other)'")
+    }
+    let cipher: CipherAlgorithm
+    switch arguments.value("--cipher") ?? defaults.cipher {
+    case "aes256", "aes": cipher = .aes256
+    case "chacha20": cipher = .chaCha20
+    case "twofish": cipher = .twofish
+    case let other: throw .usage("--cipher must be aes256, chacha20 or twofish, not '\(other)'")
+    }
+    let iterations = try arguments.integer("--iterations", in: 1...1_000_000) ?? defaults.iterations
+    let memory = try arguments.integer("--memory", in: 1...4_096) ?? defaults.memory
+    let parallelism = try arguments.integer("--parallelism", in: 1...64) ?? defaults.lanes
+    let rounds = try arguments.integer("--rounds", in: 1...1_000_000_000) ?? defaultRounds
+    let kdf: KDFParameters
+    let salt = [UInt8](repeating: 0, count: 32)  // replaced by a fresh random seed when saving
+    let kdfName =
+      arguments.value("--kdf")
+      ?? ((defaults.kdf ?? "argon2id").hasPrefix("argon2") && !version.isKDBX4
+        ? "aes-kdf" : (defaults.kdf ?? (version.isKDBX4 ? "argon2id" : "aes-kdf")))
+    switch kdfName {
+    case "argon2id", "argon2d":
+      guard version.isKDBX4 else { throw .usage("Argon2 needs KDBX 4.0 or 4.1 (use --kdf aes-kdf for 3.1)") }
+      let variant: Argon2KDFParameters.Variant = kdfName == "argon2d" ? .d : .id
+      kdf = .argon2(
+        Argon2KDFParameters(
+          variant: variant, iterations: UInt64(iterations), memoryBytes: UInt64(memory) * 1_048_576,
+          parallelism: UInt32(parallelism), salt: salt))
+    case "aes-kdf", "aeskdf", "aes":
+      kdf = .aesKDF(
+        AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: version.isKDBX4 ? .aesKDBX4 : .aesKDBX3))
+    case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
+    }
+    return SaveSettings(version: version, cipher: cipher, kdf: kdf)
+  }
+
+  static func describe(_ settings: SaveSettings) -> String {
+    "KDBX \(Names.version(settings.version)), \(Names.cipher(settings.cipher)), \(Names.kdf(settings.kdf))"
+  }
+
+  /// The key for a new file: the password (prompted or the next stdin line) and/or a key file.
+  static func newKey(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> CompositeKey {
+    var keyFile: KeyFile?
+    if let keyFilePath {
+      let contents = try VaultAccess.readFile(keyFilePath)
+      do {
+        keyFile = try KeyFile(contents: contents)
+      } catch {
+        throw .failure("key file \(keyFilePath): \(error.description)")
+      }
+    }
+    var password: String?
+    if !noPassword {
+      guard let line = Terminal.readSecret(prompt: "Enter password for the new database \(path): ") else {
+        throw .failure("no password given (pipe it on standard input, or use --no-password with --key-file)")
+      }
+      password = line
+    }
+    if password == nil && keyFile == nil { throw .usage("a new database needs a password, a key file or both") }
+    return CompositeKey(password: password, keyFile: keyFile)
+  }
+
+  /// Saves `database` as the new file `path` (atomically, verified by opening it again).
+  static func write(_ database: Database, key: CompositeKey, settings: SaveSettings, to path: String) throws(CLIError) {
+    let bar = ProgressBar(label: "Deriving key")
+    let bytes: [UInt8]
+    do {
+      bytes = try KDBXFile.save(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
+    } catch {
+      bar.finish()
+      throw .failure("cannot create: \(error.description)")
+    }
+    bar.finish()
+    do {
+      try FileIO.atomicWrite(bytes, toPath: path) { VaultAccess.problem(opening: $0, key: key) }
+    } catch {
+      throw .failure("cannot create: \(error.description)")
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import KDBX
+import KDBXCrypto
+import KDBXXML
+
+/// `kdbx export FILE --format xml|json|csv`: the whole database in clear, on standard output.
+enum ExportCommand {
+  static let help = """
+    USAGE: kdbx export FILE [-f|--format xml|json|csv] [--key-file PATH] [--no-password]
+      Writes the whole database IN CLEAR to standard output (default format: xml).
+      xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text,
+            as keepassxc-cli export does.
+      json: one document, schema in the README: {"version", "meta", "groups", "entries", "deletedObjects"}.
+      csv:  keepassxc-cli's columns: Group, Title, Username, Password, URL, Notes, TOTP, Icon,
+            Last Modified, Created (recycle bin excluded).
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion(["--format", "-f"])
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let format = arguments.value("--format", "-f") ?? "xml"
+    guard ["xml", "json", "csv"].contains(format) else {
+      throw .usage("--format must be xml, json or csv, not '\(format)'")
+    }
+    let vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 1)
+    switch format {
+    case "json": Terminal.out(json(vault).rendered() + "\n")
+    case "csv": Terminal.out(csv(vault))
+    default: Terminal.out(try xml(vault))
+    }
+  }
+
+  // MARK: JSON
+
+  static func time(_ timestamp: Timestamp?) -> JSONValue {
+    timestamp.map { .string(ISO8601.format($0)) } ?? .null
+  }
+
+  static func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
+
+  static func json(_ vault: VaultAccess) -> JSONValue {
+    let database = vault.database
+    let meta = database.meta
+    var groups: [JSONValue] = []
+    func walk(_ group: Group, _ path: [String]) {
+      for child in group.groups {
+        let childPath = path + [child.name ?? ""]
+        groups.append(
+          .object([
+            ("uuid", .string(child.uuid.description)), ("path", strings(childPath)),
+            ("name", .string(child.name ?? "")), ("notes", .string(child.notes ?? "")),
+            ("icon", .number(Int(clamping: child.iconID ?? 0))),
+          ]))
+        walk(child, childPath)
+      }
+    }
+    if let root = database.root { walk(root, []) }
+    let standard = Set(ShowCommand.standardFields)
+    let entries = database.flatEntries.map { item -> JSONValue in
+      let entry = item.entry
+      func field(_ name: String) -> JSONValue { .string(entry[field: name]?.reveal() ?? "") }
+      let custom = entry.fields.filter { !standard.contains($0.key) }.map {
+        ($0.key, JSONValue.string($0.value.reveal()))
+      }
+      let attachments = entry.attachments.map { attachment -> JSONValue in
+        let data = database.data(of: attachment) ?? []
+        return .object([
+          ("name", .string(attachment.name)), ("size", .number(data.count)),
+          ("sha256", .string(Hex.encode(SHA256.hash(data).bytes))),
+        ])
+      }
+      let times = entry.times
+      return .object([
+        ("uuid", .string(entry.uuid.description)), ("groupPath", strings(item.groupPath)),
+        ("title", field("Title")), ("username", field("UserName")), ("password", field("Password")),
+        ("url", field("URL")), ("notes", field("Notes")), ("tags", strings(entry.tagList)),
+        ("fields", .object(custom)), ("attachments", .array(attachments)),
+        ("historyCount", .number(entry.history?.count ?? 0)),
+        (
+          "times",
+          .object([
+            ("created", time(times?.creationTime)), ("modified", time(times?.lastModificationTime)),
+            ("accessed", time(times?.lastAccessTime)), ("expiry", time(times?.expiryTime)),
+            ("locationChanged", time(times?.locationChanged)),
+            ("usageCount", .number(Int(clamping: times?.usageCount ?? 0))),
+          ])
+        ),
+        ("icon", .number(Int(clamping: entry.iconID ?? 0))), ("expires", .bool(times?.expires ?? false)),
+      ])
+    }
+    let deleted = (database.deletedObjects ?? []).map { object -> JSONValue in
+      .object([("uuid", .string(object.uuid.description)), ("deletionTime", time(object.deletionTime))])
+    }
+    return .object([
+      ("version", .string(Names.version(vault.opened.header.version))),
+      (
+        "meta",
+        .object([
+          ("name", .string(meta.databaseName ?? "")), ("description", .string(meta.databaseDescription ?? "")),
+          ("generator", .string(meta.generator ?? "")),
+          ("recycleBin", database.recycleBinGroupUUID.map { .string($0.description) } ?? .null),
+        ])
+      ),
+      ("groups", .array(groups)), ("entries", .array(entries)), ("deletedObjects", .array(deleted)),
+    ])
+  }
+
+  // MARK: CSV
+
+  /// RFC 4180 field: quoted, with quotes doubled.
+  static func csvField(_ text: String) -> String {
+    var out = "\""
+    for character in text {
+      if character == "\"" { out += "\"" }
+      out.append(character)
+    }
+    return out + "\""
+  }
+
+  static func csv(_ vault: VaultAccess) -> String {
+    let database = vault.database
+    let rootName = database.root?.name ?? "Root"
+    var out =
+      ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
+      .map(csvField).joined(separator: ",") + "\n"
+    for item in database.flatEntries where !item.isInRecycleBin {
+      let entry = item.entry
+      func field(_ name: String) -> String { entry[field: name]?.reveal() ?? "" }
+      let totp = entry.oneTimePasswordConfiguration() != nil ? (entry[field: "otp"]?.reveal() ?? "") : ""
+      let row = [
+        ([rootName] + item.groupPath).joined(separator: "/"), field("Title"), field("UserName"), field("Password"),
+        field("URL"), field("Notes"), totp, String(entry.iconID ?? 0),
+        entry.times?.lastModificationTime.map(ISO8601.format) ?? "",
+        entry.times?.creationTime.map(ISO8601.format) ?? "",
+      ]
+      out += row.map(csvField).joined(separator: ",") + "\n"
+    }
+    return out
+  }
+
+  // MARK: XML
+
+  static func xml(_ vault: VaultAccess) throws(CLIError) -> String {
+    var database = vault.database
+    database.meta.headerHash = nil
+    var stream = PlaintextInnerStream()
+    let tree = revealed(DatabaseXMLWriter.write(database, version: .v3_1, stream: &stream))
+    do {
+      return String(decoding: try XMLWriter.write(tree), as: UTF8.self) + "\n"
+    } catch {
+      throw .failure("cannot write the XML: \(error)")
+    }
+  }
+
+  /// Turns `Protected="True"` values (base64 of the plain text, as the identity stream leaves them) into plain
+  /// text marked `ProtectedInMemory="True"`, as KeePass and keepassxc-cli export do.
+  static func revealed(_ element: XMLElement) -> XMLElement {
+    var copy = element
+    if let index = copy.attributes.firstIndex(where: { $0.name == "Protected" && $0.value == "True" }) {
+      if copy.name == "Value" {
+        let plain = Base64.decode(copy.text, options: .lenient).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        copy.attributes[index] = XMLAttribute(name: "ProtectedInMemory", value: "True")
+        copy.children = plain.isEmpty ? [] : [.text(plain)]
+      } else {
+        copy.attributes.remove(at: index)
+      }
+      return copy
+    }
+    copy.children = copy.children.map { node in
+      if case .element(let child) = node { return .element(revealed(child)) }
+      return node
+    }
+    return copy
+  }
+}

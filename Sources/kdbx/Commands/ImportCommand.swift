@@ -1,0 +1,65 @@
+import KDBX
+import KDBXFileIO
+import KDBXXML
+
+/// `kdbx import XML OUT [settings]`: writes a new database from a KeePass 2 XML export.
+enum ImportCommand {
+  static let help = """
+    USAGE: kdbx import XML OUT [--cipher ...] [--kdf ...] [--format ...] [--iterations N] [--memory MiB]
+                       [--parallelism N] [--rounds N] [--key-file PATH] [--no-password]
+      Creates the database OUT (it must not exist) from the KeePass 2 XML file XML (as written by
+      'kdbx export', KeePass or keepassxc-cli export), with the settings and credentials of 'kdbx create'.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion(CreateCommand.settingsOptions)
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let xmlPath = try arguments.positional(0, "XML")
+    let path = try arguments.positional(1, "OUT")
+    let keyFilePath = arguments.value("--key-file", "-k")
+    let noPassword = arguments.flag("--no-password")
+    let settings = try CreateCommand.saveSettings(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
+    let bytes = try VaultAccess.readFile(xmlPath)
+    let document: XMLElement
+    do {
+      document = protected(try XMLElement.parse(bytes))
+    } catch {
+      throw .failure("\(xmlPath): \(error)")
+    }
+    var database: Database
+    do throws(KDBXError) {
+      var stream = PlaintextInnerStream()
+      var random = SystemRandomNumberGenerator()
+      database = try DatabaseXMLReader.read(
+        document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+    } catch {
+      throw .failure("\(xmlPath): \(error.description)")
+    }
+    database.meta.headerHash = nil
+    let key = try CreateCommand.newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    try CreateCommand.write(database, key: key, settings: settings, to: path)
+    Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")
+  }
+
+  /// Turns plain-text values marked `ProtectedInMemory="True"` (KeePass XML exports) into `Protected="True"`
+  /// values as the identity inner stream reads them (base64 of the plain text), so they stay protected.
+  static func protected(_ element: XMLElement) -> XMLElement {
+    var copy = element
+    if copy.name == "Value",
+      let index = copy.attributes.firstIndex(where: { $0.name == "ProtectedInMemory" && $0.value == "True" })
+    {
+      copy.attributes[index] = XMLAttribute(name: "Protected", value: "True")
+      let text = Base64.encode(Array(copy.text.utf8))
+      copy.children = text.isEmpty ? [] : [.text(text)]
+      return copy
+    }
+    copy.children = copy.children.map { node in
+      if case .element(let child) = node { return .element(protected(child)) }
+      return node
+    }
+    return copy
+  }
+}

@@ -1,0 +1,119 @@
+import Glibc
+import KDBX
+
+/// `kdbx show FILE ENTRY [--show-protected] [--attributes A...] [--totp] [--json]`: prints an entry's fields, as
+/// keepassxc-cli does (protected values as `PROTECTED` unless `--show-protected`).
+enum ShowCommand {
+  static let help = """
+    USAGE: kdbx show FILE ENTRY [-s|--show-protected] [-a|--attributes NAME]... [-t|--totp] [--json]
+                     [--key-file PATH] [--no-password]
+      Prints the entry ENTRY (a path like 'Internet/GitHub', or a UUID): Title, UserName, Password, URL, Notes,
+      custom fields, tags and attachments. Protected values print as PROTECTED unless --show-protected.
+      With --attributes, prints only the values of the named fields, one per line (shown in clear).
+      --totp adds the current one-time password and the seconds it stays valid.
+    """
+
+  static let standardFields = ["Title", "UserName", "Password", "URL", "Notes"]
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var valueOptions = VaultAccess.valueOptions
+    valueOptions.formUnion(["--attributes", "-a"])
+    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    let showProtected = arguments.flag("-s", "--show-protected")
+    let attributes = arguments.values("--attributes", "-a")
+    let totp = arguments.flag("-t", "--totp")
+    let json = arguments.flag("--json")
+    let vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
+    let code = totp ? try currentCode(entry) : nil
+
+    if !attributes.isEmpty {
+      var lines: [String] = []
+      for name in attributes {
+        guard let value = field(entry, name) else { throw .failure("the entry has no attribute '\(name)'") }
+        lines.append(value.reveal())
+      }
+      if let code { lines.append(code.code) }
+      Terminal.out(lines.map { $0 + "\n" }.joined())
+      return
+    }
+    let names = standardFields + entry.fields.map { $0.key }.filter { !standardFields.contains($0) }
+    func shown(_ value: FieldValue?) -> String {
+      guard let value else { return "" }
+      return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
+    }
+    if json {
+      var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
+      members.append(("groupPath", .array((groupPath(vault, entry) ?? []).map { .string($0) })))
+      members.append(
+        ("fields", .object(names.map { ($0, JSONValue.string(shown(entry[field: $0]))) })))
+      members.append(("tags", .array(entry.tagList.map { .string($0) })))
+      members.append(("attachments", .array(entry.attachments.map { .string($0.name) })))
+      if let code {
+        members.append(("totp", .object([("code", .string(code.code)), ("secondsRemaining", code.remaining)])))
+      }
+      Terminal.out(JSONValue.object(members).rendered() + "\n")
+      return
+    }
+    var lines: [String] = []
+    for name in names { lines.append("\(name): \(shown(entry[field: name]))") }
+    if !entry.tagList.isEmpty { lines.append("Tags: \(entry.tagList.joined(separator: ", "))") }
+    if !entry.attachments.isEmpty {
+      lines.append("Attachments:")
+      for attachment in entry.attachments {
+        let size = vault.database.data(of: attachment)?.count ?? 0
+        lines.append("  \(attachment.name) (\(size) bytes)")
+      }
+    }
+    lines.append("Uuid: \(entry.uuid)")
+    if let code {
+      let remaining = code.seconds.map { " (valid for \($0) s)" } ?? ""
+      lines.append("TOTP: \(code.code)\(remaining)")
+    }
+    Terminal.out(lines.joined(separator: "\n") + "\n")
+  }
+
+  static func field(_ entry: Entry, _ name: String) -> FieldValue? {
+    if let value = entry[field: name] { return value }
+    return entry.fields.first { $0.key.lowercased() == name.lowercased() }?.value
+  }
+
+  static func groupPath(_ vault: VaultAccess, _ entry: Entry) -> [String]? {
+    guard let parent = vault.database.parentGroupUUID(ofEntry: entry.uuid) else { return nil }
+    return vault.groupPath(of: parent)
+  }
+
+  /// The entry's current one-time password and its remaining validity.
+  static func currentCode(_ entry: Entry) throws(CLIError) -> (code: String, seconds: Int?, remaining: JSONValue) {
+    guard let generator = entry.oneTimePassword() else { throw .failure("the entry has no one-time password") }
+    let now = Int64(time(nil))
+    let seconds = generator.secondsRemaining(at: now)
+    return (generator.code(at: now), seconds, seconds.map { .number($0) } ?? .null)
+  }
+}
+
+/// `kdbx totp FILE ENTRY [--json]`: the entry's current one-time password.
+enum TOTPCommand {
+  static let help = """
+    USAGE: kdbx totp FILE ENTRY [--json] [--key-file PATH] [--no-password]
+      Prints the current one-time password of ENTRY and the seconds it stays valid. Reads otpauth:// URIs
+      ('otp' field), KeePassXC's 'TOTP Seed'/'TOTP Settings' and KeePass's TimeOtp-* fields.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    let json = arguments.flag("--json")
+    let vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
+    let code = try ShowCommand.currentCode(entry)
+    if json {
+      Terminal.out(
+        JSONValue.object([("code", .string(code.code)), ("secondsRemaining", code.remaining)]).rendered() + "\n")
+    } else {
+      let remaining = code.seconds.map { " (valid for \($0) s)" } ?? ""
+      Terminal.out("\(code.code)\(remaining)\n")
+    }
+  }
+}

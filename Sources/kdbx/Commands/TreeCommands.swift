@@ -1,0 +1,103 @@
+import KDBX
+
+/// `kdbx rm FILE ENTRY`: moves the entry to the recycle bin, or deletes it when it is already there (or the bin is
+/// disabled).
+enum RemoveCommand {
+  static let help = """
+    USAGE: kdbx rm FILE ENTRY [--key-file PATH] [--no-password]
+      Moves ENTRY to the recycle bin; deletes it for good when it is already in the bin or the bin is disabled.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let reference = try arguments.positional(1, "ENTRY")
+    let entry = try vault.entry(reference)
+    var random = SystemRandomNumberGenerator()
+    let outcome = vault.database.deleteEntry(entry.uuid, clock: SystemClock(), random: &random)
+    switch outcome {
+    case .notFound: throw .failure("no entry named '\(reference)'")
+    case .movedToRecycleBin:
+      try vault.save()
+      Terminal.out("Moved entry \(reference) to the recycle bin.\n")
+    case .deletedPermanently:
+      try vault.save()
+      Terminal.out("Entry \(reference) deleted permanently.\n")
+    }
+  }
+}
+
+/// `kdbx mv FILE ENTRY GROUP`: moves an entry into another group.
+enum MoveCommand {
+  static let help = """
+    USAGE: kdbx mv FILE ENTRY GROUP [--key-file PATH] [--no-password]
+      Moves ENTRY (a path or UUID) into GROUP (a path, '/' for the root, or a UUID).
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 3)
+    let reference = try arguments.positional(1, "ENTRY")
+    let target = try arguments.positional(2, "GROUP")
+    let entry = try vault.entry(reference)
+    let group = try vault.group(target)
+    guard vault.database.moveEntry(entry.uuid, to: group.uuid, clock: SystemClock()) else {
+      throw .failure("cannot move '\(reference)' to '\(target)'")
+    }
+    try vault.save()
+    Terminal.out("Moved entry \(reference) to \(target).\n")
+  }
+}
+
+/// `kdbx mkdir FILE GROUP`: adds a group under an existing parent.
+enum MakeGroupCommand {
+  static let help = """
+    USAGE: kdbx mkdir FILE PARENT/NAME [--key-file PATH] [--no-password]
+      Adds a group NAME inside the existing group PARENT (omit PARENT/ for the root).
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: 2)
+    let path = try arguments.positional(1, "GROUP")
+    let parts = VaultAccess.split(path)
+    guard let name = parts.last else { throw .usage("the group path '\(path)' has no name") }
+    let parent = try vault.group(parts.dropLast().joined(separator: "/"))
+    if parent.groups.contains(where: { $0.name == name }) { throw .failure("the group '\(path)' already exists") }
+    var random = SystemRandomNumberGenerator()
+    let group = Group.new(name: name, clock: SystemClock(), random: &random)
+    guard vault.database.appendGroup(group, to: parent.uuid) else { throw .failure("cannot add '\(path)'") }
+    try vault.save()
+    Terminal.out("Added group \(path).\n")
+  }
+}
+
+/// `kdbx attachment-export FILE ENTRY NAME PATH`: writes an attachment to a file (or standard output).
+enum AttachmentExportCommand {
+  static let help = """
+    USAGE: kdbx attachment-export FILE ENTRY NAME [PATH] [--stdout] [--key-file PATH] [--no-password]
+      Writes the attachment NAME of ENTRY to PATH (a new file, mode 0600), or to standard output with --stdout.
+    """
+
+  static func run(_ raw: [String]) throws(CLIError) {
+    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    let toStandardOutput = arguments.flag("--stdout")
+    let vault = try VaultAccess.open(&arguments)
+    try arguments.finish(maxPositionals: toStandardOutput ? 3 : 4)
+    let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
+    let name = try arguments.positional(2, "NAME")
+    guard let attachment = entry.attachments.first(where: { $0.name == name }),
+      let data = vault.database.data(of: attachment)
+    else { throw .failure("the entry has no attachment named '\(name)'") }
+    if toStandardOutput {
+      Terminal.writeBytes(data, to: 1)
+      return
+    }
+    let path = try arguments.positional(3, "PATH")
+    try Terminal.createFile(path, contents: data)
+    Terminal.out("Wrote \(data.count) bytes to \(path).\n")
+  }
+}

@@ -1,0 +1,98 @@
+import Glibc
+import KDBX
+
+/// The system clock, for modification times.
+struct SystemClock: WallClock {
+  func now() -> Timestamp { Timestamp(unixSeconds: Int64(time(nil))) }
+}
+
+extension Database {
+  /// Appends `group` to the children of group `parent`; `false` when there is no such group.
+  mutating func appendGroup(_ group: Group, to parent: KDBXUUID) -> Bool {
+    guard var tree = root else { return false }
+    func visit(_ node: inout Group) -> Bool {
+      if node.uuid == parent {
+        node.groups.append(group)
+        node.childOrder.append(false)
+        return true
+      }
+      for index in node.groups.indices where visit(&node.groups[index]) { return true }
+      return false
+    }
+    guard visit(&tree) else { return false }
+    root = tree
+    return true
+  }
+}
+
+/// Options shared by `add` and `edit`: the standard fields and how to set the password.
+struct EntryFieldOptions {
+  static let valueOptions: Set<String> = [
+    "--title", "--username", "-u", "--url", "--notes", "--tags", "--length", "-L", "--exclude", "-x",
+  ]
+  static let help = """
+      --title T  --username U  --url U  --notes N  --tags 'a;b'   set those fields
+      -p, --password-prompt   read the entry's password (the line after the vault password when piped)
+      -g, --generate          generate the password: [--length N] [--lower] [--upper] [--digits] [--symbols]
+                              [--exclude CHARS]
+    """
+
+  var title: String?
+  var username: String?
+  var url: String?
+  var notes: String?
+  var tags: String?
+  var passwordPrompt = false
+  var generate = false
+  var generator = PasswordGenerator.Options()
+
+  init(_ arguments: inout Arguments) throws(CLIError) {
+    title = arguments.value("--title")
+    username = arguments.value("--username", "-u")
+    url = arguments.value("--url")
+    notes = arguments.value("--notes")
+    tags = arguments.value("--tags")
+    passwordPrompt = arguments.flag("-p", "--password-prompt")
+    generate = arguments.flag("-g", "--generate")
+    if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {
+      generator.length = length
+    }
+    if let length = try arguments.integer("-L", in: 1...PasswordGenerator.maximumLength) { generator.length = length }
+    var classes: [PasswordGenerator.CharacterClass] = []
+    if arguments.flag("--lower", "-l") { classes.append(.lowercase) }
+    if arguments.flag("--upper", "-U") { classes.append(.uppercase) }
+    if arguments.flag("--digits", "--numeric", "-n") { classes.append(.digits) }
+    if arguments.flag("--symbols", "--special", "-s") { classes.append(.symbols) }
+    if !classes.isEmpty { generator.classes = classes }
+    generator.excludedCharacters = arguments.values("--exclude", "-x").joined()
+    if passwordPrompt && generate { throw .usage("use either --password-prompt or --generate, not both") }
+  }
+
+  /// The new password, when one was asked for. Call after the vault is open (the prompt reads the next line).
+  func newPassword() throws(CLIError) -> String? {
+    if passwordPrompt {
+      guard let line = Terminal.readSecret(prompt: "Enter password for new entry: ") else {
+        throw .failure("no entry password given")
+      }
+      return line
+    }
+    guard generate else { return nil }
+    var random = SystemRandomNumberGenerator()
+    do {
+      return try PasswordGenerator(options: generator).generate(using: &random)
+    } catch {
+      throw .usage(GenerateCommand.describe(error))
+    }
+  }
+
+  /// Applies the options to `entry`; the password is protected.
+  func apply(to entry: inout Entry, password: String?) {
+    var random = SystemRandomNumberGenerator()
+    if let title { entry[field: Entry.titleField] = .plain(title) }
+    if let username { entry[field: Entry.userNameField] = .plain(username) }
+    if let url { entry[field: Entry.urlField] = .plain(url) }
+    if let notes { entry[field: Entry.notesField] = .plain(notes) }
+    if let tags { entry.tags = tags }
+    if let password { entry[field: Entry.passwordField] = .protected(ProtectedValue(password, using: &random)) }
+  }
+}
