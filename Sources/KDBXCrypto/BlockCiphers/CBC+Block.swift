@@ -1,4 +1,4 @@
-// Default CBC kernels for any BlockCipher (NIST SP 800-38A §6.2): one block at a time through
+// Default CBC kernels for every BlockCipher (NIST SP 800-38A §6.2): one block at a time through
 // the protocol's block functions. AES and Twofish override both with kernels that bind their
 // tables once per call; ConstantTimeAES overrides decryption (four blocks per bitsliced pass).
 
