@@ -28,7 +28,7 @@ let package = Package(
     .executableTarget(name: "kdbx", dependencies: ["KDBX", "KDBXFileIO"]),
     .executableTarget(
       name: "kdbx-bench",
-      dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML"],
+      dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
       path: "Benchmarks/kdbx-bench"
     ),
 

@@ -1,9 +1,9 @@
 // KDBX benchmarks on ../shared/corpus/generated/large_5000.kdbx (5,000 entries, 1,000 history items, 100
 // attachments, about 6 MB of XML, Argon2 cut to 1 MiB; password "bench"). Registered in main.swift through
 // `kdbxBenchmarks()`. Skipped, with a note, when the corpus is not beside the repository.
-import Glibc
 import KDBX
 import KDBXCompression
+import KDBXFileIO
 import KDBXXML
 
 /// The corpus file, found beside the repository (from this source file's path) or in the working directory.
@@ -14,16 +14,7 @@ func largeVaultBytes() -> [UInt8]? {
   for path in [
     repository + "/../shared/corpus/generated/large_5000.kdbx", "../shared/corpus/generated/large_5000.kdbx",
   ] {
-    guard let file = fopen(path, "rb") else { continue }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      bytes.append(contentsOf: chunk[0..<count])
-      if count < chunk.count { break }
-    }
-    return bytes
+    if let bytes = try? FileIO.readFile(atPath: path) { return bytes }
   }
   return nil
 }

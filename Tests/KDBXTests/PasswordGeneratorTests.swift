@@ -1,22 +1,10 @@
 import KDBX
 import Testing
 
-/// SplitMix64, seeded, so that generator tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-}
-
 @Suite("Password generator")
 struct PasswordGeneratorTests {
   @Test func respectsLengthClassesAndExclusions() throws {
-    var random = SeededGenerator(state: 1)
+    var random = SplitMix64(seed: 1)
     var options = PasswordGenerator.Options()
     options.length = 32
     options.classes = [.lowercase, .digits, .symbols]
@@ -33,7 +21,7 @@ struct PasswordGeneratorTests {
   }
 
   @Test func everyClassAppearsEvenInShortPasswords() throws {
-    var random = SeededGenerator(state: 7)
+    var random = SplitMix64(seed: 7)
     var options = PasswordGenerator.Options()
     options.length = 4
     options.classes = PasswordGenerator.CharacterClass.allCases
@@ -47,7 +35,7 @@ struct PasswordGeneratorTests {
   }
 
   @Test func lookAlikesCanBeExcluded() throws {
-    var random = SeededGenerator(state: 3)
+    var random = SplitMix64(seed: 3)
     var options = PasswordGenerator.Options()
     options.length = 200
     options.excludesLookAlikes = true
@@ -56,7 +44,7 @@ struct PasswordGeneratorTests {
   }
 
   @Test func characterChoiceIsRoughlyUniform() throws {
-    var random = SeededGenerator(state: 11)
+    var random = SplitMix64(seed: 11)
     var options = PasswordGenerator.Options()
     options.length = 4096
     options.classes = [.digits]
@@ -69,7 +57,7 @@ struct PasswordGeneratorTests {
   }
 
   @Test func impossibleOptionsThrow() {
-    var random = SeededGenerator(state: 5)
+    var random = SplitMix64(seed: 5)
     var options = PasswordGenerator.Options()
     options.classes = [.digits]
     options.excludedCharacters = "0123456789"

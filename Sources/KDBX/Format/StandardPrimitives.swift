@@ -56,11 +56,7 @@ public struct StandardPrimitives: KDBXPrimitives {
       switch cipher {
       case .aes256: return try CBC<AES>.decrypt(ciphertext, key: key, iv: iv)
       case .twofish: return try CBC<Twofish>.decrypt(ciphertext, key: key, iv: iv)
-      case .chaCha20:
-        var bytes = ciphertext
-        var stream = try ChaCha20(key: key, nonce: iv, counter: 0)
-        try stream.apply(to: &bytes)
-        return bytes
+      case .chaCha20: return try chaCha20(ciphertext, key: key, nonce: iv)
       }
     } catch {
       throw .crypto(error)
@@ -74,15 +70,20 @@ public struct StandardPrimitives: KDBXPrimitives {
       switch cipher {
       case .aes256: return try CBC<AES>.encrypt(plaintext, key: key, iv: iv)
       case .twofish: return try CBC<Twofish>.encrypt(plaintext, key: key, iv: iv)
-      case .chaCha20:
-        var bytes = plaintext
-        var stream = try ChaCha20(key: key, nonce: iv, counter: 0)
-        try stream.apply(to: &bytes)
-        return bytes
+      case .chaCha20: return try chaCha20(plaintext, key: key, nonce: iv)
       }
     } catch {
       throw .crypto(error)
     }
+  }
+
+  /// The KDBX 4 payload cipher ChaCha20 (RFC 8439, counter 0): XOR with the key stream, so it both encrypts and
+  /// decrypts.
+  private func chaCha20(_ bytes: [UInt8], key: [UInt8], nonce: [UInt8]) throws(CryptoError) -> [UInt8] {
+    var output = bytes
+    var stream = try ChaCha20(key: key, nonce: nonce, counter: 0)
+    try stream.apply(to: &output)
+    return output
   }
 
   public func sha512(_ bytes: [UInt8]) -> [UInt8] {
