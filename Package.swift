@@ -5,6 +5,8 @@ import PackageDescription
 
 let package = Package(
   name: "swift-kdbx",
+  // Apple platforms: the releases whose standard library has `Synchronization` (atomics for parallel lanes).
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "KDBX", targets: ["KDBX"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),

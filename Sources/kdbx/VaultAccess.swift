@@ -61,7 +61,7 @@ struct VaultAccess {
     let bar = ProgressBar(label: "Deriving key")
     defer { bar.finish() }
     do {
-      return try KDBXFile.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
+      return try KDFTuning.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
     } catch .invalidCredentials {
       throw .invalidCredentials
     } catch {
@@ -94,7 +94,7 @@ struct VaultAccess {
   /// Why `bytes` do not open with `key`, or `nil` when they do.
   static func problem(opening bytes: [UInt8], key: CompositeKey) -> String? {
     do throws(KDBXError) {
-      _ = try KDBXFile.open(bytes: bytes, key: key)
+      _ = try KDFTuning.open(bytes: bytes, key: key)
       return nil
     } catch {
       return error.description

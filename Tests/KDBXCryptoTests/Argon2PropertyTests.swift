@@ -45,6 +45,43 @@ struct Argon2PropertyTests {
     }
   }
 
+  @Test("blocking parallel lanes equal sequential lanes", arguments: 0..<12)
+  func blockingParallelEqualsSequential(_ seed: Int) throws {
+    var random = Argon2TestRandom(seed: UInt64(seed) &* 0x9abc_def0_1234)
+    let (parameters, password, salt) = try Self.randomCase(&random)
+    let sequential = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters)
+    for workers in [1, 2, 3, parameters.lanes + 1] {
+      var slices = 0
+      let parallel = try Argon2.deriveKey(
+        password: password, salt: salt, parameters: parameters, maxConcurrency: workers,
+        progress: { _ in
+          slices += 1
+          return true
+        })
+      #expect(parallel == sequential, "maxConcurrency \(workers), \(parameters)")
+      #expect(slices == 4 * parameters.iterations)
+    }
+  }
+
+  @Test("blocking parallel derivation stops when progress returns false")
+  func blockingParallelCancels() throws {
+    let parameters = try Argon2.Parameters(iterations: 2, memoryKiB: 64, lanes: 2)
+    var calls = 0
+    #expect(throws: CryptoError.cancelled) {
+      try Argon2.deriveKey(
+        password: [1], salt: Array("somesalt".utf8), parameters: parameters, maxConcurrency: 2,
+        progress: { _ in
+          calls += 1
+          return calls < 3
+        })
+    }
+    #expect(calls == 3)
+    #expect(throws: CryptoError.self) {
+      try Argon2.deriveKey(
+        password: [1], salt: Array("somesalt".utf8), parameters: parameters, maxConcurrency: 0)
+    }
+  }
+
   @Test("every input changes the tag")
   func inputsMatter() throws {
     let base = try Argon2.Parameters(iterations: 1, memoryKiB: 32, lanes: 1)

@@ -25,6 +25,12 @@ struct Argon2VectorTests {
     let parallel = try await Argon2.deriveKey(
       password: password, salt: salt, parameters: parameters, maxConcurrency: parameters.lanes)
     #expect(parallel == record.bytes("tag"))
+    #expect(try blockingDerivation(password: password, salt: salt, parameters: parameters) == record.bytes("tag"))
+  }
+
+  /// The synchronous parallel entry point (an `async` caller would get the `async` overload).
+  func blockingDerivation(password: [UInt8], salt: [UInt8], parameters: Argon2.Parameters) throws -> [UInt8] {
+    try Argon2.deriveKey(password: password, salt: salt, parameters: parameters, maxConcurrency: parameters.lanes + 1)
   }
 
   @Test("argon2-cffi light cases", arguments: Vectors.records("argon2/argon2-cffi.vec"))

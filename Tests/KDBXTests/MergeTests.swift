@@ -137,7 +137,7 @@ struct MergeTests {
   }
 
   @Test func groupRenameAndMoveFollowTheirTimestamps() throws {
-    var local = F.base()
+    let local = F.base()
     var remote = F.base()
     F.mutate(&remote) { group in
       if group.uuid == F.groupB {

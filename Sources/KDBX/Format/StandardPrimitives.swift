@@ -14,6 +14,29 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// The most memory an Argon2 derivation may use. ``KDBXFile/open(bytes:key:options:)`` sets it from
   /// ``LoadOptions/maxKDFMemoryBytes``.
   public var argon2MemoryLimitBytes: Int = 1 << 30
+  /// How many Argon2 lanes run at once (RFC 9106 §3.4); `nil` runs as many as the file's parallelism asks for.
+  /// The library cannot ask the system for its core count, so a caller that knows it passes it here; one more
+  /// than the lanes lets a spare core take the page faults of the first pass.
+  public var argon2MaxConcurrency: Int?
+  /// Where Argon2's block memory comes from; `nil` lets the library allocate it.
+  public var argon2BlockMemory: BlockMemoryProvider?
+
+  /// Block memory that the caller maps itself, for example with `madvise(MADV_HUGEPAGE)` so that the first pass
+  /// faults in 2 MiB pages instead of 4 KiB ones. The memory is zeroed before it is released.
+  public struct BlockMemoryProvider {
+    /// Returns at least the given number of bytes, 16-byte aligned, or `nil` to let the library allocate.
+    public var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
+    /// Gives back what `allocate` returned.
+    public var release: (UnsafeMutableRawBufferPointer) -> Void
+
+    public init(
+      allocate: @escaping (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?,
+      release: @escaping (UnsafeMutableRawBufferPointer) -> Void
+    ) {
+      self.allocate = allocate
+      self.release = release
+    }
+  }
 
   public init(progress: ((Double) -> Bool)? = nil) {
     self.progress = progress
@@ -40,9 +63,19 @@ public struct StandardPrimitives: KDBXPrimitives {
         let handler: Argon2.ProgressHandler? = report.map { report in
           { (step: Argon2.Progress) -> Bool in report(Double(step.completedSlices) / Double(max(step.totalSlices, 1))) }
         }
+        let workers = max(argon2MaxConcurrency ?? argonParameters.lanes, 1)
+        let byteCount = Argon2.estimate(parameters: argonParameters).memoryByteCount
+        if let provider = argon2BlockMemory, byteCount <= argon2MemoryLimitBytes,
+          let memory = provider.allocate(byteCount)
+        {
+          defer { provider.release(memory) }
+          return try Argon2.deriveKey(
+            password: compositeKey, salt: argon.salt, parameters: argonParameters, memory: memory,
+            maxConcurrency: workers, progress: handler)
+        }
         return try Argon2.deriveKey(
           password: compositeKey, salt: argon.salt, parameters: argonParameters,
-          memoryLimitBytes: argon2MemoryLimitBytes, progress: handler)
+          memoryLimitBytes: argon2MemoryLimitBytes, maxConcurrency: workers, progress: handler)
       }
     } catch {
       throw .crypto(error)

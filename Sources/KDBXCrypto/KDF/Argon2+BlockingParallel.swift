@@ -1,0 +1,86 @@
+extension Argon2 {
+  /// Derives a key (RFC 9106 §3.2) with the lanes of each slice filled in parallel, for synchronous callers.
+  ///
+  /// The calling thread fills lanes itself and up to `maxConcurrency - 1` detached tasks on the global
+  /// concurrent executor help; lanes synchronize after every slice (RFC 9106 §3.4). The result is identical to
+  /// the sequential ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``. The calling thread
+  /// never waits for a helper that has not started, so this cannot deadlock on a busy executor: at worst it
+  /// runs sequentially. When `maxConcurrency` exceeds the lanes, the spare helper maps the memory of the next
+  /// slice of the first pass while the lanes fill the current one, taking page faults off the lanes' path.
+  ///
+  /// The library cannot ask the system for its number of cores (it uses the standard library only), so pass it
+  /// (the `kdbx` tool passes the online cores); passing `parameters.lanes` is a good default. `progress` is
+  /// called on the calling thread after every slice. In Embedded Swift the lanes run one after another.
+  /// From an `async` context, the `async` overload of the same name is chosen.
+  /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``, and
+  ///   ``CryptoError/invalidParameter(name:reason:)`` when `maxConcurrency` is below 1.
+  public static func deriveKey(
+    password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
+    maxConcurrency: Int, progress: ProgressHandler? = nil
+  ) throws(CryptoError) -> [UInt8] {
+    try checkWorkerCount(maxConcurrency)
+    let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
+    let memory = allocateBlocks(byteCount: cost.memoryByteCount)
+    defer { memory.deallocate() }
+    return try runBlockingInParallel(
+      password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
+      progress)
+  }
+
+  /// Derives a key in caller-provided block memory with lanes filled in parallel, for synchronous callers.
+  ///
+  /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory` (for example
+  /// huge pages mapped by the caller), and ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``
+  /// for how lanes are scheduled.
+  public static func deriveKey(
+    password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
+    maxConcurrency: Int, progress: ProgressHandler? = nil
+  ) throws(CryptoError) -> [UInt8] {
+    try checkWorkerCount(maxConcurrency)
+    try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
+    return try runBlockingInParallel(
+      password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
+      progress)
+  }
+
+  static func checkWorkerCount(_ maxConcurrency: Int) throws(CryptoError) {
+    guard maxConcurrency >= 1 else {
+      throw CryptoError.invalidParameter(name: "maxConcurrency", reason: "must be at least 1")
+    }
+  }
+
+  static func runBlockingInParallel(
+    password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
+    maxConcurrency: Int, _ progress: ProgressHandler?
+  ) throws(CryptoError) -> [UInt8] {
+    let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
+    defer { instance.wipe() }
+    let lanes = parameters.lanes
+    let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
+    for pass in 0..<parameters.iterations {
+      for slice in 0..<Argon2Geometry.syncPoints {
+        // Items 0..<lanes fill the segments of this slice; item `lanes`, when there is a spare worker in
+        // the first pass, takes the page faults of the next slice (which no lane touches before the sync).
+        let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
+        let items = prefaults ? lanes + 1 : lanes
+        if Swift.min(items, maxConcurrency) <= 1 {
+          for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
+        } else {
+          KDBXCrypto.runBlockingInParallel(count: items, maxConcurrency: maxConcurrency) { item in
+            if item < lanes {
+              instance.fillSegment(pass: pass, lane: item, slice: slice)
+            } else {
+              instance.prefault(slice: slice + 1)
+            }
+          }
+        }
+        if let progress {
+          let done = pass * Argon2Geometry.syncPoints + slice + 1
+          let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
+          if !progress(report) { throw CryptoError.cancelled }
+        }
+      }
+    }
+    return finish(instance, parameters: parameters)
+  }
+}

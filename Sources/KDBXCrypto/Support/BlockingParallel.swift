@@ -1,0 +1,55 @@
+// Parallel work for synchronous callers, without threads of our own: the library may not import Glibc, so
+// helpers are detached tasks on the global concurrent executor, and the calling thread works too.
+#if !$Embedded
+  import Synchronization
+
+  /// The claim and completion counters of one batch of work items.
+  private final class WorkItemCounters: Sendable {
+    /// The next unclaimed item.
+    let next = Atomic<Int>(0)
+    /// Items finished so far.
+    let finished = Atomic<Int>(0)
+  }
+
+  /// Runs `body(0)`, …, `body(count - 1)` once each, on the calling thread and on up to `maxConcurrency - 1`
+  /// detached helper tasks, and returns when every item has finished.
+  ///
+  /// Items are claimed from a shared counter, so the calling thread never waits for a helper that has not
+  /// started: if the executor is busy (for example when this is called from a task on a fully occupied
+  /// cooperative pool), the calling thread claims and runs the remaining items itself, and a helper that starts
+  /// late finds nothing left to do. It only waits, spinning, for items that another thread is already running.
+  /// Item 0 always runs on the calling thread, so work that must stay on the caller's thread can go there.
+  ///
+  /// The writes of every item happen before this returns (release on completion, acquire in the wait).
+  func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let helpers = Swift.min(maxConcurrency, count) - 1
+    guard helpers > 0 else {
+      for item in 0..<count { body(item) }
+      return
+    }
+    let counters = WorkItemCounters()
+    counters.next.store(1, ordering: .relaxed)  // item 0 is the caller's
+    for _ in 0..<helpers {
+      Task.detached { runClaimedItems(counters, count: count, body) }
+    }
+    body(0)
+    counters.finished.wrappingAdd(1, ordering: .releasing)
+    runClaimedItems(counters, count: count, body)
+    while counters.finished.load(ordering: .acquiring) < count {}
+  }
+
+  /// Claims and runs items until none is left.
+  private func runClaimedItems(_ counters: WorkItemCounters, count: Int, _ body: (Int) -> Void) {
+    while true {
+      let item = counters.next.wrappingAdd(1, ordering: .relaxed).oldValue
+      guard item < count else { return }
+      body(item)
+      counters.finished.wrappingAdd(1, ordering: .releasing)
+    }
+  }
+#else
+  /// Embedded Swift: no concurrency runtime, so the items run one after another on the calling thread.
+  func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: (Int) -> Void) {
+    for item in 0..<count { body(item) }
+  }
+#endif
