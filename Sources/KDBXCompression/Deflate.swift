@@ -22,6 +22,23 @@ public enum Deflate {
     return encoder.run()
   }
 
+  /// Compresses `input[piece]` as one piece of a raw DEFLATE stream that is compressed piece by piece, for
+  /// example on several cores as pigz does. The concatenation of the pieces of consecutive ranges that cover
+  /// `input`, the last one with `isFinal`, is one valid RFC 1951 stream of all of `input`.
+  ///
+  /// Matches may refer back into the 32 KiB before `piece` (the decoder has those bytes by then), so the
+  /// output is nearly as small as a single-piece stream. A piece that is not final ends with an empty stored
+  /// block (BFINAL = 0, LEN = 0: a "sync flush", RFC 1951 §3.2.4), which leaves it on a byte boundary.
+  /// `piece` must lie within `input` (a precondition: it comes from the caller, not from a file).
+  public static func compress(_ input: [UInt8], piece: Range<Int>, level: Int = defaultLevel, isFinal: Bool)
+    -> [UInt8]
+  {
+    precondition(piece.lowerBound >= 0 && piece.upperBound <= input.count, "piece outside the input")
+    let level = min(max(level, 1), 9)
+    var encoder = DeflateEncoder(input: input, level: level, outputCapacity: piece.count / 4 + 1024)
+    return encoder.runPiece(start: piece.lowerBound, end: piece.upperBound, isFinal: isFinal)
+  }
+
   /// Level 0: stored blocks of at most 65535 bytes (RFC 1951 §3.2.4).
   static func storeOnly(_ input: [UInt8]) -> [UInt8] {
     var writer = BitWriter(capacity: input.count + input.count / 65535 * 5 + 16)

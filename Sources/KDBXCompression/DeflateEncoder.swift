@@ -35,14 +35,37 @@ struct DeflateEncoder {
 
   var blockCoder = DeflateBlockCoder()
 
-  init(input: [UInt8], level: Int) {
+  init(input: [UInt8], level: Int, outputCapacity: Int? = nil) {
     self.input = input
     self.level = DeflateLevel(level)
-    writer = BitWriter(capacity: input.count / 4 + 1024)
+    writer = BitWriter(capacity: outputCapacity ?? input.count / 4 + 1024)
   }
 
   mutating func run() -> [UInt8] {
-    let end = input.count
+    run(end: input.count, isFinal: true)
+  }
+
+  /// Compresses `input[start..<end]` as one piece of a longer stream: the (up to) 32 KiB before `start` are
+  /// hashed first so that matches may reach back into them, as the decoder has them already. A piece that is
+  /// not final ends with an empty stored block (a sync flush), so it ends on a byte boundary.
+  mutating func runPiece(start: Int, end: Int, isFinal: Bool) -> [UInt8] {
+    segmentStart = max(start - Self.maxDistance, 0)
+    position = start
+    blockStart = start
+    if start > segmentStart {
+      let primeEnd = min(start, input.count - 3)
+      withContext { context in
+        var index = context.segmentStart
+        while index < primeEnd {
+          _ = context.insert(index)
+          index += 1
+        }
+      }
+    }
+    return run(end: end, isFinal: isFinal)
+  }
+
+  mutating func run(end: Int, isFinal: Bool) -> [UInt8] {
     while true {
       let segmentEnd = min(end, segmentStart + Self.segmentSize)
       if level.lazy { parseLazy(segmentEnd: segmentEnd) } else { parseGreedy(segmentEnd: segmentEnd) }
@@ -51,9 +74,10 @@ struct DeflateEncoder {
         for index in 0..<head.count { head[index] = -1 }
         segmentStart = segmentEnd
       }
-      flushBlock(final: finished)
+      flushBlock(final: finished && isFinal)
       if finished { break }
     }
+    if !isFinal { writer.writeStoredBlock(input, end..<end, final: false) }
     return writer.finish()
   }
 

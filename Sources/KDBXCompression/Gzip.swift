@@ -45,6 +45,21 @@ public enum Gzip {
 
   /// Compresses `input` into one gzip member (RFC 1952 §2.2) at DEFLATE `level` 0...9.
   public static func compress(_ input: [UInt8], level: Int = 6, header: Header = Header()) -> [UInt8] {
+    member(
+      deflateStream: Deflate.compress(input, level: level), checksum: CRC32.checksum(input), byteCount: input.count,
+      level: level, header: header)
+  }
+
+  /// One gzip member (RFC 1952 §2.2) around a raw DEFLATE stream that the caller compressed, for example in
+  /// pieces on several cores with ``Deflate/compress(_:piece:level:isFinal:)``.
+  /// - Parameters:
+  ///   - deflateStream: the complete raw DEFLATE stream of the data.
+  ///   - checksum: the CRC-32 of the uncompressed data (``CRC32/checksum(_:)``).
+  ///   - byteCount: the size of the uncompressed data (stored modulo 2^32 as ISIZE).
+  ///   - level: the DEFLATE level used, for the XFL field.
+  public static func member(
+    deflateStream: [UInt8], checksum: UInt32, byteCount: Int, level: Int = 6, header: Header = Header()
+  ) -> [UInt8] {
     var out: [UInt8] = [id1, id2, methodDeflate, 0]
     var flags: UInt8 = 0
     if header.hasHeaderCRC { flags |= flagHeaderCRC }
@@ -74,9 +89,9 @@ public enum Gzip {
       out.append(UInt8(crc & 0xFF))
       out.append(UInt8((crc >> 8) & 0xFF))
     }
-    out.append(contentsOf: Deflate.compress(input, level: level))
-    appendLittleEndian(CRC32.checksum(input), to: &out)
-    appendLittleEndian(UInt32(truncatingIfNeeded: input.count), to: &out)
+    out.append(contentsOf: deflateStream)
+    appendLittleEndian(checksum, to: &out)
+    appendLittleEndian(UInt32(truncatingIfNeeded: byteCount), to: &out)
     return out
   }
 

@@ -8,6 +8,7 @@ enum KDFTuning {
     var primitives = StandardPrimitives(progress: progress)
     primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
     primitives.argon2MaxConcurrency = MappedMemory.onlineProcessorCount
+    primitives.maxConcurrency = MappedMemory.onlineProcessorCount
     primitives.argon2BlockMemory = StandardPrimitives.BlockMemoryProvider(
       allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: true) },
       release: { memory in MappedMemory.unmap(memory) })
@@ -20,5 +21,16 @@ enum KDFTuning {
   {
     var random = SystemRandomNumberGenerator()
     return try KDBXFile.open(bytes: bytes, key: key, primitives: primitives(progress: progress), random: &random)
+  }
+}
+
+extension KDFTuning {
+  /// Writes `database` with the CLI's KDF settings and fresh seeds from the system's secure generator.
+  static func save(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
+  ) throws(KDBXError) -> [UInt8] {
+    var random = SystemRandomNumberGenerator()
+    return try KDBXFile.save(
+      database, key: key, settings: settings, primitives: primitives(progress: progress), random: &random)
   }
 }

@@ -75,7 +75,7 @@ struct VaultAccess {
     let bytes: [UInt8]
     let bar = ProgressBar(label: "Saving")
     do {
-      bytes = try KDBXFile.save(
+      bytes = try KDFTuning.save(
         opened.database, key: key, settings: SaveSettings(keeping: opened), progress: bar.isActive ? bar.update : nil)
     } catch {
       bar.finish()

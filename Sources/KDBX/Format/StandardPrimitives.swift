@@ -18,6 +18,9 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// The library cannot ask the system for its core count, so a caller that knows it passes it here; one more
   /// than the lanes lets a spare core take the page faults of the first pass.
   public var argon2MaxConcurrency: Int?
+  /// How many cores other parallel work may use (the gzip compression of large payloads, in pieces); 1 keeps
+  /// it on the calling thread. Default 2.
+  public var maxConcurrency = 2
   /// Where Argon2's block memory comes from; `nil` lets the library allocate it.
   public var argon2BlockMemory: BlockMemoryProvider?
 
@@ -143,8 +146,25 @@ public struct StandardPrimitives: KDBXPrimitives {
   }
 
   public func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] {
-    Gzip.compress(bytes, level: 6)
+    let pieces = min(max(maxConcurrency, 1), bytes.count / Self.minimumCompressionPiece)
+    guard pieces > 1 else { return Gzip.compress(bytes, level: Self.compressionLevel) }
+    // Pieces of the payload compressed on several cores, each using the 32 KiB before it as its dictionary
+    // (RFC 1951 allows any block boundaries): the same gzip format, about 0.1% larger.
+    let pieceSize = (bytes.count + pieces - 1) / pieces
+    let streams = ParallelWork.map(count: pieces, maxConcurrency: pieces) { index in
+      let start = index * pieceSize
+      let end = min(start + pieceSize, bytes.count)
+      return Deflate.compress(bytes, piece: start..<end, level: Self.compressionLevel, isFinal: end == bytes.count)
+    }
+    return Gzip.member(
+      deflateStream: Array(streams.joined()), checksum: CRC32.checksum(bytes), byteCount: bytes.count,
+      level: Self.compressionLevel)
   }
+
+  /// The DEFLATE level of saved payloads: 6, zlib's default, which KeePass and KeePassXC use too.
+  static let compressionLevel = 6
+  /// Payloads smaller than twice this are compressed in one piece.
+  static let minimumCompressionPiece = 1 << 20
 
   public func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
     do throws(CompressionError) {

@@ -132,7 +132,7 @@ enum CreateCommand {
     let bar = ProgressBar(label: "Deriving key")
     let bytes: [UInt8]
     do {
-      bytes = try KDBXFile.save(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
+      bytes = try KDFTuning.save(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
     } catch {
       bar.finish()
       throw .failure("cannot create: \(error.description)")
