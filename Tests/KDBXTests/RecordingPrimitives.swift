@@ -6,7 +6,10 @@ import Testing
 /// The standard primitives, recording every database XML document the codec parses, so that a test can compare
 /// the decrypted XML of two files as trees.
 struct RecordingPrimitives: KDBXPrimitives {
-  final class Log: @unchecked Sendable { var documents: [XMLElement] = [] }
+  final class Log: @unchecked Sendable {
+    var documents: [XMLElement] = []
+    var plaintexts: [[UInt8]] = []
+  }
   var base = StandardPrimitives()
   let log = Log()
 
@@ -15,7 +18,11 @@ struct RecordingPrimitives: KDBXPrimitives {
   }
   func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
     -> [UInt8]
-  { try base.decrypt(ciphertext, cipher: cipher, key: key, iv: iv) }
+  {
+    let plaintext = try base.decrypt(ciphertext, cipher: cipher, key: key, iv: iv)
+    log.plaintexts.append(plaintext)
+    return plaintext
+  }
   func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
     -> [UInt8]
   { try base.encrypt(plaintext, cipher: cipher, key: key, iv: iv) }
