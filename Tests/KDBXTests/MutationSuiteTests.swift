@@ -1,4 +1,5 @@
 import KDBX
+import Synchronization
 import Testing
 
 /// The broken-file mutation suite (issues #7 "Negative" and #10 item 2): for every fixture in Vectors/kdbx/fixtures,
@@ -11,7 +12,7 @@ import Testing
 @Suite("Mutation suite: truncated and bit-flipped fixtures")
 struct MutationSuiteTests {
   /// What a fixture looks like when it opens: the pieces the expectations are computed from.
-  struct Target {
+  struct Target: Sendable {
     var bytes: [UInt8]
     var key: CompositeKey
     var block: KDBXFile.HeaderBlock
@@ -67,6 +68,16 @@ struct MutationSuiteTests {
     }
   }
 
+  static let targets = Mutex<[String: Target]>([:])
+
+  /// The fixture's target, computed (with its KDF) once per fixture across the tests.
+  static func target(_ fixture: Fixture) throws -> Target {
+    if let known = targets.withLock({ $0[fixture.name] }) { return known }
+    let target = try Target(fixture)
+    targets.withLock { $0[fixture.name] = target }
+    return target
+  }
+
   enum Family: Equatable { case format, headerIntegrity, credentials, block, payload }
 
   static func family(_ error: KDBXError) -> Family {
@@ -89,7 +100,7 @@ struct MutationSuiteTests {
 
   @Test(arguments: Fixture.all)
   func truncations(_ fixture: Fixture) throws {
-    let target = try Target(fixture)
+    let target = try Self.target(fixture)
     let bytes = target.bytes
     for offset in 0..<target.block.payloadOffset {
       switch target.open(Array(bytes[0..<offset])) {
@@ -122,8 +133,9 @@ struct MutationSuiteTests {
 
   @Test(arguments: Fixture.all)
   func headerBitFlips(_ fixture: Fixture) throws {
-    let target = try Target(fixture)
+    let target = try Self.target(fixture)
     let isKDBX4 = target.header.version.isKDBX4
+    var seen: [Family] = []
     for offset in 0..<target.block.payloadOffset {
       var mutated = target.bytes
       mutated[offset] ^= 1 << UInt8(offset % 8)
@@ -135,6 +147,7 @@ struct MutationSuiteTests {
         continue
       }
       let family = Self.family(error)
+      if !seen.contains(family) { seen.append(family) }
       let allowed: [Family]
       if !isKDBX4 {
         allowed = [.format, .headerIntegrity, .credentials, .payload]
@@ -147,11 +160,50 @@ struct MutationSuiteTests {
       }
       #expect(allowed.contains(family), "\(fixture.name): header bit flip at \(offset): \(error)")
     }
+    // Each check was reached: field parsing, the header checksum or hash, and the key check.
+    #expect(seen.contains(.format) && seen.contains(.credentials), "\(fixture.name): \(seen)")
+    if isKDBX4 || target.hasHeaderHash { #expect(seen.contains(.headerIntegrity), "\(fixture.name): \(seen)") }
+  }
+
+  /// Regression: a KDBX 3.x file whose CBC padding is damaged (the key is right: the stream start bytes match)
+  /// was reported as invalidCredentials.
+  @Test func damagedPaddingIsNotInvalidCredentials() throws {
+    let target = try Self.target(Fixture(name: "kdbx31-aes256-aeskdf"))
+    var mutated = target.bytes
+    mutated[mutated.count - 17] ^= 0x10  // the padding-length byte of the last plaintext block
+    guard case .failure(let error) = target.open(mutated) else {
+      Issue.record("opened")
+      return
+    }
+    #expect(error == .crypto(.invalidPadding))
+    #expect(throws: KDBXError.invalidCredentials) {
+      try KDBXFile.open(bytes: mutated, key: CompositeKey(password: "wrong"))
+    }
+  }
+
+  /// Regression: a KDBX 3.x payload shorter than the 32 stream start bytes was reported as invalidCredentials.
+  @Test(arguments: ["kdbx31-aes256-aeskdf", "kdbx31-chacha20-aeskdf"])
+  func shortPayloadIsTruncated(_ name: String) throws {
+    let target = try Self.target(Fixture(name: name))
+    for length in [0, 16, 20, 31] {
+      let file = Array(target.bytes[0..<(target.block.payloadOffset + length)])
+      guard case .failure(let error) = target.open(file) else {
+        Issue.record("opened")
+        return
+      }
+      let allowed: Bool
+      switch error {
+      case .truncated: allowed = true
+      case .crypto(.invalidCiphertextLength): allowed = target.header.cipher != .chaCha20
+      default: allowed = false
+      }
+      #expect(allowed, "\(name) with \(length) payload bytes: \(error)")
+    }
   }
 
   @Test(arguments: Fixture.all)
   func payloadBitFlips(_ fixture: Fixture) throws {
-    let target = try Target(fixture)
+    let target = try Self.target(fixture)
     let regions = target.blockRegions()
     #expect(regions.count >= 2, "\(fixture.name): block layout not found")
     var random = SplitMix64(seed: Self.seed(fixture.name))
