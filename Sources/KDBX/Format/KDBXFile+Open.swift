@@ -32,17 +32,26 @@ extension KDBXFile {
     }
     let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
     let ciphertext = Array(bytes[block.payloadOffset...])
+    let startBytes = header.streamStartBytes ?? []
     let plaintext: [UInt8]
     do throws(KDBXError) {
       plaintext = try primitives.decrypt(ciphertext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
     } catch {
-      if case .crypto(.invalidPadding) = error { throw .invalidCredentials }
+      // A wrong key and a damaged or truncated end both break the padding: the stream start bytes decide.
+      if case .crypto(.invalidPadding) = error {
+        let leading = try primitives.decryptLeadingBytes(
+          ciphertext, byteCount: startBytes.count, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
+        guard let leading else {
+          throw .truncated(offset: block.payloadOffset + ciphertext.count, needed: startBytes.count - ciphertext.count)
+        }
+        guard ConstantTime.equals(leading, startBytes) else { throw .invalidCredentials }
+      }
       throw error
     }
-    let startBytes = header.streamStartBytes ?? []
-    guard plaintext.count >= startBytes.count,
-      ConstantTime.equals(Array(plaintext[0..<startBytes.count]), startBytes)
-    else { throw .invalidCredentials }
+    guard plaintext.count >= startBytes.count else {
+      throw .truncated(offset: block.payloadOffset + ciphertext.count, needed: startBytes.count - plaintext.count)
+    }
+    guard ConstantTime.equals(Array(plaintext[0..<startBytes.count]), startBytes) else { throw .invalidCredentials }
     var payload = try HashedBlockStream.read(plaintext, from: startBytes.count, options: options)
     if header.compression == .gzip {
       payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)

@@ -1,7 +1,8 @@
 import KDBXCrypto
 
 extension KDBXFile {
-  /// Opens a KDBX 3.1, 4.0 or 4.1 file with the standard primitives (KDBXCrypto, KDBXCompression, KDBXXML).
+  /// Opens a KDBX 2.x, 3.x, 4.0 or 4.1 file with the standard primitives (KDBXCrypto, KDBXCompression, KDBXXML).
+  /// KDBX 2.x and 3.0 files are saved again as 3.1.
   ///
   /// - Parameters:
   ///   - bytes: the whole file.

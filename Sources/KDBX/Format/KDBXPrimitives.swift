@@ -1,3 +1,4 @@
+import KDBXCrypto
 import KDBXXML
 
 /// The lower-layer operations the KDBX codec needs, gathered in one protocol so that the container logic
@@ -47,6 +48,37 @@ public protocol KDBXPrimitives: GzipDecompressing {
 
   /// Serialises the database XML (UTF-8, with the XML declaration).
   func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8]
+
+  /// The first `byteCount` plaintext bytes of `ciphertext`, decrypted without the padding check (NIST SP 800-38A
+  /// §6.2: CBC block `i` depends only on ciphertext blocks `i - 1` and `i`), or `nil` when the ciphertext is
+  /// shorter. KDBX 3.x uses it to tell a wrong key (the stream start bytes differ) from a damaged end (bad
+  /// padding). The default uses KDBXCrypto's AES, Twofish and ChaCha20.
+  func decryptLeadingBytes(_ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8])
+    throws(KDBXError) -> [UInt8]?
+}
+
+extension KDBXPrimitives {
+  public func decryptLeadingBytes(
+    _ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]
+  ) throws(KDBXError) -> [UInt8]? {
+    guard byteCount >= 0, ciphertext.count >= byteCount else { return nil }
+    if cipher == .chaCha20 { return try decrypt(Array(ciphertext[0..<byteCount]), cipher: cipher, key: key, iv: iv) }
+    let blockCount = (byteCount + 15) / 16
+    guard ciphertext.count >= blockCount * 16 else { return nil }
+    var blocks = Array(ciphertext[0..<(blockCount * 16)])
+    do throws(CryptoError) {
+      if cipher == .twofish {
+        var cbc = try CBC<Twofish>(key: key, iv: iv)
+        try cbc.decrypt(blocksInPlace: &blocks)
+      } else {
+        var cbc = try CBC<AES>(key: key, iv: iv)
+        try cbc.decrypt(blocksInPlace: &blocks)
+      }
+    } catch {
+      throw .crypto(error)
+    }
+    return Array(blocks[0..<byteCount])
+  }
 }
 
 /// The Salsa20 nonce KeePass uses for the KDBX 3 inner random stream.

@@ -8,7 +8,8 @@ public struct LoadOptions: Sendable, Equatable {
   public var maxArgon2Iterations: UInt64
   /// Most Argon2 lanes accepted. Default 256.
   public var maxArgon2Parallelism: UInt32
-  /// Most AES-KDF rounds accepted. Default 4,000,000,000 (minutes of work on a fast CPU).
+  /// Most AES-KDF rounds accepted. Default 999,999,999, the most KeePassX's settings allowed (about 20 s on a
+  /// laptop); a billion rounds or more is refused before the KDF runs.
   public var maxAESKDFRounds: UInt64
   /// Largest decompressed (or unhashed) payload accepted, in bytes. Default 1 GiB.
   public var maxPayloadByteCount: Int
@@ -19,7 +20,7 @@ public struct LoadOptions: Sendable, Equatable {
 
   public init(
     maxKDFMemoryBytes: UInt64 = 4 << 30, maxArgon2Iterations: UInt64 = 1_000_000, maxArgon2Parallelism: UInt32 = 256,
-    maxAESKDFRounds: UInt64 = 4_000_000_000, maxPayloadByteCount: Int = 1 << 30,
+    maxAESKDFRounds: UInt64 = 999_999_999, maxPayloadByteCount: Int = 1 << 30,
     maxHeaderFieldByteCount: Int = 16 << 20, maxXMLDepth: Int = 512
   ) {
     self.maxKDFMemoryBytes = maxKDFMemoryBytes
