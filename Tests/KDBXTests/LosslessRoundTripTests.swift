@@ -132,14 +132,7 @@ import Testing
   /// Expects no differences, except the known loss of unknown attributes on known leaf elements (for example
   /// `<UUID SwiftKDBXAttribute="kept">`), which DatabaseXMLReader/Writer drop: reported to the lead, who owns them.
   static func expectNoDifferences(_ differences: [String]) {
-    let attributeLoss = differences.filter { $0.contains(": attributes [") && $0.hasSuffix("vs []") }
-    let others = differences.filter { !attributeLoss.contains($0) }
-    #expect(others.isEmpty, "\(others.joined(separator: "\n"))")
-    if !attributeLoss.isEmpty {
-      withKnownIssue("unknown attributes on known leaf elements are dropped (DatabaseXMLReader/Writer)") {
-        Issue.record("\(attributeLoss.joined(separator: "\n"))")
-      }
-    }
+    #expect(differences.isEmpty, "\(differences.joined(separator: "\n"))")
   }
 
   static func find(_ element: XMLElement, _ name: String) -> XMLElement? {

@@ -113,6 +113,7 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
       case .element(let child):
         if try handle(child, &self) {
           layout.items.append(.known(child.name))
+          layout.keepAttributes(of: child)
         } else {
           layout.items.append(.unknown(node))
           sawUnknown = true
@@ -127,7 +128,9 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
         sawUnknown = true
       }
     }
-    if !keepsKnownOrder && !sawUnknown && layout.attributes.isEmpty { return XMLLayout() }
+    if !keepsKnownOrder && !sawUnknown && layout.attributes.isEmpty && layout.childAttributes.isEmpty {
+      return XMLLayout()
+    }
     return layout
   }
 

@@ -62,7 +62,8 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
     for item in layout.writeOrder(canonical: canonical) {
       switch item {
       case .unknown(let node): children.append(node)
-      case .known(let name): for element in produce(name) { children.append(.element(element)) }
+      case .known(let name):
+        for element in produce(name) { children.append(.element(layout.restoringAttributes(element))) }
       }
     }
     return children
@@ -76,7 +77,8 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
     for item in layout.writeOrder(canonical: canonical) {
       switch item {
       case .unknown(let node): children.append(node)
-      case .known(let name): for element in produce(name, &self) { children.append(.element(element)) }
+      case .known(let name):
+        for element in produce(name, &self) { children.append(.element(layout.restoringAttributes(element))) }
       }
     }
     return children

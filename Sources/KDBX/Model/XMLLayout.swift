@@ -15,16 +15,47 @@ public struct XMLLayout: Sendable, Equatable {
   public var items: [Item]
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
   public var attributes: [KDBXXMLAttribute]
+  /// Attributes that KeePass does not define, found on known leaf child elements (for example
+  /// `<UUID Extra="1">`), by child name; written back on the child of that name. Attributes that the model
+  /// itself reads and writes (``modelAttributeNames``) are not kept here.
+  public var childAttributes: [String: [KDBXXMLAttribute]]
 
-  public init(items: [Item] = [], attributes: [KDBXXMLAttribute] = []) {
+  /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
+  /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`).
+  public static let modelAttributeNames: Set<String> = ["Protected", "ProtectInMemory", "Ref", "ID", "Compressed"]
+
+  public init(
+    items: [Item] = [], attributes: [KDBXXMLAttribute] = [], childAttributes: [String: [KDBXXMLAttribute]] = [:]
+  ) {
     self.items = items
     self.attributes = attributes
+    self.childAttributes = childAttributes
   }
 
   /// Two layouts are equal when they keep the same unknown children and attributes; the read order of known
   /// elements is bookkeeping for writing and does not make two model values different.
   public static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
     lhs.attributes == rhs.attributes && lhs.unknownNodes == rhs.unknownNodes
+      && lhs.childAttributes == rhs.childAttributes
+  }
+
+  /// Keeps the attributes of the known leaf child `element` (one without child elements) that the model does
+  /// not own. Known children with children of their own (`Entry`, `Group`, `Times`…) keep theirs in their
+  /// own layout.
+  mutating func keepAttributes(of element: XMLElement) {
+    guard !element.attributes.isEmpty, element.childElements.isEmpty else { return }
+    let kept = element.attributes.filter { !Self.modelAttributeNames.contains($0.name) }
+    if !kept.isEmpty && childAttributes[element.name] == nil { childAttributes[element.name] = kept }
+  }
+
+  /// `element` with the attributes kept for its name added, unless the model already gave it attributes.
+  func restoringAttributes(_ element: XMLElement) -> XMLElement {
+    guard !childAttributes.isEmpty, element.attributes.isEmpty, let kept = childAttributes[element.name] else {
+      return element
+    }
+    var element = element
+    element.attributes = kept
+    return element
   }
 
   /// The unknown children, in order.
