@@ -1,0 +1,82 @@
+import KDBXCrypto
+
+extension VaultSession {
+  /// Writes ``database`` to storage with ``settings``, after checking that the file on disk is still the version
+  /// the session last read or wrote (SHA-256, compared in constant time).
+  ///
+  /// When the file changed on disk, `onConflict` decides (see ``VaultConflictPolicy``): by default nothing is
+  /// written and `.changedOnDisk` is thrown, so that the app can ask the user and save again with
+  /// `.overwrite`, `.reload` or `.merge(...)`. A merge opens the version on disk with the session's key; when the
+  /// local ``settings`` are unchanged, the merged file takes the settings found on disk (another device may have
+  /// strengthened the KDF), else the local ones.
+  ///
+  /// The session's state (database, settings, digest) changes only when the whole operation succeeds.
+  ///
+  /// - Parameters:
+  ///   - progress: the key derivation's progress, 0...1, when a KDF runs (a changed KDF, a merge with a file
+  ///     whose KDF seed differs); return `false` to cancel.
+  /// - Returns: what the save did.
+  /// - Throws: `.locked`, `.changedOnDisk` (policy `.fail`), `.storage(...)`, `.kdbx(...)`
+  ///   (`.kdbx(.invalidCredentials)` when a reload or merge finds a file with another key).
+  @discardableResult
+  public func save(onConflict: VaultConflictPolicy = .fail, progress: ((Double) -> Bool)? = nil)
+    throws(VaultSessionError) -> VaultSaveOutcome
+  {
+    guard let material = keyMaterial, let local = database else { throw .locked }
+    let current = try Self.read(&storage)
+    if ConstantTime.equals(SHA256.hash(current).bytes, knownFileDigest) {
+      try write(local, settings: settings, material: material, progress: progress)
+      return .saved
+    }
+    switch onConflict {
+    case .fail:
+      throw .changedOnDisk
+    case .overwrite:
+      try write(local, settings: settings, material: material, progress: progress)
+      return .overwrote
+    case .reload:
+      install(try Self.open(current, material: material, options: options, progress: progress), material: material)
+      return .reloaded
+    case .merge(let method):
+      let remote = try Self.open(current, material: material, options: options, progress: progress)
+      let result: MergeResult
+      switch method {
+      case .threeWay(let now):
+        result = DatabaseMerge.threeWay(
+          base: base ?? remote.database, local: local, remote: remote.database, clock: FixedClock(now))
+      case .synchronize(let mode):
+        result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
+      }
+      let target = settings == loadedSettings ? remote.settings : settings
+      try write(result.database, settings: target, material: material, progress: progress)
+      return .merged(result.report)
+    }
+  }
+
+  /// Saves `content` with `target` settings and, once storage accepted the bytes, makes it the session's state.
+  func write(
+    _ content: Database, settings target: SaveSettings, material: SessionKeyMaterial,
+    progress: ((Double) -> Bool)?
+  ) throws(VaultSessionError) {
+    let version = VersionRequirements.effectiveVersion(for: content, settings: target)
+    let bytes: [UInt8]
+    var written = target
+    do throws(KDBXError) {
+      let key = try material.key(for: target.kdf, version: version)
+      bytes = try KDBXFile.save(content, key: key, settings: target, progress: progress)
+      if !key.isTransformed {
+        // A fresh KDF seed was drawn: record it, so that the next merge sees unchanged settings.
+        written.kdf = try KDBXFile.readHeader(bytes: bytes, options: options.load).header.kdf
+      }
+    } catch {
+      throw .kdbx(error)
+    }
+    do throws(VaultStorageError) { try storage.write(bytes) } catch { throw .storage(error) }
+    if written.kdf != target.kdf { material.forgetTransformedKey() }
+    settings = written
+    loadedSettings = written
+    knownFileDigest = SHA256.hash(bytes).bytes
+    base = content
+    database = content
+  }
+}
