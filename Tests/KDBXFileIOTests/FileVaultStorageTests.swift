@@ -11,7 +11,8 @@ import Testing
   static let later = FixedClock(Timestamp(unixSeconds: 1_772_452_800))
   /// A cheap KDF so that debug-mode tests stay fast.
   static let settings = SaveSettings(
-    version: .v4_0, cipher: .aes256, kdf: .aesKDF(AESKDFParameters(rounds: 200, seed: [UInt8](repeating: 1, count: 32))))
+    version: .v4_0, cipher: .aes256, kdf: .aesKDF(AESKDFParameters(rounds: 200, seed: [UInt8](repeating: 1, count: 32)))
+  )
 
   /// Writes a vault with entries "Alpha" and "Beta" to `path`; returns their UUIDs.
   static func writeVault(to path: String) throws -> (alpha: KDBXUUID, beta: KDBXUUID) {
