@@ -124,20 +124,76 @@ import Testing
     #expect(try session.save() == .saved)
   }
 
-  @Test func changedKDFDrawsAFreshSeed() throws {
+  static func kdfSeed(_ bytes: [UInt8]?) throws -> [UInt8] {
+    try KDBXFile.readHeader(bytes: try #require(bytes)).header.kdf.seed
+  }
+
+  @Test func changedKDFRunsOnceWithAFreshSeed() throws {
     let vault = try Self.vault()
     let session = try Self.session(vault.bytes)
-    session.settings.kdf = .aesKDF(AESKDFParameters(rounds: 300, seed: [UInt8](repeating: 7, count: 32)))
+    let oldSeed = try Self.kdfSeed(vault.bytes)
+    session.settings.kdf = .aesKDF(AESKDFParameters(rounds: 300, seed: oldSeed))
     let kdfRuns = Counter()
     #expect(try session.save(progress: kdfRuns.callback) == .saved)
     #expect(kdfRuns.count > 0)
     let header = try KDBXFile.readHeader(bytes: try #require(session.storage.bytes)).header
-    guard case .aesKDF(let aes) = header.kdf else { Issue.record("KDF changed kind"); return }
+    guard case .aesKDF(let aes) = header.kdf else {
+      Issue.record("KDF changed kind")
+      return
+    }
     #expect(aes.rounds == 300)
-    #expect(aes.seed != [UInt8](repeating: 7, count: 32))
+    #expect(aes.seed != oldSeed)
     #expect(session.settings.kdf == header.kdf)
+    // The next save reuses the new KDF output and seed.
+    let secondRuns = Counter()
+    #expect(try session.save(progress: secondRuns.callback) == .saved)
+    #expect(secondRuns.count == 0)
+    #expect(try Self.kdfSeed(session.storage.bytes) == aes.seed)
     session.lock()
     try session.unlock(key: Self.key)
+  }
+
+  @Test func withoutTheCacheEverySaveDrawsAFreshSeed() throws {
+    let vault = try Self.vault()
+    let session = try VaultSession(
+      storage: InMemoryVaultStorage(bytes: vault.bytes), key: Self.key,
+      options: VaultSessionOptions(cachesTransformedKey: false))
+    #expect(session.keyMaterial?.transformedKDF == nil)
+    var seeds = [try Self.kdfSeed(vault.bytes)]
+    for _ in 0..<2 {
+      let kdfRuns = Counter()
+      #expect(try session.save(progress: kdfRuns.callback) == .saved)
+      #expect(kdfRuns.count > 0)
+      seeds.append(try Self.kdfSeed(session.storage.bytes))
+      #expect(session.settings.kdf.seed == seeds.last)
+    }
+    #expect(Set(seeds).count == 3)
+    #expect(try !session.hasChangesOnDisk())
+    #expect(Self.title(vault.beta, in: try Self.session(try #require(session.storage.bytes)).database) == "Beta")
+  }
+
+  /// KDBX 4 with a challenge-response key: the response answers the KDF seed, so saves keep the seed, with or
+  /// without the cache; for KDBX 3 the transformed key alone is not enough and the composite key is used.
+  @Test(arguments: [true, false]) func challengeResponseKeepsTheKDFSeed(_ caches: Bool) throws {
+    let key = CompositeKey(password: "pw", challengeResponse: Array("response".utf8))
+    var random = SplitMix64(seed: 3)
+    let database = Database.new(name: "CR", clock: Self.clock, random: &random)
+    let bytes = try KDBXFile.save(database, key: key, settings: Self.settings)
+    let session = try VaultSession(
+      storage: InMemoryVaultStorage(bytes: bytes), key: key, options: VaultSessionOptions(cachesTransformedKey: caches))
+    session.settings.kdf = .aesKDF(AESKDFParameters(rounds: 250, seed: try Self.kdfSeed(bytes)))
+    #expect(try session.save() == .saved)
+    #expect(try Self.kdfSeed(session.storage.bytes) == Self.kdfSeed(bytes))
+    _ = try KDBXFile.open(bytes: try #require(session.storage.bytes), key: key)
+
+    let material = SessionKeyMaterial(key: key, cachesTransformedKey: true)
+    let kdf = Self.settings.kdf
+    var output = [UInt8](repeating: 9, count: 32)
+    material.remember(&output, kdf: kdf, version: .v4_0)
+    #expect(output == [UInt8](repeating: 0, count: 32))  // the caller's copy is zeroed
+    #expect(try material.key(for: kdf, version: .v4_1).isTransformed)
+    #expect(try !material.key(for: kdf, version: .v3_1).isTransformed)
+    #expect(try !material.keyForWriting(kdf: kdf, version: .v3_1, primitives: StandardPrimitives()).key.isTransformed)
   }
 
   @Test func conflictFailsByDefaultWithoutWriting() throws {

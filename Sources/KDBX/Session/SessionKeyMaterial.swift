@@ -38,23 +38,59 @@ final class SessionKeyMaterial {
     transformedForKDBX4 = version.isKDBX4
   }
 
-  /// Forgets the cached KDF output (after a save that drew a fresh KDF seed).
-  func forgetTransformedKey() {
-    Self.zero(&transformedKey)
-    transformedKDF = nil
+  /// Whether the key has a challenge-response component. For KDBX 4 the response answers the KDF seed
+  /// (KeePassXC sends the seed as the challenge), so the seed must not change without a new response.
+  var hasChallengeResponse: Bool {
+    if case .components(_, let response)? = compositeKey?.storage { return response != nil }
+    return false
   }
 
-  /// The key to open or write a file with these KDF parameters: the cached transformed key when it is valid for
-  /// them (no KDF run), else the composite key. Throws ``KDBXError/invalidCredentials`` once wiped.
+  /// The key to open a file with these KDF parameters: the cached transformed key when it is valid for them (no
+  /// KDF run), else the composite key. Throws ``KDBXError/invalidCredentials`` once wiped.
   func key(for kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> CompositeKey {
     guard let compositeKey else { throw .invalidCredentials }
-    // A KDBX 3 master key needs the challenge-response apart from the transformed key, and a KDBX 4 composite
-    // key includes it: with a response, the cached key is only valid for the same format family.
-    var hasResponse = false
-    if case .components(_, let response) = compositeKey.storage { hasResponse = response != nil }
-    let usable = transformedKDF == kdf && (!hasResponse || (transformedForKDBX4 && version.isKDBX4))
-    guard usable else { return compositeKey }
-    return try CompositeKey(transformedKey: transformedKey)
+    return cachedKeyIsValid(for: kdf, version: version)
+      ? try CompositeKey(transformedKey: transformedKey) : compositeKey
+  }
+
+  /// A KDBX 3 master key needs the challenge-response apart from the transformed key, and a KDBX 4 composite key
+  /// includes it: with a response, the cached key is only valid for KDBX 4.
+  private func cachedKeyIsValid(for kdf: KDFParameters, version: KDBXVersion) -> Bool {
+    transformedKDF == kdf && (!hasChallengeResponse || (transformedForKDBX4 && version.isKDBX4))
+  }
+
+  /// The key and KDF parameters to write a file of `version` whose settings ask for `kdf`.
+  ///
+  /// - the cached transformed key when it is valid for `kdf` (the file keeps its KDF seed, no KDF run);
+  /// - else, when caching, a KDF run for `kdf` with a fresh seed (kept as is for a challenge-response key, whose
+  ///   response answers that seed), cached for the next saves;
+  /// - else the composite key (``KDBXFile/save(_:key:settings:progress:)`` draws a fresh seed and runs the KDF).
+  func keyForWriting(
+    kdf: KDFParameters, version: KDBXVersion, primitives: StandardPrimitives
+  ) throws(KDBXError) -> (key: CompositeKey, kdf: KDFParameters) {
+    guard let compositeKey else { throw .invalidCredentials }
+    if cachedKeyIsValid(for: kdf, version: version) {
+      return (try CompositeKey(transformedKey: transformedKey), kdf)
+    }
+    let response = hasChallengeResponse
+    guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else { return (compositeKey, kdf) }
+    guard let input = compositeKey.compositeKey(for: version) else { throw .invalidCredentials }
+    var target = kdf
+    if !response {
+      var random = SystemRandomNumberGenerator()
+      switch target {
+      case .aesKDF(var aes):
+        aes.seed = KDBXFile.randomBytes(32, &random)
+        target = .aesKDF(aes)
+      case .argon2(var argon):
+        argon.salt = KDBXFile.randomBytes(32, &random)
+        target = .argon2(argon)
+      }
+    }
+    var derived = try primitives.transformKey(input, parameters: target)
+    guard cachesTransformedKey else { return (try CompositeKey(transformedKey: derived), target) }
+    remember(&derived, kdf: target, version: version)
+    return (try CompositeKey(transformedKey: transformedKey), target)
   }
 
   /// Overwrites the transformed key with zeros and drops the composite key.

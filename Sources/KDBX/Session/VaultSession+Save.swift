@@ -59,20 +59,22 @@ extension VaultSession {
     progress: ((Double) -> Bool)?
   ) throws(VaultSessionError) {
     let version = VersionRequirements.effectiveVersion(for: content, settings: target)
+    var primitives = StandardPrimitives(progress: progress)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.load.maxKDFMemoryBytes)
     let bytes: [UInt8]
     var written = target
     do throws(KDBXError) {
-      let key = try material.key(for: target.kdf, version: version)
-      bytes = try KDBXFile.save(content, key: key, settings: target, progress: progress)
+      let (key, kdf) = try material.keyForWriting(kdf: target.kdf, version: version, primitives: primitives)
+      written.kdf = kdf
+      bytes = try KDBXFile.save(content, key: key, settings: written, progress: progress)
       if !key.isTransformed {
-        // A fresh KDF seed was drawn: record it, so that the next merge sees unchanged settings.
+        // KDBXFile.save drew a fresh KDF seed: record it, so that the next merge sees unchanged settings.
         written.kdf = try KDBXFile.readHeader(bytes: bytes, options: options.load).header.kdf
       }
     } catch {
       throw .kdbx(error)
     }
     do throws(VaultStorageError) { try storage.write(bytes) } catch { throw .storage(error) }
-    if written.kdf != target.kdf { material.forgetTransformedKey() }
     settings = written
     loadedSettings = written
     knownFileDigest = SHA256.hash(bytes).bytes

@@ -28,14 +28,15 @@ public final class VaultSession<Storage: VaultStorage> {
   public let options: VaultSessionOptions
 
   /// The decrypted database while unlocked; `nil` while locked. Edit it in place
-  /// (`session.database?.editEntry(...)`); it stays `nil` while locked.
+  /// (`session.database?.editEntry(...)`). It stays `nil` while locked; setting it to `nil` does not lock (use
+  /// ``lock()``), it only makes ``save(onConflict:progress:)`` throw `.locked`.
   public var database: Database? {
     didSet { if keyMaterial == nil { database = nil } }
   }
 
   /// The container settings the next save writes with: those the file was read with (KDBX 2.x and 3.0 files are
   /// written as 3.1). Change them to change the cipher, KDF or version; a changed KDF gets a fresh seed and runs on
-  /// save.
+  /// the next save (``VaultSessionOptions/cachesTransformedKey``).
   public var settings: SaveSettings
 
   /// The SHA-256 of the file as the session last read or wrote it.
@@ -77,7 +78,7 @@ public final class VaultSession<Storage: VaultStorage> {
   /// Whether the session is locked (no database, no key).
   public var isLocked: Bool { keyMaterial == nil }
 
-  /// Whether ``database`` differs from the version last read or written.
+  /// Whether ``database`` differs from the version last read or written (compares the whole tree).
   public var hasUnsavedChanges: Bool {
     guard let database else { return false }
     return database != base

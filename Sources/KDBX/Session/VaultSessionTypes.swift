@@ -65,8 +65,10 @@ public struct VaultSessionOptions: Sendable {
   /// Resource limits applied to every file the session opens (the first open, unlocks, reloads, merges).
   public var load: LoadOptions
   /// Keep the KDF output while unlocked, so that saves (which then keep the file's KDF seed and draw a fresh
-  /// master seed and IV) and re-reads of a file with the same seed skip the KDF, as KeePassXC does. When `false`,
-  /// every save draws a fresh KDF seed and runs the KDF. The cache is wiped on ``VaultSession/lock()``.
+  /// master seed and IV) and re-reads of a file with the same seed skip the KDF, as KeePassXC does; a changed KDF
+  /// runs once, with a fresh seed. When `false`, every save draws a fresh KDF seed and runs the KDF, except with a
+  /// challenge-response key: for KDBX 4 its response answers the KDF seed (KeePassXC's challenge), so that seed is
+  /// always kept. The cache is wiped on ``VaultSession/lock()``.
   public var cachesTransformedKey: Bool
 
   /// Default limits, transformed key cached.
