@@ -130,4 +130,30 @@ import Testing
     chmod(path, 0o400)
     #expect(throws: VaultStorageError.readOnly(location: path)) { try storage.write(before) }
   }
+
+  @Test func readmeVaultSessionExample() throws {
+    let scratch = ScratchDirectory()
+    let path = scratch.file("vault.kdbx")
+    let ids = try Self.writeVault(to: path)
+    let entryID = ids.alpha
+    let key = Self.key
+    let clock = Self.later
+    let other = try VaultSession(storage: FileVaultStorage(path: path), key: key)
+    Self.rename(ids.beta, to: "Beta (phone)", in: other)
+    // --- README vault sessions (keep in sync, apart from the line marked "test only") ---
+    let session = try VaultSession(storage: FileVaultStorage(path: path, keepsBackup: true), key: key)
+    session.database?.editEntry(entryID, clock: clock) { $0[field: "UserName"] = .plain("octocat") }
+    #expect(try other.save() == .saved)  // test only: the phone saves meanwhile
+    do {
+      try session.save()  // same version, cipher and KDF as read
+    } catch VaultSessionError.changedOnDisk {  // another device saved since we read
+      let outcome = try session.save(onConflict: .merge(.threeWay(now: clock.now())))  // or .reload, .overwrite
+      if case .merged(let report) = outcome { print(report.conflicts.count, "conflicts kept loss-free") }
+    }
+    session.lock()  // drops the database, zeroes the cached key
+    try session.unlock(key: key)  // re-reads; a wrong key is .kdbx(.invalidCredentials)
+    // --- end ---
+    #expect(session.database?.entry(withUUID: entryID)?[field: "UserName"]?.reveal() == "octocat")
+    #expect(try Self.title(ids.beta, atPath: path) == "Beta (phone)")
+  }
 }

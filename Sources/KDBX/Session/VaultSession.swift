@@ -8,7 +8,7 @@ import KDBXCrypto
 /// let session = try VaultSession(storage: FileVaultStorage(path: path), key: CompositeKey(password: pw))
 /// session.database?.meta.databaseName = "Home"
 /// do { try session.save() }                              // throws .changedOnDisk if another device wrote
-/// catch .changedOnDisk { try session.save(onConflict: .merge(.threeWay(now: now))) }
+/// catch VaultSessionError.changedOnDisk { try session.save(onConflict: .merge(.threeWay(now: now))) }
 /// session.lock()                                         // drops the database, wipes the key material
 /// try session.unlock(key: CompositeKey(password: pw))    // re-reads the file
 /// ```
