@@ -316,6 +316,19 @@ import Testing
     #expect(try session.save() == .saved)
   }
 
+  @Test func fileRemovedFromStorage() throws {
+    let vault = try Self.vault()
+    let session = try Self.session(vault.bytes)
+    session.storage.bytes = nil
+    #expect(throws: VaultSessionError.storage(.notFound(location: "memory"))) { try session.save() }
+    #expect(throws: VaultSessionError.storage(.notFound(location: "memory"))) {
+      try session.save(onConflict: .merge(.synchronize(.synchronize)))
+    }
+    #expect(session.storage.bytes == nil)
+    #expect(try session.save(onConflict: .overwrite) == .overwrote)
+    #expect(Self.title(vault.alpha, in: try Self.session(try #require(session.storage.bytes)).database) == "Alpha")
+  }
+
   @Test func keyChangedOnAnotherDeviceIsInvalidCredentials() throws {
     let vault = try Self.vault()
     let session = try Self.session(vault.bytes)

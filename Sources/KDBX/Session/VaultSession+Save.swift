@@ -10,7 +10,9 @@ extension VaultSession {
   /// local ``settings`` are unchanged, the merged file takes the settings found on disk (another device may have
   /// strengthened the KDF), else the local ones.
   ///
-  /// The session's state (database, settings, digest) changes only when the whole operation succeeds.
+  /// A file that disappeared from storage counts as changed: `.overwrite` writes it again, the other policies throw
+  /// `.storage(.notFound(...))`. The session's state (database, settings, digest) changes only when the whole
+  /// operation succeeds.
   ///
   /// - Parameters:
   ///   - progress: the key derivation's progress, 0...1, when a KDF runs (a changed KDF, a merge with a file
@@ -23,7 +25,14 @@ extension VaultSession {
     throws(VaultSessionError) -> VaultSaveOutcome
   {
     guard let material = keyMaterial, let local = database else { throw .locked }
-    let current = try Self.read(&storage)
+    let current: [UInt8]
+    do throws(VaultStorageError) {
+      current = try storage.read()
+    } catch {
+      guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
+      try write(local, settings: settings, material: material, progress: progress)
+      return .overwrote
+    }
     if ConstantTime.equals(SHA256.hash(current).bytes, knownFileDigest) {
       try write(local, settings: settings, material: material, progress: progress)
       return .saved
