@@ -316,6 +316,31 @@ import Testing
     #expect(try session.save() == .saved)
   }
 
+  @Test func createWritesANewVault() throws {
+    var random = SplitMix64(seed: 11)
+    let database = Database.new(name: "New", clock: Self.clock, random: &random)
+    let kdfRuns = Counter()
+    let session = try VaultSession.create(
+      database, in: InMemoryVaultStorage(), key: Self.key, settings: Self.settings, progress: kdfRuns.callback)
+    #expect(kdfRuns.count > 0)
+    #expect(!session.isLocked)
+    #expect(!session.hasUnsavedChanges)
+    #expect(session.storage.writeCount == 1)
+    let bytes = try #require(session.storage.bytes)
+    #expect(try Self.kdfSeed(bytes) != Self.settings.kdf.seed)  // a fresh seed
+    #expect(try Self.session(bytes).database?.meta.databaseName == "New")
+    // The next save keeps the seed and skips the KDF.
+    let secondRuns = Counter()
+    session.database?.meta.databaseName = "Renamed"
+    #expect(try session.save(progress: secondRuns.callback) == .saved)
+    #expect(secondRuns.count == 0)
+    #expect(try Self.kdfSeed(session.storage.bytes) == Self.kdfSeed(bytes))
+    // Never over an existing file.
+    #expect(throws: VaultSessionError.fileExists) {
+      try VaultSession.create(database, in: InMemoryVaultStorage(bytes: bytes), key: Self.key, settings: Self.settings)
+    }
+  }
+
   @Test func fileRemovedFromStorage() throws {
     let vault = try Self.vault()
     let session = try Self.session(vault.bytes)

@@ -55,7 +55,7 @@ public final class VaultSession<Storage: VaultStorage> {
   ///   - progress: the key derivation's progress, 0...1; return `false` to cancel.
   /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.storage(...)` when the file cannot be read,
   ///   other `.kdbx` errors for a damaged file.
-  public init(
+  public convenience init(
     storage: Storage, key: CompositeKey, options: VaultSessionOptions = VaultSessionOptions(),
     progress: ((Double) -> Bool)? = nil
   ) throws(VaultSessionError) {
@@ -63,14 +63,45 @@ public final class VaultSession<Storage: VaultStorage> {
     let bytes = try Self.read(&storage)
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
     let opened = try Self.open(bytes, material: material, options: options, progress: progress)
+    self.init(storage: storage, options: options, loaded: opened, material: material)
+  }
+
+  /// Creates a new vault file in `storage` from `database` (for example ``Database/new(name:generator:clock:random:)``)
+  /// with `key` and `settings`, and returns the unlocked session. The KDF runs once, with a fresh seed.
+  ///
+  /// - Throws: `.fileExists` when `storage` already holds a file (nothing is written), `.storage(...)`,
+  ///   `.kdbx(...)`.
+  public static func create(
+    _ database: Database, in storage: Storage, key: CompositeKey, settings: SaveSettings,
+    options: VaultSessionOptions = VaultSessionOptions(), progress: ((Double) -> Bool)? = nil
+  ) throws(VaultSessionError) -> VaultSession {
+    var storage = storage
+    let exists: Bool
+    do throws(VaultStorageError) {
+      _ = try storage.read()
+      exists = true
+    } catch {
+      guard case .notFound = error else { throw .storage(error) }
+      exists = false
+    }
+    if exists { throw .fileExists }
+    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+    let session = VaultSession(
+      storage: storage, options: options, loaded: Loaded(database: database, settings: settings, digest: []),
+      material: material)
+    try session.write(database, settings: settings, material: material, progress: progress)
+    return session
+  }
+
+  init(storage: Storage, options: VaultSessionOptions, loaded: Loaded, material: SessionKeyMaterial) {
     self.storage = storage
     self.options = options
-    settings = opened.settings
-    loadedSettings = opened.settings
-    knownFileDigest = opened.digest
-    base = opened.database
+    settings = loaded.settings
+    loadedSettings = loaded.settings
+    knownFileDigest = loaded.digest
+    base = loaded.database
     keyMaterial = material
-    database = opened.database
+    database = loaded.database
   }
 
   deinit { keyMaterial?.wipe() }

@@ -5,6 +5,9 @@ public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertib
   /// The file changed on disk since the session read or last wrote it (its SHA-256 differs), and the conflict
   /// policy was ``VaultConflictPolicy/fail``. Nothing was written; save again with another policy.
   case changedOnDisk
+  /// ``VaultSession/create(_:in:key:settings:options:progress:)`` found a file already in storage and wrote
+  /// nothing.
+  case fileExists
   /// The storage could not read or write the file.
   case storage(VaultStorageError)
   /// The file could not be opened or written. A wrong key is `.kdbx(.invalidCredentials)`, also when another
@@ -16,6 +19,7 @@ public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertib
     switch self {
     case .locked: return "the vault is locked"
     case .changedOnDisk: return "the vault file changed on disk since it was opened"
+    case .fileExists: return "a vault file already exists there"
     case .storage(let error): return error.description
     case .kdbx(let error): return error.description
     }
