@@ -1,0 +1,107 @@
+/// The key material a ``VaultSession`` holds while it is unlocked, kept in this one place so that locking can wipe
+/// it.
+///
+/// It holds the user's ``CompositeKey`` (needed to open a version of the file written elsewhere, whose KDF seed
+/// differs) and, when allowed, the KDF output for one set of KDF parameters (seed included), so that saves and
+/// re-reads of a file with that seed skip the KDF, as KeePassXC does.
+///
+/// The transformed key lives in a buffer this object allocates and never shares (`CompositeKey` values made from
+/// it are temporaries), so ``wipe()`` overwrites the bytes in place. The `CompositeKey` itself cannot be zeroed from
+/// here: it is dropped.
+/// LEAD-WIRE: when `CompositeKey` keeps its components in the zeroing key-material type, wipe it in ``wipe()``.
+final class SessionKeyMaterial {
+  /// The user's key; `nil` once wiped.
+  private(set) var compositeKey: CompositeKey?
+  /// The KDF output for ``transformedKDF``: 32 bytes owned by this object (all zero when there is none).
+  private(set) var transformedKey: [UInt8]
+  /// The KDF parameters (with seed) ``transformedKey`` was derived with, and the format family it is valid for.
+  private(set) var transformedKDF: KDFParameters?
+  private var transformedForKDBX4 = false
+  private let cachesTransformedKey: Bool
+  /// Whether ``wipe()`` ran.
+  private(set) var isWiped = false
+
+  init(key: CompositeKey, cachesTransformedKey: Bool) {
+    compositeKey = key
+    self.cachesTransformedKey = cachesTransformedKey
+    transformedKey = [UInt8](repeating: 0, count: 32)
+  }
+
+  deinit { wipe() }
+
+  /// Remembers the KDF output of an open (and zeroes the caller's copy when it is the only one).
+  func remember(_ source: inout [UInt8], kdf: KDFParameters, version: KDBXVersion) {
+    defer { Self.zero(&source) }
+    guard cachesTransformedKey, !isWiped, source.count == transformedKey.count else { return }
+    for index in transformedKey.indices { transformedKey[index] = source[index] }
+    transformedKDF = kdf
+    transformedForKDBX4 = version.isKDBX4
+  }
+
+  /// Whether the key has a challenge-response component. For KDBX 4 the response answers the KDF seed
+  /// (KeePassXC sends the seed as the challenge), so the seed must not change without a new response.
+  var hasChallengeResponse: Bool {
+    if case .components(_, let response)? = compositeKey?.storage { return response != nil }
+    return false
+  }
+
+  /// The key to open a file with these KDF parameters: the cached transformed key when it is valid for them (no
+  /// KDF run), else the composite key. Throws ``KDBXError/invalidCredentials`` once wiped.
+  func key(for kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> CompositeKey {
+    guard let compositeKey else { throw .invalidCredentials }
+    return cachedKeyIsValid(for: kdf, version: version)
+      ? try CompositeKey(transformedKey: transformedKey) : compositeKey
+  }
+
+  /// A KDBX 3 master key needs the challenge-response apart from the transformed key, and a KDBX 4 composite key
+  /// includes it: with a response, the cached key is only valid for KDBX 4.
+  private func cachedKeyIsValid(for kdf: KDFParameters, version: KDBXVersion) -> Bool {
+    transformedKDF == kdf && (!hasChallengeResponse || (transformedForKDBX4 && version.isKDBX4))
+  }
+
+  /// The key and KDF parameters to write a file of `version` whose settings ask for `kdf`.
+  ///
+  /// - the cached transformed key when it is valid for `kdf` (the file keeps its KDF seed, no KDF run);
+  /// - else, when caching, a KDF run for `kdf` with a fresh seed (kept as is for a challenge-response key, whose
+  ///   response answers that seed), cached for the next saves;
+  /// - else the composite key (``KDBXFile/save(_:key:settings:progress:)`` draws a fresh seed and runs the KDF).
+  func keyForWriting(
+    kdf: KDFParameters, version: KDBXVersion, primitives: StandardPrimitives
+  ) throws(KDBXError) -> (key: CompositeKey, kdf: KDFParameters) {
+    guard let compositeKey else { throw .invalidCredentials }
+    if cachedKeyIsValid(for: kdf, version: version) {
+      return (try CompositeKey(transformedKey: transformedKey), kdf)
+    }
+    let response = hasChallengeResponse
+    guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else { return (compositeKey, kdf) }
+    guard let input = compositeKey.compositeKey(for: version) else { throw .invalidCredentials }
+    var target = kdf
+    if !response {
+      var random = SystemRandomNumberGenerator()
+      switch target {
+      case .aesKDF(var aes):
+        aes.seed = KDBXFile.randomBytes(32, &random)
+        target = .aesKDF(aes)
+      case .argon2(var argon):
+        argon.salt = KDBXFile.randomBytes(32, &random)
+        target = .argon2(argon)
+      }
+    }
+    var derived = try primitives.transformKey(input, parameters: target)
+    guard cachesTransformedKey else { return (try CompositeKey(transformedKey: derived), target) }
+    remember(&derived, kdf: target, version: version)
+    return (try CompositeKey(transformedKey: transformedKey), target)
+  }
+
+  /// Overwrites the transformed key with zeros and drops the composite key.
+  func wipe() {
+    Self.zero(&transformedKey)
+    transformedKDF = nil
+    compositeKey = nil
+    isWiped = true
+  }
+
+  static func zero(_ bytes: inout [UInt8]) {
+    for index in bytes.indices { bytes[index] = 0 }
+  }
+}

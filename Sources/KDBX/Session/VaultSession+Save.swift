@@ -1,0 +1,93 @@
+import KDBXCrypto
+
+extension VaultSession {
+  /// Writes ``database`` to storage with ``settings``, after checking that the file on disk is still the version
+  /// the session last read or wrote (SHA-256, compared in constant time).
+  ///
+  /// When the file changed on disk, `onConflict` decides (see ``VaultConflictPolicy``): by default nothing is
+  /// written and `.changedOnDisk` is thrown, so that the app can ask the user and save again with
+  /// `.overwrite`, `.reload` or `.merge(...)`. A merge opens the version on disk with the session's key; when the
+  /// local ``settings`` are unchanged, the merged file takes the settings found on disk (another device may have
+  /// strengthened the KDF), else the local ones.
+  ///
+  /// A file that disappeared from storage counts as changed: `.overwrite` writes it again, the other policies throw
+  /// `.storage(.notFound(...))`. The session's state (database, settings, digest) changes only when the whole
+  /// operation succeeds.
+  ///
+  /// - Parameters:
+  ///   - progress: the key derivation's progress, 0...1, when a KDF runs (a changed KDF, a merge with a file
+  ///     whose KDF seed differs); return `false` to cancel.
+  /// - Returns: what the save did.
+  /// - Throws: `.locked`, `.changedOnDisk` (policy `.fail`), `.storage(...)`, `.kdbx(...)`
+  ///   (`.kdbx(.invalidCredentials)` when a reload or merge finds a file with another key).
+  @discardableResult
+  public func save(onConflict: VaultConflictPolicy = .fail, progress: ((Double) -> Bool)? = nil)
+    throws(VaultSessionError) -> VaultSaveOutcome
+  {
+    guard let material = keyMaterial, let local = database else { throw .locked }
+    let current: [UInt8]
+    do throws(VaultStorageError) {
+      current = try storage.read()
+    } catch {
+      guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
+      try write(local, settings: settings, material: material, progress: progress)
+      return .overwrote
+    }
+    if ConstantTime.equals(SHA256.hash(current).bytes, knownFileDigest) {
+      try write(local, settings: settings, material: material, progress: progress)
+      return .saved
+    }
+    switch onConflict {
+    case .fail:
+      throw .changedOnDisk
+    case .overwrite:
+      try write(local, settings: settings, material: material, progress: progress)
+      return .overwrote
+    case .reload:
+      install(try Self.open(current, material: material, options: options, progress: progress), material: material)
+      return .reloaded
+    case .merge(let method):
+      let remote = try Self.open(current, material: material, options: options, progress: progress)
+      let result: MergeResult
+      switch method {
+      case .threeWay(let now):
+        result = DatabaseMerge.threeWay(
+          base: base ?? remote.database, local: local, remote: remote.database, clock: FixedClock(now))
+      case .synchronize(let mode):
+        result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
+      }
+      let target = settings == loadedSettings ? remote.settings : settings
+      try write(result.database, settings: target, material: material, progress: progress)
+      return .merged(result.report)
+    }
+  }
+
+  /// Saves `content` with `target` settings and, once storage accepted the bytes, makes it the session's state.
+  func write(
+    _ content: Database, settings target: SaveSettings, material: SessionKeyMaterial,
+    progress: ((Double) -> Bool)?
+  ) throws(VaultSessionError) {
+    let version = VersionRequirements.effectiveVersion(for: content, settings: target)
+    var primitives = StandardPrimitives(progress: progress)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.load.maxKDFMemoryBytes)
+    let bytes: [UInt8]
+    var written = target
+    do throws(KDBXError) {
+      let (key, kdf) = try material.keyForWriting(kdf: target.kdf, version: version, primitives: primitives)
+      written.kdf = kdf
+      bytes = try KDBXFile.save(content, key: key, settings: written, progress: progress)
+      if !key.isTransformed {
+        // KDBXFile.save drew a fresh KDF seed: record it, so that the next merge sees unchanged settings.
+        written.kdf = try KDBXFile.readHeader(bytes: bytes, options: options.load).header.kdf
+      }
+    } catch {
+      throw .kdbx(error)
+    }
+    do throws(VaultStorageError) { try storage.write(bytes) } catch { throw .storage(error) }
+    settings = written
+    loadedSettings = written
+    knownFileDigest = SHA256.hash(bytes).bytes
+    base = content
+    database = content
+  }
+}
