@@ -29,8 +29,27 @@ extension KDFTuning {
   static func save(
     _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> [UInt8] {
+    try write(database, key: key, settings: settings, progress: progress).bytes
+  }
+
+  /// Writes `database` and returns the file with the transformed key it was written with.
+  static func write(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
+  ) throws(KDBXError) -> SavedFile {
     var random = SystemRandomNumberGenerator()
-    return try KDBXFile.save(
+    return try KDBXFile.write(
       database, key: key, settings: settings, primitives: primitives(progress: progress), random: &random)
+  }
+
+  /// Why `bytes` are not an intact file for `transformedKey` (every container layer and well-formed XML, see
+  /// `KDBXFile.verifyIntegrity`), or `nil` when they are.
+  static func problem(verifying bytes: [UInt8], transformedKey: [UInt8]) -> String? {
+    do throws(KDBXError) {
+      let key = try CompositeKey(transformedKey: transformedKey)
+      _ = try KDBXFile.verifyIntegrity(bytes: bytes, key: key, primitives: primitives(progress: nil))
+      return nil
+    } catch {
+      return error.description
+    }
   }
 }

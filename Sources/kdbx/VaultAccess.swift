@@ -69,23 +69,26 @@ struct VaultAccess {
     }
   }
 
-  /// Saves the database atomically: writes a temporary file, verifies it opens with the same key and holds the
-  /// same database, then renames it over the original.
+  /// Saves the database atomically: writes a temporary file, reads it back and verifies every integrity layer
+  /// and the XML, then renames it over the original.
   func save() throws(CLIError) {
-    let bytes: [UInt8]
+    let saved: SavedFile
     let bar = ProgressBar(label: "Saving")
     do {
-      bytes = try KDFTuning.save(
+      saved = try KDFTuning.write(
         opened.database, key: key, settings: SaveSettings(keeping: opened), progress: bar.isActive ? bar.update : nil)
     } catch {
       bar.finish()
       throw .failure("cannot save: \(error.description)")
     }
     bar.finish()
-    let key = self.key
-    let verify: ([UInt8]) -> String? = { written in VaultAccess.problem(opening: written, key: key) }
+    // The read-back check runs every integrity layer with the key the file was just written with (no second KDF).
+    let transformedKey = saved.transformedKey
+    let verify: ([UInt8]) -> String? = { written in
+      KDFTuning.problem(verifying: written, transformedKey: transformedKey)
+    }
     do {
-      try FileIO.atomicWrite(bytes, toPath: path, verify: verify)
+      try FileIO.atomicWrite(saved.bytes, toPath: path, verify: verify)
     } catch {
       throw .failure("cannot save: \(error.description)")
     }

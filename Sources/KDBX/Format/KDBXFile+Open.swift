@@ -22,13 +22,47 @@ extension KDBXFile {
     bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator,
     options: LoadOptions = .default
   ) throws(KDBXError) -> OpenedDatabase {
+    let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
+    let header = decoded.header
+    let document = try primitives.parseXML(decoded.xml, maxDepth: options.maxXMLDepth)
+    if let inner = decoded.innerHeader {
+      var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
+      let database = try DatabaseXMLReader.read(
+        document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
+        options: options)
+      return OpenedDatabase(
+        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey)
+    }
+    let algorithm = header.innerRandomStream ?? .none
+    var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
+    let database = try DatabaseXMLReader.read(
+      document: document, stream: &stream, random: &random, gzip: primitives, options: options)
+    if let stored = database.meta.headerHash {
+      try checkHeaderHash(stored, header: header)
+    }
+    return OpenedDatabase(database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey)
+  }
+
+  /// A file's payload after every container layer: the XML document's bytes, with the headers and key it took.
+  struct DecodedPayload {
+    var header: OuterHeader
+    /// KDBX 4: the inner header.
+    var innerHeader: InnerHeader?
+    var xml: [UInt8]
+    var transformedKey: [UInt8]
+  }
+
+  /// Checks the key and every container layer (header hash and HMAC, block HMACs or hashes, cipher padding,
+  /// decompression) and returns the XML document's bytes.
+  static func decodePayload<P: KDBXPrimitives>(
+    bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions
+  ) throws(KDBXError) -> DecodedPayload {
     let block = try readHeader(bytes: bytes, options: options)
     let header = block.header
     let transformed = try transformedKey(key, header: header, primitives: primitives)
     if header.version.isKDBX4 {
-      return try openKDBX4(
-        bytes: bytes, block: block, transformed: transformed, primitives: primitives, random: &random,
-        options: options)
+      return try decodeKDBX4(
+        bytes: bytes, block: block, transformed: transformed, primitives: primitives, options: options)
     }
     let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
     let ciphertext = Array(bytes[block.payloadOffset...])
@@ -56,23 +90,17 @@ extension KDBXFile {
     if header.compression == .gzip {
       payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
     }
-    let document = try primitives.parseXML(payload, maxDepth: options.maxXMLDepth)
-    let algorithm = header.innerRandomStream ?? .none
-    var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
-    let database = try DatabaseXMLReader.read(
-      document: document, stream: &stream, random: &random, gzip: primitives, options: options)
-    if let stored = database.meta.headerHash,
-      !ConstantTime.equals(stored, SHA256.hash(header.rawBytes).bytes)
-    {
-      throw .headerHashMismatch
-    }
-    return OpenedDatabase(database: database, header: header, innerHeader: nil, transformedKey: transformed)
+    return DecodedPayload(header: header, innerHeader: nil, xml: payload, transformedKey: transformed)
   }
 
-  static func openKDBX4<P: KDBXPrimitives>(
-    bytes: [UInt8], block: HeaderBlock, transformed: [UInt8], primitives: P,
-    random: inout some RandomNumberGenerator, options: LoadOptions
-  ) throws(KDBXError) -> OpenedDatabase {
+  /// KDBX 3.x: the `HeaderHash` in Meta must be the SHA-256 of the header as read.
+  static func checkHeaderHash(_ stored: [UInt8], header: OuterHeader) throws(KDBXError) {
+    guard ConstantTime.equals(stored, SHA256.hash(header.rawBytes).bytes) else { throw .headerHashMismatch }
+  }
+
+  static func decodeKDBX4<P: KDBXPrimitives>(
+    bytes: [UInt8], block: HeaderBlock, transformed: [UInt8], primitives: P, options: LoadOptions
+  ) throws(KDBXError) -> DecodedPayload {
     let header = block.header
     let authenticator = primitives.blockAuthenticator(
       baseKey: primitives.sha512(
@@ -87,12 +115,8 @@ extension KDBXFile {
       payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
     }
     let inner = try InnerHeader(parsing: payload, options: options)
-    let document = try primitives.parseXML(Array(payload[inner.byteCount...]), maxDepth: options.maxXMLDepth)
-    var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
-    let database = try DatabaseXMLReader.read(
-      document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
-      options: options)
-    return OpenedDatabase(database: database, header: header, innerHeader: inner, transformedKey: transformed)
+    return DecodedPayload(
+      header: header, innerHeader: inner, xml: Array(payload[inner.byteCount...]), transformedKey: transformed)
   }
 
   /// The KDF output for `key`, or the cached transformed key.

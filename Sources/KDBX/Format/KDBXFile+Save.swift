@@ -43,6 +43,15 @@ public struct SaveSettings: Sendable, Equatable {
   }
 }
 
+/// A file that ``KDBXFile/write(_:key:settings:primitives:random:)`` produced.
+public struct SavedFile: Sendable {
+  /// The whole file.
+  public var bytes: [UInt8]
+  /// The KDF output for the file's key and KDF seed: ``CompositeKey/init(transformedKey:)`` opens the file
+  /// without running the KDF. Secret: keep it like the key itself.
+  public var transformedKey: [UInt8]
+}
+
 extension KDBXFile {
   /// Writes `database` as a KDBX file, in ``VersionRequirements/effectiveVersion(for:settings:)``, with fresh master seed, IV, inner stream key, stream start bytes and KDF
   /// seed drawn from `random`. With an injected generator (and the model's injected times) the output is
@@ -51,6 +60,16 @@ extension KDBXFile {
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> [UInt8] {
+    try write(database, key: key, settings: settings, primitives: primitives, random: &random).bytes
+  }
+
+  /// Writes `database` as ``save(_:key:settings:primitives:random:)`` does, and also returns the transformed key
+  /// the file was written with, so that the caller can read the file back without running the KDF again (for
+  /// example to verify a save with ``verifyIntegrity(bytes:key:primitives:options:)``).
+  public static func write<P: KDBXPrimitives>(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
+    random: inout some RandomNumberGenerator
+  ) throws(KDBXError) -> SavedFile {
     var database = database.compactingBinaries()
     var kdf = settings.kdf
     if !key.isTransformed {
@@ -86,8 +105,10 @@ extension KDBXFile {
       if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
-      return headerBytes
+      let bytes =
+        headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
+      return SavedFile(bytes: bytes, transformedKey: transformed)
     }
 
     database.meta.headerHash = nil
@@ -102,9 +123,11 @@ extension KDBXFile {
     let authenticator = primitives.blockAuthenticator(
       baseKey: primitives.sha512(
         CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
-    return headerBytes + SHA256.hash(headerBytes).bytes
+    let bytes =
+      headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
+    return SavedFile(bytes: bytes, transformedKey: transformed)
   }
 
   static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {

@@ -1,0 +1,71 @@
+import KDBXXML
+
+/// What ``KDBXFile/verifyIntegrity(bytes:key:primitives:options:)`` checked.
+public struct IntegrityReport: Sendable, Equatable {
+  /// The file's format version.
+  public var version: KDBXVersion
+  /// The size of the XML document after decryption and decompression.
+  public var xmlByteCount: Int
+  /// The number of XML elements in the document.
+  public var elementCount: Int
+  /// KDBX 3.x: whether Meta held a `HeaderHash` (it was checked); KDBX 4 authenticates the header by HMAC.
+  public var checkedHeaderHash: Bool
+}
+
+extension KDBXFile {
+  /// Checks that `bytes` are an intact KDBX file for `key` without building the database: the key (KDBX 4 header
+  /// HMAC, KDBX 3 stream start bytes), every container layer (header SHA-256, HMAC or hashed blocks, cipher
+  /// padding, gzip CRC and size, the inner header) and the XML document's well-formedness, with its root
+  /// `KeePassFile` and, for KDBX 3.x, Meta's `HeaderHash` (KDBX 4.1 specification; KeePass `KdbxFile.Read`).
+  ///
+  /// This is the read-back check of a save: pass the transformed key that
+  /// ``write(_:key:settings:primitives:random:)`` returned, and the KDF does not run again. It costs about half
+  /// of a full ``open(bytes:key:primitives:random:options:)``.
+  /// - Throws: the errors of ``open(bytes:key:primitives:random:options:)``.
+  public static func verifyIntegrity<P: KDBXPrimitives>(
+    bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions = .default
+  ) throws(KDBXError) -> IntegrityReport {
+    let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
+    var readerOptions = XMLReader.Options()
+    readerOptions.limits.maximumDepth = options.maxXMLDepth
+    var reader = XMLReader(bytes: decoded.xml, options: readerOptions)
+    var elementCount = 0
+    var path: [String] = []
+    var headerHashText: String? = nil
+    let headerHashPath = [XMLNames.keePassFile, XMLNames.meta, XMLNames.headerHash]
+    var rootName: String? = nil
+    do throws(XMLError) {
+      while let event = try reader.next() {
+        switch event {
+        case .startElement(let name, _):
+          if path.isEmpty { rootName = name }
+          elementCount += 1
+          path.append(name)
+          if path == headerHashPath { headerHashText = headerHashText ?? "" }
+        case .endElement:
+          path.removeLast()
+        case .text(let text):
+          if path == headerHashPath { headerHashText = (headerHashText ?? "") + text }
+        default:
+          break
+        }
+      }
+    } catch {
+      throw .xml(error)
+    }
+    guard rootName == XMLNames.keePassFile else {
+      throw .malformedValue(element: rootName ?? "", reason: "the root element must be KeePassFile")
+    }
+    var checkedHeaderHash = false
+    if decoded.innerHeader == nil, let text = headerHashText {
+      guard let stored = Base64.decode(text, options: .lenient) else {
+        throw .malformedValue(element: XMLNames.headerHash, reason: "not base64")
+      }
+      try checkHeaderHash(stored, header: decoded.header)
+      checkedHeaderHash = true
+    }
+    return IntegrityReport(
+      version: decoded.header.version, xmlByteCount: decoded.xml.count, elementCount: elementCount,
+      checkedHeaderHash: checkedHeaderHash)
+  }
+}
