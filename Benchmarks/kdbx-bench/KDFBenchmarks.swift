@@ -1,4 +1,5 @@
 import KDBXCrypto
+import KDBXFileIO
 
 // KDF benchmarks. Registered in main.swift through `kdfBenchmarks()`.
 //
@@ -122,4 +123,29 @@ func kdfBenchmarks() -> [Benchmark] {
     }
   }
   return benchmarks
+}
+
+/// `kdbx-bench --derive`: one cold derivation through the synchronous parallel path with huge-page memory,
+/// as the CLI runs it. Returns the exit status.
+func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes: Int) -> Int32 {
+  guard
+    let parameters = try? Argon2.Parameters(
+      variant: variant, iterations: iterations, memoryKiB: mebibytes * 1024, lanes: lanes)
+  else { return 1 }
+  let clock = ContinuousClock()
+  let start = clock.now
+  let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
+  let hugePages = getenv("KDBX_BENCH_HUGEPAGES").map { String(cString: $0) != "0" } ?? true
+  guard let memory = KDBXFileIO.MappedMemory.map(byteCount: byteCount, hugePages: hugePages) else { return 1 }
+  let tag = try? Argon2.deriveKey(
+    password: Array("password".utf8), salt: Array("somesalt".utf8), parameters: parameters, memory: memory,
+    maxConcurrency: KDBXFileIO.MappedMemory.onlineProcessorCount)
+  KDBXFileIO.MappedMemory.unmap(memory)
+  let elapsed = clock.now - start
+  guard let tag else { return 1 }
+  let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+  print(
+    "argon2\(variant) m=\(mebibytes)MiB t=\(iterations) p=\(lanes) \(milliseconds) ms tag \(tag.prefix(8).map { String($0, radix: 16) }.joined())"
+  )
+  return 0
 }

@@ -54,12 +54,53 @@ private final class ResultSlots<T>: @unchecked Sendable {
 }
 
 #if !$Embedded
-  /// The claim and completion counters of one batch of work items.
-  private final class WorkItemCounters: Sendable {
+  /// The claims and completion of one batch of work items.
+  ///
+  /// Each item runs while holding its own lock, so a caller waiting for an item that another thread runs blocks
+  /// in the lock (a futex on Linux) instead of spinning, which would steal a core from that thread on a busy
+  /// machine. It spins only in the instant between another thread's claim and its taking the lock.
+  private final class WorkItems: @unchecked Sendable {
     /// The next unclaimed item.
     let next = Atomic<Int>(0)
-    /// Items finished so far.
-    let finished = Atomic<Int>(0)
+    let count: Int
+    /// One lock per item, holding whether the item has finished. SAFETY: allocated and initialized for `count`
+    /// items in `init`, only read through `withLock`, deinitialized in `deinit` after every item finished.
+    let locks: UnsafeMutablePointer<Mutex<Bool>>
+
+    init(count: Int) {
+      self.count = count
+      locks = .allocate(capacity: count)
+      for index in 0..<count { (locks + index).initialize(to: Mutex(false)) }
+    }
+
+    deinit {
+      locks.deinitialize(count: count)
+      locks.deallocate()
+    }
+
+    /// Runs `body(item)` under the item's lock and marks it finished.
+    func run(_ item: Int, _ body: (Int) -> Void) {
+      locks[item].withLock { finished in
+        body(item)
+        finished = true
+      }
+    }
+
+    /// Claims and runs items until none is left.
+    func runClaimedItems(_ body: (Int) -> Void) {
+      while true {
+        let item = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard item < count else { return }
+        run(item, body)
+      }
+    }
+
+    /// Returns once every item has finished (each lock's release orders the item's writes before this).
+    func waitForAll() {
+      for item in 0..<count {
+        while !locks[item].withLock({ $0 }) {}
+      }
+    }
   }
 
   /// See ``ParallelWork``.
@@ -69,25 +110,14 @@ private final class ResultSlots<T>: @unchecked Sendable {
       for item in 0..<count { body(item) }
       return
     }
-    let counters = WorkItemCounters()
-    counters.next.store(1, ordering: .relaxed)  // item 0 is the caller's
+    let items = WorkItems(count: count)
+    items.next.store(1, ordering: .relaxed)  // item 0 is the caller's
     for _ in 0..<helpers {
-      Task.detached { runClaimedItems(counters, count: count, body) }
+      Task.detached { items.runClaimedItems(body) }
     }
-    body(0)
-    counters.finished.wrappingAdd(1, ordering: .releasing)
-    runClaimedItems(counters, count: count, body)
-    while counters.finished.load(ordering: .acquiring) < count {}
-  }
-
-  /// Claims and runs items until none is left.
-  private func runClaimedItems(_ counters: WorkItemCounters, count: Int, _ body: (Int) -> Void) {
-    while true {
-      let item = counters.next.wrappingAdd(1, ordering: .relaxed).oldValue
-      guard item < count else { return }
-      body(item)
-      counters.finished.wrappingAdd(1, ordering: .releasing)
-    }
+    items.run(0, body)
+    items.runClaimedItems(body)
+    items.waitForAll()
   }
 #else
   /// Embedded Swift: no concurrency runtime, so the items run one after another on the calling thread.
