@@ -1,4 +1,5 @@
 import KDBX
+import KDBXCrypto
 import KDBXFileIO
 
 /// How the CLI runs key derivations: Argon2 lanes on every online core, in block memory mapped with huge pages.
@@ -19,7 +20,8 @@ enum KDFTuning {
   static func open(bytes: [UInt8], key: CompositeKey, progress: ((Double) -> Bool)? = nil) throws(KDBXError)
     -> OpenedDatabase
   {
-    var random = SystemRandomNumberGenerator()
+    var system = SystemRandomNumberGenerator()
+    var random = ChaCha20RandomNumberGenerator(seededFrom: &system)
     return try KDBXFile.open(bytes: bytes, key: key, primitives: primitives(progress: progress), random: &random)
   }
 }

@@ -16,7 +16,9 @@ extension KDBXFile {
   ) throws(KDBXError) -> OpenedDatabase {
     var primitives = StandardPrimitives(progress: progress)
     primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
-    var random = SystemRandomNumberGenerator()
+    // The pads of protected values: one system call seeds a ChaCha20 generator instead of one per value.
+    var system = SystemRandomNumberGenerator()
+    var random = ChaCha20RandomNumberGenerator(seededFrom: &system)
     return try open(bytes: bytes, key: key, primitives: primitives, random: &random, options: options)
   }
 
