@@ -3,6 +3,7 @@
 // `kdbxBenchmarks()`. Skipped, with a note, when the corpus is not beside the repository.
 import KDBX
 import KDBXCompression
+import KDBXCrypto
 import KDBXFileIO
 import KDBXXML
 
@@ -81,6 +82,32 @@ func kdbxBenchmarks() -> [Benchmark] {
             try? DatabaseXMLReader.read(
               document: tree, binaries: binaries, stream: &stream, random: &random, gzip: NoGzipDecompressor()))
         }
+      }
+    },
+    // The container stages, on a payload of the file's size (the work does not depend on the key): the HMAC-SHA-256
+    // of the blocks (KDBX 4 HMAC block stream) and the AES-256-CBC decryption.
+    Benchmark(name: "kdbx-stage-hmac-blocks-large5000", unit: .millisecondsPerIteration, runs: 5) {
+      var random = BenchRandom()
+      let payload = random.bytes(largeVaultBytes()?.count ?? 0)
+      let key = random.bytes(64)
+      return { iterations in
+        for _ in 0..<iterations {
+          var offset = 0
+          while offset < payload.count {
+            let end = min(offset + (1 << 20), payload.count)
+            blackHole(HMAC<SHA256>.authenticationCode(for: Array(payload[offset..<end]), key: key))
+            offset = end
+          }
+        }
+      }
+    },
+    Benchmark(name: "kdbx-stage-decrypt-large5000", unit: .millisecondsPerIteration, runs: 5) {
+      var random = BenchRandom()
+      let key = random.bytes(32)
+      let iv = random.bytes(16)
+      let ciphertext = (try? CBC<AES>.encrypt(random.bytes(largeVaultBytes()?.count ?? 0), key: key, iv: iv)) ?? []
+      return { iterations in
+        for _ in 0..<iterations { blackHole(try? CBC<AES>.decrypt(ciphertext, key: key, iv: iv)) }
       }
     },
     Benchmark(name: "kdbx-stage-gunzip-large5000", unit: .millisecondsPerIteration, runs: 5) {
