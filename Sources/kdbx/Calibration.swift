@@ -20,53 +20,69 @@ enum Calibration {
     var threads: Int
   }
 
-  /// Validates a target given as option `name`.
-  static func target(_ milliseconds: Int, option name: String) throws(CLIError) -> Duration {
-    guard targetRange.contains(milliseconds) else {
-      throw .usage(
-        "\(name) must be from \(targetRange.lowerBound) to \(targetRange.upperBound) ms, not \(milliseconds)")
-    }
-    return .milliseconds(milliseconds)
-  }
-
   /// Cores available to this process.
   static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-  /// Argon2: times a one-pass and a two-pass derivation with the lanes on up to `min(lanes, cores)` threads (the
-  /// first pass also pays for allocation and page faults), then applies
-  /// `Argon2.iterations(forTarget:firstPass:laterPass:)` from KDBXCrypto's calibration API. The estimate is
-  /// `firstPass + (iterations - 1) * laterPass`.
+  /// Why a measurement could not run.
+  struct Failure: Error {
+    var message: String
+  }
+
+  /// Argon2: times a one-pass and a two-pass derivation with the lanes on up to `min(lanes, cores)` threads, then
+  /// applies `Argon2.iterations(forTarget:firstPass:laterPass:)` from KDBXCrypto's calibration API. The estimate
+  /// is `firstPass + (iterations - 1) * laterPass`.
+  ///
+  /// Each run gets freshly mapped memory, as unlocking in a new process does: the first pass then pays for the
+  /// page faults in both runs, and their difference is one pass. (Timing two runs through the allocator instead
+  /// lets the second reuse the first one's pages, which shrinks the difference and inflates the iterations.)
   static func argon2(variant: Argon2.Variant, memoryMiB: Int, lanes: Int, target: Duration) throws(CLIError) -> Outcome
   {
     let threads = min(lanes, cores)
-    let memoryKiB = memoryMiB * 1_024
-    let outcome = waitFor { () -> Result<Outcome, CryptoError> in
-      let clock = ContinuousClock()
-      var durations: [Duration] = []
-      do throws(CryptoError) {
-        for passes in 1...2 {
-          let parameters = try Argon2.Parameters(
-            variant: variant, iterations: passes, memoryKiB: memoryKiB, lanes: lanes)
-          let start = clock.now
-          _ = try await Argon2.deriveKey(
-            password: [], salt: [UInt8](repeating: 0x24, count: 32), parameters: parameters,
-            memoryLimitBytes: memoryKiB * 1_024, maxConcurrency: threads)
-          durations.append(clock.now - start)
-        }
+    let outcome = waitFor { () -> Result<Outcome, Failure> in
+      do throws(Failure) {
+        let firstPass = try await timedArgon2(variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, passes: 1, threads)
+        let twoPasses = try await timedArgon2(variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, passes: 2, threads)
+        let laterPass = max(twoPasses - firstPass, .zero)
+        let iterations = Argon2.iterations(forTarget: target, firstPass: firstPass, laterPass: laterPass)
+        return .success(
+          Outcome(cost: UInt64(iterations), estimated: firstPass + laterPass * (iterations - 1), threads: threads))
       } catch {
         return .failure(error)
       }
-      let firstPass = durations[0]
-      let laterPass = max(durations[1] - durations[0], .zero)
-      let iterations = Argon2.iterations(forTarget: target, firstPass: firstPass, laterPass: laterPass)
-      return .success(
-        Outcome(cost: UInt64(iterations), estimated: firstPass + laterPass * (iterations - 1), threads: threads))
     }
     switch outcome {
     case .success(let result): return result
-    case .failure(let error):
-      throw .failure("cannot run Argon2 with \(memoryMiB) MiB and parallelism \(lanes): \(error)")
+    case .failure(let failure):
+      throw .failure("cannot run Argon2 with \(memoryMiB) MiB and parallelism \(lanes): \(failure.message)")
     }
+  }
+
+  /// The duration of one derivation with `passes` passes in newly mapped memory.
+  static func timedArgon2(
+    _ variant: Argon2.Variant, memoryKiB: Int, lanes: Int, passes: Int, _ threads: Int
+  ) async throws(Failure) -> Duration {
+    let parameters: Argon2.Parameters
+    do {
+      parameters = try Argon2.Parameters(variant: variant, iterations: passes, memoryKiB: memoryKiB, lanes: lanes)
+    } catch {
+      throw Failure(message: "\(error)")
+    }
+    let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
+    guard let base = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+      base != MAP_FAILED
+    else { throw Failure(message: "cannot map \(byteCount) bytes (errno \(errno))") }
+    defer { munmap(base, byteCount) }
+    let memory = UnsafeMutableRawBufferPointer(start: base, count: byteCount)
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      _ = try await Argon2.deriveKey(
+        password: [], salt: [UInt8](repeating: 0x24, count: 32), parameters: parameters, memory: memory,
+        maxConcurrency: threads)
+    } catch {
+      throw Failure(message: "\(error)")
+    }
+    return clock.now - start
   }
 
   /// AES-KDF: times a block of rounds on one thread (as unlocking runs them) and scales it to `target`.

@@ -6,9 +6,8 @@ enum CalibrateCommand {
   static let help = """
     USAGE: kdbx calibrate --target-ms MS [--memory MiB] [--parallelism N] [--kdf argon2id|argon2d|aes-kdf] [--json]
       Measures the key derivation on this machine and prints the Argon2 iterations (or AES-KDF rounds) that
-      make unlocking take about MS milliseconds (\(Calibration.targetRange.lowerBound) to \
-    \(Calibration.targetRange.upperBound), as KeePassXC allows), with the estimated
-      time and the memory used. Argon2 uses the memory and parallelism given (defaults: 64 MiB, 2) and at
+      make unlocking take about MS milliseconds (100 to 5000, as KeePassXC allows), with the estimated time
+      and the memory used. Argon2 uses the memory and parallelism given (defaults: 64 MiB, 2) and at
       least 1 iteration; its lanes run on up to as many cores as there are lanes. AES-KDF runs on one thread,
       needs no work memory and gets at least 10000 rounds. 'kdbx create --decryption-time MS' does the same.
     """
@@ -16,10 +15,10 @@ enum CalibrateCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: ["--target-ms", "--memory", "--parallelism", "--kdf"])
     let json = arguments.flag("--json")
-    guard let milliseconds = try arguments.integer("--target-ms", in: 1...Int(Int32.max)) else {
+    guard let milliseconds = try arguments.integer("--target-ms", in: Calibration.targetRange) else {
       throw .usage("--target-ms MS is required")
     }
-    let target = try Calibration.target(milliseconds, option: "--target-ms")
+    let target = Duration.milliseconds(milliseconds)
     let kdf = arguments.value("--kdf") ?? "argon2id"
     let memory = try arguments.integer("--memory", in: 1...4_096)
     let parallelism = try arguments.integer("--parallelism", in: 1...64)

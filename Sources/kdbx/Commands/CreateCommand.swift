@@ -44,11 +44,13 @@ enum CreateCommand {
 
   /// `--decryption-time MS`, which excludes explicit `--iterations` and `--rounds`.
   static func decryptionTime(_ arguments: inout Arguments) throws(CLIError) -> Duration? {
-    guard let milliseconds = try arguments.integer("--decryption-time", in: 1...Int(Int32.max)) else { return nil }
+    guard let milliseconds = try arguments.integer("--decryption-time", in: Calibration.targetRange) else {
+      return nil
+    }
     if arguments.value("--iterations") != nil || arguments.value("--rounds") != nil {
       throw .usage("--decryption-time calibrates the iterations or rounds: use it or --iterations/--rounds, not both")
     }
-    return try Calibration.target(milliseconds, option: "--decryption-time")
+    return .milliseconds(milliseconds)
   }
 
   /// `settings` with the cost calibrated for `target`; says what was chosen on standard output.
