@@ -83,6 +83,12 @@ check "calibrate needs target" 1 'target-ms MS is required' -- "$K" calibrate --
 check "calibrate aes-kdf memory" 1 'Argon2 only' -- "$K" calibrate --target-ms 100 --kdf aes-kdf --memory 8
 check "calibrate bad kdf" 1 'must be argon2id, argon2d or aes-kdf' -- "$K" calibrate --target-ms 100 --kdf scrypt
 
+# The README's command-line section has an example for every command that --help lists.
+for command in $("$K" --help | sed -n 's/^  \([a-z][a-z-]*\).*/\1/p'); do
+  if grep -q "\`kdbx $command " README.md; then passes=$((passes + 1)); else
+    echo "FAIL README has no example for '$command'"; fails=$((fails + 1)); fi
+done
+
 # Failure paths
 check "wrong password" 2 'wrong password or key file' -- pw nope ls "$F"
 check "wrong key file" 2 'wrong password or key file' -- "$K" ls "$FX/keyfile-only.kdbx" --no-password --key-file "$FX/keys/hex64.key"
