@@ -65,6 +65,30 @@ check "verify" 0 '^OK$' -- pw fixture verify "$F"
 check "verify demo --json" 0 '"ok": true' -- pw demo verify "$DEMO" --json
 check "generate" 0 '^.{32}$' -- "$K" generate --length 32
 
+# Progress bar: drawn on standard error only when it is a terminal (script(1) gives the command one).
+check "no progress bar when piped" 0 '' -- bash -c "printf 'fixture\\n' | \"$K\" ls \"$F\" 2>&1 >/dev/null | grep -q . && exit 1 || exit 0"
+if command -v script >/dev/null; then
+  check "progress bar on a terminal" 0 'Deriving key \[#+\] 100%' -- script -qec "bash -c \"printf 'fixture\\\\n' | '$K' ls '$F' >/dev/null\"" /dev/null
+else
+  echo "cli-tests: NOTE script(1) not installed; terminal progress bar check skipped"
+fi
+
+# Calibration (no vault needed)
+check "calibrate argon2id" 0 '^Argon2id, 1 MiB, parallelism 1: [0-9]+ iterations?$' -- "$K" calibrate --target-ms 100 --memory 1 --parallelism 1
+check "calibrate estimate" 0 '^Estimated time: +[0-9]+ ms \(target 100 ms' -- "$K" calibrate --target-ms 100 --memory 1 --parallelism 1
+check "calibrate aes-kdf --json" 0 '"rounds": [0-9]{5,}' -- "$K" calibrate --target-ms 100 --kdf aes-kdf --json
+check "calibrate argon2d --json" 0 '"memoryBytes": 2097152' -- "$K" calibrate --target-ms 100 --kdf argon2d --memory 2 --parallelism 2 --json
+check "calibrate target range" 1 'needs a whole number from 100 to 5000' -- "$K" calibrate --target-ms 50
+check "calibrate needs target" 1 'target-ms MS is required' -- "$K" calibrate --memory 64
+check "calibrate aes-kdf memory" 1 'Argon2 only' -- "$K" calibrate --target-ms 100 --kdf aes-kdf --memory 8
+check "calibrate bad kdf" 1 'must be argon2id, argon2d or aes-kdf' -- "$K" calibrate --target-ms 100 --kdf scrypt
+
+# The README's command-line section has an example for every command that --help lists.
+for command in $("$K" --help | sed -n 's/^  \([a-z][a-z-]*\).*/\1/p'); do
+  if grep -q "\`kdbx $command " README.md; then passes=$((passes + 1)); else
+    echo "FAIL README has no example for '$command'"; fails=$((fails + 1)); fi
+done
+
 # Failure paths
 check "wrong password" 2 'wrong password or key file' -- pw nope ls "$F"
 check "wrong key file" 2 'wrong password or key file' -- "$K" ls "$FX/keyfile-only.kdbx" --no-password --key-file "$FX/keys/hex64.key"
@@ -134,6 +158,20 @@ if "$K" --help | grep -qE '^ +add '; then
   check "converted opens" 0 'Format: +KDBX 3.1' -- pw fixture info "$TMP/conv31.kdbx"
   check "convert cipher" 0 'Twofish' -- pw fixture convert "$F41" "$TMP/conv-tf.kdbx" --cipher twofish
   check "create exists" 1 'already exists' -- pw newpw create "$N"
+  check "create --decryption-time aes-kdf" 0 '^Calibrated AES-KDF: [0-9]{5,} rounds, about [0-9]+ ms' -- pw newpw create "$TMP/cal-aes.kdbx" --format 3.1 --kdf aes-kdf --decryption-time 100
+  check "calibrated aes-kdf opens" 0 '^KDF: +AES-KDF \(rounds [0-9]{5,}\)' -- pw newpw info "$TMP/cal-aes.kdbx"
+  check "create --decryption-time argon2" 0 '^Calibrated Argon2id: [0-9]+ iterations?' -- pw newpw create "$TMP/cal-argon.kdbx" --memory 1 --parallelism 1 --decryption-time 100
+  check "calibrated argon2 opens" 0 'memoryKiB 1024, parallelism 1' -- pw newpw info "$TMP/cal-argon.kdbx"
+  if command -v keepassxc-cli >/dev/null; then
+    check "keepassxc-cli opens calibrated" 0 'empty' -- bash -c "printf 'newpw\\n' | keepassxc-cli ls -q \"$TMP/cal-argon.kdbx\""
+  fi
+  check "create --decryption-time with --iterations" 1 'not both' -- pw newpw create "$TMP/cal-x.kdbx" --decryption-time 100 --iterations 2
+  check "create --decryption-time with --rounds" 1 'not both' -- pw newpw create "$TMP/cal-x.kdbx" --kdf aes-kdf --decryption-time 100 --rounds 9
+  check "create --decryption-time range" 1 'needs a whole number from 100 to 5000' -- pw newpw create "$TMP/cal-x.kdbx" --decryption-time 10
+  [ ! -e "$TMP/cal-x.kdbx" ] && passes=$((passes + 1)) || { echo "FAIL refused create left a file"; fails=$((fails + 1)); }
+  check "convert --decryption-time" 0 '^Calibrated AES-KDF: [0-9]+ rounds' -- pw fixture convert "$F41" "$TMP/conv-cal.kdbx" --decryption-time 100
+  check "convert --decryption-time opens" 0 'Format: +KDBX 4.1' -- pw fixture info "$TMP/conv-cal.kdbx"
+  check "convert --decryption-time with --rounds" 1 'not both' -- pw fixture convert "$F41" "$TMP/conv-x.kdbx" --decryption-time 100 --rounds 5
   check "create bad kdf" 1 'Argon2 needs KDBX 4' -- pw newpw create "$TMP/x.kdbx" --format 3.1 --kdf argon2id
   W="$TMP/other.kdbx"
   cp "$F" "$W"

@@ -36,15 +36,18 @@ let usage = """
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
     import XML OUT     Create a database from a KeePass 2 XML export (settings as for create).
-    create FILE        Create an empty database (--cipher, --kdf, --format, --iterations, --memory, ...).
+    create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
+                       --iterations/--rounds, --memory, ...).
 
   NO VAULT NEEDED:
     generate           Print a random password.
+    calibrate          The Argon2 iterations or AES-KDF rounds for a decryption time on this machine
+                       (--target-ms MS, --memory MiB, --parallelism N, --kdf, --json).
 
   VAULT OPTIONS:
     --key-file PATH    Use a key file (with the password, or alone with --no-password).
     --no-password      Do not ask for a password.
-    --json             Machine-readable output (info, ls, show, search, totp).
+    --json             Machine-readable output (info, ls, show, search, totp, calibrate).
 
   ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.
 
@@ -85,6 +88,7 @@ func allCommands() -> [Command] {
     Command(name: "import", help: ImportCommand.help, run: ImportCommand.run),
     Command(name: "convert", help: ConvertCommand.help, run: ConvertCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
+    Command(name: "calibrate", help: CalibrateCommand.help, run: CalibrateCommand.run),
   ]
 }
 

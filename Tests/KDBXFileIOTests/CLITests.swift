@@ -28,7 +28,7 @@ enum CLI {
     var err: String
   }
 
-  static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+  static func run(_ arguments: [String], input: String? = nil, binary: String = binary) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments

@@ -4,11 +4,12 @@ import KDBXFileIO
 /// `kdbx convert FILE OUT [settings] [--accept-loss]`: writes FILE's content with other format settings.
 enum ConvertCommand {
   static let help = """
-    USAGE: kdbx convert FILE OUT [--format 3.1|4.0|4.1] [--cipher ...] [--kdf ...] [--iterations N] [--memory MiB]
-                        [--parallelism N] [--rounds N] [--accept-loss] [--key-file PATH] [--no-password]
+    USAGE: kdbx convert FILE OUT [--format 3.1|4.0|4.1] [--cipher ...] [--kdf ...]
+                        [--decryption-time MS | --iterations N | --rounds N] [--memory MiB] [--parallelism N]
+                        [--accept-loss] [--key-file PATH] [--no-password]
       Writes the content of FILE to the new file OUT with the given settings (the others are kept), and the
       same credentials. A downgrade that would lose content lists what would be lost and stops, unless
-      --accept-loss is given.
+      --accept-loss is given. --decryption-time MS calibrates the iterations or rounds as 'kdbx create' does.
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
@@ -18,6 +19,7 @@ enum ConvertCommand {
     let acceptLoss = arguments.flag("--accept-loss")
     let vault = try VaultAccess.open(&arguments)
     var settings = try CreateCommand.saveSettings(&arguments, base: SaveSettings(keeping: vault.opened))
+    let decryptionTime = try CreateCommand.decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "OUT")
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
@@ -31,6 +33,7 @@ enum ConvertCommand {
       Terminal.error("Dropping: \(lost)\n")
       settings.acceptedDowngrade = report
     }
+    if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(vault.database, key: vault.key, settings: settings, to: path)
     Terminal.out("Converted \(vault.path) to \(path) (\(CreateCommand.describe(settings))).\n")
   }

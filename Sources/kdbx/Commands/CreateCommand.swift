@@ -5,12 +5,14 @@ import KDBXFileIO
 enum CreateCommand {
   static let help = """
     USAGE: kdbx create FILE [--name NAME] [--cipher aes256|chacha20|twofish] [--kdf argon2id|argon2d|aes-kdf]
-                       [--format 3.1|4.0|4.1] [--iterations N] [--memory MiB] [--parallelism N] [--rounds N]
-                       [--key-file PATH] [--no-password]
+                       [--format 3.1|4.0|4.1] [--decryption-time MS | --iterations N | --rounds N]
+                       [--memory MiB] [--parallelism N] [--key-file PATH] [--no-password]
       Creates a new database FILE (it must not exist) with a root group named NAME (default 'Passwords').
       The password is read as for other commands. Defaults: KDBX 4.0, AES-256, Argon2id with 3 iterations,
       64 MiB and parallelism 2 (AES-KDF: 600000 rounds). KDBX 3.1 needs --kdf aes-kdf.
-      Calibration (--decryption-time) is not available yet.
+      --decryption-time MS measures this machine (as 'kdbx calibrate' does) and sets the Argon2 iterations
+      or AES-KDF rounds so that unlocking takes about MS milliseconds (100 to 5000); it cannot be combined
+      with --iterations or --rounds. --memory and --parallelism are kept as given.
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
@@ -22,11 +24,13 @@ enum CreateCommand {
     let name = arguments.value("--name") ?? "Passwords"
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
-    let settings = try saveSettings(&arguments)
+    var settings = try saveSettings(&arguments)
+    let decryptionTime = try decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 1)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
 
     let key = try newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    if let decryptionTime { settings = try calibrated(settings, target: decryptionTime) }
     var random = SystemRandomNumberGenerator()
     let database = Database.new(name: name, clock: SystemClock(), random: &random)
     try write(database, key: key, settings: settings, to: path)
@@ -35,8 +39,33 @@ enum CreateCommand {
 
   /// The value options of ``saveSettings(_:)``.
   static let settingsOptions: Set<String> = [
-    "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds",
+    "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds", "--decryption-time",
   ]
+
+  /// `--decryption-time MS`, which excludes explicit `--iterations` and `--rounds`.
+  static func decryptionTime(_ arguments: inout Arguments) throws(CLIError) -> Duration? {
+    guard let milliseconds = try arguments.integer("--decryption-time", in: Calibration.targetRange) else {
+      return nil
+    }
+    if arguments.value("--iterations") != nil || arguments.value("--rounds") != nil {
+      throw .usage("--decryption-time calibrates the iterations or rounds: use it or --iterations/--rounds, not both")
+    }
+    return .milliseconds(milliseconds)
+  }
+
+  /// `settings` with the cost calibrated for `target`; says what was chosen on standard output.
+  static func calibrated(_ settings: SaveSettings, target: Duration) throws(CLIError) -> SaveSettings {
+    let (settings, result) = try Calibration.calibrated(settings, target: target)
+    let unit: String
+    switch settings.kdf {
+    case .aesKDF: unit = "rounds"
+    case .argon2: unit = result.cost == 1 ? "iteration" : "iterations"
+    }
+    Terminal.out(
+      "Calibrated \(Names.kdf(settings.kdf)): \(result.cost) \(unit), "
+        + "about \(Calibration.milliseconds(result.estimated)) ms on this machine.\n")
+    return settings
+  }
 
   /// `--format`, `--cipher`, `--kdf` and the KDF parameters; what is not given comes from `base` (for convert)
   /// or the defaults.

@@ -36,7 +36,7 @@ enum InfoCommand {
     if json {
       let value = JSONValue.object([
         ("file", .string(vault.path)),
-        ("version", .string(Names.version(header.version))),
+        ("version", .string(Names.version(of: header))),
         ("cipher", .string(Names.cipher(header.cipher))),
         ("kdf", .object([("name", .string(Names.kdf(header.kdf)))] + kdf.map { ($0.0, JSONValue.number($0.1)) })),
         ("compression", .string(Names.compression(header.compression))),
@@ -59,7 +59,7 @@ enum InfoCommand {
     lines.append("Name:            \(database.meta.databaseName ?? "")")
     if let text = database.meta.databaseDescription, !text.isEmpty { lines.append("Description:     \(text)") }
     lines.append("Generator:       \(database.meta.generator ?? "")")
-    lines.append("Format:          KDBX \(Names.version(header.version))")
+    lines.append("Format:          KDBX \(Names.version(of: header))")
     lines.append("Cipher:          \(Names.cipher(header.cipher))")
     let parameters = kdf.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     lines.append("KDF:             \(Names.kdf(header.kdf)) (\(parameters))")
@@ -75,6 +75,11 @@ enum InfoCommand {
 
 /// Display names of format settings.
 enum Names {
+  /// The version as the file states it, `major.minor` (KDBX 2.x files may say 2.4, which the library reads as 2).
+  static func version(of header: OuterHeader) -> String {
+    "\(header.version.major).\(header.minorVersion)"
+  }
+
   static func version(_ version: KDBXVersion) -> String {
     switch version {
     case .v2: return "2.0"

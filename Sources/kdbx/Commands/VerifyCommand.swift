@@ -63,14 +63,14 @@ enum VerifyCommand {
       : "header hash in Meta, key, stream start bytes, hashed blocks"
     if json {
       let value = JSONValue.object([
-        ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(header.version))),
+        ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(of: header))),
         ("checked", .string(layers)), ("problems", .array(problems.map { .string($0) })),
         ("notes", .array(notes.map { .string($0) })),
       ])
       Terminal.out(value.rendered() + "\n")
     } else {
       Terminal.out(
-        "KDBX \(Names.version(header.version)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
+        "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
       )
       Terminal.out("Tree: \(seen.count) groups and entries, \(database.binaries.count) stored attachment(s)\n")
       for note in notes { Terminal.out("note: \(note)\n") }
