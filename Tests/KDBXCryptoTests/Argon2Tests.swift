@@ -228,12 +228,18 @@ struct Argon2Tests {
     )
   }
 
-  @Test("calibration returns at least one iteration")
-  func calibration() async throws {
+  @Test("calibration times both passes of one run")
+  func calibration() throws {
     let sequential = try Argon2.calibrateIterations(memoryKiB: 256, lanes: 1, target: .milliseconds(50))
     #expect(sequential >= 1)
-    let parallel = try await Argon2.calibrateIterations(
-      memoryKiB: 256, lanes: 2, target: .milliseconds(50), maxConcurrency: 2)
-    #expect(parallel >= 1)
+    let timings = try Argon2.measurePasses(memoryKiB: 512, lanes: 2, maxConcurrency: 2)
+    #expect(timings.firstPass > .zero && timings.laterPass > .zero)
+    // The estimate and the iteration count are inverse to each other (no timing is asserted).
+    for iterations in [1, 3, 10] {
+      #expect(timings.iterations(forTarget: timings.duration(iterations: iterations)) == iterations)
+    }
+    #expect(throws: CryptoError.self) {
+      try Argon2.measurePasses(memoryKiB: 4, lanes: 1, maxConcurrency: 1)
+    }
   }
 }
