@@ -28,6 +28,12 @@ enum CLI {
     var err: String
   }
 
+  /// SIGPIPE is ignored once for the whole test process.
+  static let ignoresBrokenPipes: Bool = {
+    signal(SIGPIPE, SIG_IGN)
+    return true
+  }()
+
   static func run(_ arguments: [String], input: String? = nil, binary: String = binary) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
@@ -38,9 +44,12 @@ enum CLI {
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
+    _ = ignoresBrokenPipes
     try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
+    // A child that exits before reading its input (a usage error, say) closes the pipe: the write then fails with
+    // EPIPE, which is fine, instead of killing the test process with SIGPIPE.
+    if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+    try? stdin.fileHandleForWriting.close()
     let out = stdout.fileHandleForReading.readDataToEndOfFile()
     let err = stderr.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

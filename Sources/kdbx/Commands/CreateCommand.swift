@@ -107,7 +107,7 @@ enum CreateCommand {
     let iterations = try arguments.integer("--iterations", in: 1...1_000_000) ?? defaults.iterations
     let memory = try arguments.integer("--memory", in: 1...4_096) ?? defaults.memory
     let parallelism = try arguments.integer("--parallelism", in: 1...64) ?? defaults.lanes
-    let rounds = try arguments.integer("--rounds", in: 1...1_000_000_000) ?? defaultRounds
+    let rounds = try arguments.integer("--rounds", in: 1...999_999_999) ?? defaultRounds
     let kdf: KDFParameters
     let salt = [UInt8](repeating: 0, count: 32)  // replaced by a fresh random seed when saving
     let kdfName =
@@ -159,16 +159,23 @@ enum CreateCommand {
   /// Saves `database` as the new file `path` (atomically, verified by opening it again).
   static func write(_ database: Database, key: CompositeKey, settings: SaveSettings, to path: String) throws(CLIError) {
     let bar = ProgressBar(label: "Deriving key")
-    let bytes: [UInt8]
+    let saved: SavedFile
     do {
-      bytes = try KDFTuning.save(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
+      saved = try KDFTuning.write(database, key: key, settings: settings, progress: bar.isActive ? bar.update : nil)
     } catch {
       bar.finish()
       throw .failure("cannot create: \(error.description)")
     }
     bar.finish()
+    // The read-back check opens the new file with the key it was written with, without a second KDF run.
+    let written: CompositeKey
     do {
-      try FileIO.atomicWrite(bytes, toPath: path) { VaultAccess.problem(opening: $0, key: key) }
+      written = try CompositeKey(transformedKey: saved.transformedKey)
+    } catch {
+      throw .failure("cannot create: \(error.description)")
+    }
+    do {
+      try FileIO.atomicWrite(saved.bytes, toPath: path) { VaultAccess.problem(opening: $0, key: written) }
     } catch {
       throw .failure("cannot create: \(error.description)")
     }
