@@ -42,7 +42,6 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var random = SplitMix64(seed: UInt64(size))
     guard let uuid = KDBXUUID(bytes: [UInt8](repeating: 7, count: 16)) else { return 0 }
     var entry = Entry(uuid: uuid)
-      uuid: KDBXUUID(bytes: [UInt8](repeating: 7, count: 16)) ?? KDBXUUID(bytes: [UInt8](repeating: 1, count: 16))!)
     for line in rest.split(separator: 0x0A) {
       guard let selector = line.first else { continue }
       let name = OTPFieldNames.all[Int(selector) % OTPFieldNames.all.count]
