@@ -30,7 +30,8 @@ extension KDBXFile {
         bytes: bytes, block: block, transformed: transformed, primitives: primitives, random: &random,
         options: options)
     }
-    let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&masterKey) }
     let ciphertext = Array(bytes[block.payloadOffset...])
     let plaintext: [UInt8]
     do throws(KDBXError) {
@@ -57,22 +58,23 @@ extension KDBXFile {
     {
       throw .headerHashMismatch
     }
-    return OpenedDatabase(database: database, header: header, innerHeader: nil, transformedKey: transformed)
+    return OpenedDatabase(database: database, header: header, innerHeader: nil, transformedKey: transformed.bytes)
   }
 
   static func openKDBX4<P: KDBXPrimitives>(
-    bytes: [UInt8], block: HeaderBlock, transformed: [UInt8], primitives: P,
+    bytes: [UInt8], block: HeaderBlock, transformed: SecureBytes, primitives: P,
     random: inout some RandomNumberGenerator, options: LoadOptions
   ) throws(KDBXError) -> OpenedDatabase {
     let header = block.header
-    let authenticator = primitives.blockAuthenticator(
-      baseKey: primitives.sha512(
-        CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
+    var baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)
+    let authenticator = primitives.blockAuthenticator(baseKey: primitives.sha512(baseKeyInput))
+    SecureBytes.wipe(&baseKeyInput)
     try HMACBlockStream.verifyHeader(
       header.rawBytes, storedHMAC: block.storedHeaderHMAC ?? [], authenticator: authenticator)
     let ciphertext = try HMACBlockStream.read(
       bytes, from: block.payloadOffset, authenticator: authenticator, options: options)
-    let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&cipherKey) }
     var payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
     if header.compression == .gzip {
       payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
@@ -83,16 +85,19 @@ extension KDBXFile {
     let database = try DatabaseXMLReader.read(
       document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
       options: options)
-    return OpenedDatabase(database: database, header: header, innerHeader: inner, transformedKey: transformed)
+    return OpenedDatabase(database: database, header: header, innerHeader: inner, transformedKey: transformed.bytes)
   }
 
-  /// The KDF output for `key`, or the cached transformed key.
+  /// The KDF output for `key`, or the cached transformed key, held in zeroing storage (the KDF's input and output
+  /// arrays are zeroed).
   static func transformedKey<P: KDBXPrimitives>(_ key: CompositeKey, header: OuterHeader, primitives: P)
-    throws(KDBXError) -> [UInt8]
+    throws(KDBXError) -> SecureBytes
   {
-    if let cached = key.transformedKey { return cached }
-    guard let composite = key.compositeKey(for: header.version) else { throw .invalidCredentials }
-    return try primitives.transformKey(composite, parameters: header.kdf)
+    if let cached = key.transformedSecret { return cached }
+    guard var composite = key.compositeKey(for: header.version) else { throw .invalidCredentials }
+    defer { SecureBytes.wipe(&composite) }
+    var derived = try primitives.transformKey(composite, parameters: header.kdf)
+    return SecureBytes(consuming: &derived)
   }
 
   /// Derives the inner random stream's key and nonce (KDBX 4.1 specification, "Inner Random Stream").

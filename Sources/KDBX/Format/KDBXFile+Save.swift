@@ -85,7 +85,8 @@ extension KDBXFile {
       var payload = try primitives.serializeXML(document)
       if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
-      let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+      var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+      defer { SecureBytes.wipe(&masterKey) }
       return headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
     }
@@ -97,11 +98,12 @@ extension KDBXFile {
     let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
     var payload = inner.serialized() + (try primitives.serializeXML(document))
     if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
-    let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
-    let authenticator = primitives.blockAuthenticator(
-      baseKey: primitives.sha512(
-        CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
+    var baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)
+    let authenticator = primitives.blockAuthenticator(baseKey: primitives.sha512(baseKeyInput))
+    SecureBytes.wipe(&baseKeyInput)
     return headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
