@@ -198,7 +198,9 @@ def more_seeds(kdbx):
             continue
         put("full-open", name, b"\x00" + open(path, "rb").read())
     for name, kp in payloads:
-        xml = re.sub(rb"<HeaderHash>[^<]*</HeaderHash>", b"", kp.xml())
+        # pykeepass shows protected values in clear text: mark them unprotected, and drop the 3.1 header hash
+        # (the sealed file has another header).
+        xml = re.sub(rb"<HeaderHash>[^<]*</HeaderHash>", b"", kp.xml()).replace(b' Protected="True"', b"")
         if name.startswith("kdbx4"):
             ih = kp.kdbx.body.payload.inner_header
             inner = struct.pack("<BiI", 1, 4, 3) + struct.pack("<Bi", 2, 64) + bytes(ih.protected_stream_key.data)
