@@ -2,15 +2,14 @@
 # Runs the test suite under AddressSanitizer (debug build, its own build path .build-asan so the normal debug
 # build is not clobbered). Called from .ci/run.
 #
-# Skipped under ASan, to stay within about 15 minutes on 2 cores: the suites that only re-run the codec on the
-# shared corpus or drive outside tools (CorpusOpenTests, CorpusContentTests, CorpusFuzzTests, WriteInteropTests,
-# MergeInteropTests); the plain `swift test` step runs them. Set ASAN_SKIP= (empty) to run everything.
-#
-#   bash .ci/sanitizers.sh            # ASan suite
-#   ASAN_SKIP= bash .ci/sanitizers.sh # ASan, every suite
+# Every suite runs (measured 2026-12-01 on the shared 2-core machine at load ~10: 379 tests, 165 s of tests after an
+# 8-minute ASan build). If it grows too slow, skip the corpus/interop suites with
+#   ASAN_SKIP='CorpusOpenTests|CorpusContentTests|CorpusFuzzTests|WriteInteropTests|MergeInteropTests' bash .ci/sanitizers.sh
+# ThreadSanitizer is not run here (see the reliability notes): run it by hand with
+#   swift test --sanitize=thread --build-path .build-tsan
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SKIP="${ASAN_SKIP-CorpusOpenTests|CorpusContentTests|CorpusFuzzTests|WriteInteropTests|MergeInteropTests}"
+SKIP="${ASAN_SKIP:-}"
 BUILD=(--sanitize=address --build-path .build-asan)
 started=$(date +%s)
 swift build --build-tests "${BUILD[@]}" 2>&1 | tail -1
