@@ -13,7 +13,12 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 OUT = os.path.join(HERE, "corpus")
 
 
+ONLY = set(sys.argv[1:])  # target names: regenerate only these (default: all)
+
+
 def put(target, name, data):
+    if ONLY and target not in ONLY:
+        return
     d = os.path.join(OUT, target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -54,8 +59,10 @@ def hashed_stream(payload, block):
 
 
 def main():
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
+    for t in (ONLY or [None]):
+        d = os.path.join(OUT, t) if t else OUT
+        if os.path.isdir(d):
+            shutil.rmtree(d)
     docs = vec_documents()
     keys = sorted(glob.glob(os.path.join(ROOT, "Vectors/kdbx/fixtures/keys/*")))
     for i, (src, doc) in enumerate(docs):
@@ -128,8 +135,86 @@ def main():
     put("hashed-block-stream", "small-blocks", b"\x00" + hashed_stream(payload, 16))
     put("hashed-block-stream", "empty", b"\x00" + hashed_stream(b"", 16))
     put("hashed-block-stream", "roundtrip", b"\x01\x07\x03" + payload)
+    more_seeds(kdbx)
     for t in sorted(os.listdir(OUT)):
         print(t, len(os.listdir(os.path.join(OUT, t))), "files", sum(os.path.getsize(os.path.join(OUT, t, f)) for f in os.listdir(os.path.join(OUT, t))), "bytes")
+
+
+def vec_hex(path, name):
+    return [bytes.fromhex(m.group(1)) for m in re.finditer(r"^" + name + r" = ([0-9a-f]+)\s*$", open(path).read(), re.M)]
+
+
+def more_seeds(kdbx):
+    """Seeds of the inflate, otpauth and full-open targets."""
+    import gzip, zlib
+    # inflate: first byte = mode (bits 0-1: 0 raw, 1 gzip, 2 raw appended at an offset; bits 2-4: limit 64 << 2n).
+    raw_mode, gzip_mode = 0x1C, 0x1D  # limit 1 MiB
+    for path in sorted(glob.glob(os.path.join(ROOT, "Vectors/deflate/**/*.vec"), recursive=True)):
+        base = os.path.basename(path)[:-4]
+        for i, c in enumerate(vec_hex(path, "compressed")):
+            put("inflate", f"{base}-{i:02}", bytes([gzip_mode if c[:2] == b"\x1f\x8b" else raw_mode]) + c)
+    payloads = []
+    try:
+        from pykeepass import PyKeePass
+        for name in ("kdbx40-aes256-argon2d", "kdbx41-chacha20-argon2id", "kdbx31-aes256-aeskdf"):
+            kp = PyKeePass(os.path.join(ROOT, "Vectors/kdbx/fixtures", name + ".kdbx"), password="fixture")
+            payloads.append((name, kp))
+    except Exception as e:
+        print("note: no decrypted seeds for inflate/full-open:", e, file=sys.stderr)
+    for name, kp in payloads:
+        xml = kp.xml()
+        co = zlib.compressobj(6, zlib.DEFLATED, -15)
+        put("inflate", f"{name}-raw", bytes([raw_mode]) + co.compress(xml) + co.flush())
+        put("inflate", f"{name}-gzip", bytes([gzip_mode]) + gzip.compress(xml, mtime=0))
+        put("inflate", f"{name}-small-limit", bytes([0x09]) + gzip.compress(xml, mtime=0))
+    put("inflate", "two-members", bytes([gzip_mode]) + gzip.compress(b"abc", mtime=0) + gzip.compress(b"def", mtime=0))
+    put("inflate", "offset", bytes([0x1E, 0x01]) + zlib.compressobj(9, zlib.DEFLATED, -15).compress(b"x" * 300) + b"")
+
+    # otpauth: first byte = parser (0 URI, 1 KeeOTP, 2 TOTP Seed/Settings, 3 entry fields: selector byte + value).
+    for i, uri in enumerate([
+            "otpauth://totp/ACME%20Co:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=ACME%20Co&digits=8&period=30",
+            "otpauth://hotp/Example:bob?secret=JBSWY3DPEHPK3PXP&counter=5",
+            "otpauth://totp/Steam:bob?secret=JBSWY3DPEHPK3PXP&encoder=steam",
+            "OTPAUTH://TOTP/x?secret=jbsw%20y3dp%3D%3D&algorithm=HMAC-SHA-256#frag",
+            "otpauth://totp/?secret=GEZDGNBVGY3TQOJQ&algorithm=SHA512&digits=10&period=86400"]):
+        put("otpauth", f"uri-{i}", b"\x00" + uri.encode())
+    for i, s in enumerate(["key=JBSWY3DPEHPK3PXP&step=30&size=6&otpHashMode=Sha256",
+                           "key=JBSWY3DPEHPK3PXP&type=hotp&counter=42", "key=GEZDGNBV GY3TQOJQ"]):
+        put("otpauth", f"keeotp-{i}", b"\x01" + s.encode())
+    for i, s in enumerate(["JBSWY3DPEHPK3PXP\n30;6", "JBSWY3DPEHPK3PXP\n30;S", "JBSWY3DPEHPK3PXP\n60;8;SHA256",
+                           "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP"]):
+        put("otpauth", f"legacy-{i}", b"\x02" + s.encode())
+    # Field selectors are indices into OTPFieldNames.all (otp, TOTP Seed, TOTP Settings, TimeOtp-Secret,
+    # -Secret-Hex, -Secret-Base32, -Secret-Base64, TimeOtp-Length, -Period, -Algorithm, HmacOtp-Secret, ...).
+    put("otpauth", "entry-otp", b"\x03\x00otpauth://totp/a:b?secret=JBSWY3DPEHPK3PXP")
+    put("otpauth", "entry-timeotp", b"\x03\x05JBSWY3DPEHPK3PXP\n\x078\n\x0860\n\x09HMAC-SHA-256")
+    put("otpauth", "entry-hmacotp", b"\x03\x0c3132333435363738393031323334353637383930\n\x0e7")
+    put("otpauth", "entry-legacy", b"\x03\x01JBSWY3DPEHPK3PXP\n\x0230;8")
+
+    # full-open: first byte = mode (0 whole file, password `fixture`; 1 KDBX 4 payload; 2 KDBX 3.1 payload).
+    for path in kdbx:
+        name = os.path.basename(path)[:-5]
+        if name.startswith("keyfile") or name in ("empty-password", "non-ascii-password", "demo"):
+            continue
+        put("full-open", name, b"\x00" + open(path, "rb").read())
+    for name, kp in payloads:
+        # pykeepass shows protected values in clear text: mark them unprotected, and drop the 3.1 header hash
+        # (the sealed file has another header).
+        xml = re.sub(rb"<HeaderHash>[^<]*</HeaderHash>", b"", kp.xml()).replace(b' Protected="True"', b"")
+        if name.startswith("kdbx4"):
+            ih = kp.kdbx.body.payload.inner_header
+            inner = struct.pack("<BiI", 1, 4, 3) + struct.pack("<Bi", 2, 64) + bytes(ih.protected_stream_key.data)
+            sid = {"none": 0, "arcfourvariant": 1, "salsa20": 2, "chacha20": 3}[str(ih.protected_stream_id.data)]
+            inner = struct.pack("<BiI", 1, 4, sid) + inner[9:]
+            for binary in ih.binary:
+                d = bytes(binary.data)
+                inner += struct.pack("<Bi", 3, len(d)) + d
+            inner += struct.pack("<Bi", 0, 0)
+            put("full-open", f"{name}-payload-aes", b"\x01" + inner + xml)
+            put("full-open", f"{name}-payload-chacha-gzip", b"\x0d" + inner + xml)
+        else:
+            put("full-open", f"{name}-payload-twofish", b"\x12" + xml)
+            put("full-open", f"{name}-payload-aes-gzip", b"\x06" + xml)
 
 
 main()

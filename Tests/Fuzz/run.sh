@@ -67,7 +67,7 @@ for t in "${TARGETS[@]}"; do
   set +e
   started=$(date +%s)
   SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$OUT/bin/$t" "$work" "$seeds" \
-    -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
+    -max_total_time="$SECONDS_PER_TARGET" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
     -print_final_stats=1 -artifact_prefix="$crashes/" -fork=0 >"$log" 2>&1
   rc=$?
   set -e

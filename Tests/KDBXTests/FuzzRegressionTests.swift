@@ -42,4 +42,21 @@ import Testing
     #expect(again.kdf == header.kdf)
     #expect(again.protectedStreamKey == nil)
   }
+
+  /// Target `otpauth`, every parsed generator (the target computes codes at `Int64.min` and `Int64.max`):
+  /// `OneTimePassword.movingFactor(at:)` trapped on arithmetic overflow in its floor division (`elapsed - period + 1`)
+  /// and in `unixTime - startTime`. Expected values from Python's floor division (`//`, `%`).
+  @Test func totpAtExtremeTimesDoesNotTrap() throws {
+    var totp = try OneTimePassword(secret: Array("12345678901234567890".utf8), kind: .totp(period: 30))
+    #expect(totp.movingFactor(at: Int64.min) == UInt64(bitPattern: -307_445_734_561_825_861))
+    #expect(totp.movingFactor(at: Int64.max) == 307_445_734_561_825_860)
+    #expect(totp.secondsRemaining(at: Int64.min) == 8)
+    #expect(totp.secondsRemaining(at: Int64.max) == 23)
+    #expect(totp.movingFactor(at: -1) == UInt64.max)  // floor(-1 / 30) = -1
+    #expect(totp.code(at: Int64.min).count == 6)
+    totp.startTime = 100  // Int64.min - 100 saturates at Int64.min
+    #expect(totp.movingFactor(at: Int64.min) == UInt64(bitPattern: -307_445_734_561_825_861))
+    totp.startTime = -100
+    #expect(totp.movingFactor(at: Int64.max) == 307_445_734_561_825_860)
+  }
 }

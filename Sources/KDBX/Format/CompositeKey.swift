@@ -18,32 +18,46 @@ import KDBXCrypto
 /// Challenge-response: read the header without a key (``KDBXFile/readHeader(bytes:options:)``), send
 /// ``OuterHeader/challenge`` to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
 /// `challengeResponse`. The raw secrets are not stored: only the component hashes, and ``description`` hides them.
+///
+/// Memory: the component hashes, the challenge-response result and a transformed key are held in ``SecureBytes``,
+/// which zeroes them when the last copy of the key is released. The `String` or `[UInt8]` a caller passes in is the
+/// caller's; the arrays this type returns (``compositeKey(for:)``, ``transformedKey``, the master keys) are copies
+/// the caller should zero with `SecureBytes.wipe(_:)`.
 public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   enum Storage: Sendable {
-    case components([[UInt8]], challengeResponse: [UInt8]?)
-    case transformed([UInt8])
+    case components([SecureBytes], challengeResponse: SecureBytes?)
+    case transformed(SecureBytes)
   }
 
   let storage: Storage
 
   /// A key from a password and/or key file, with an optional challenge-response result.
   public init(password: String?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
-    self.init(passwordBytes: password.map { Array($0.utf8) }, keyFile: keyFile, challengeResponse: challengeResponse)
+    guard let password else {
+      self.init(passwordBytes: nil, keyFile: keyFile, challengeResponse: challengeResponse)
+      return
+    }
+    var utf8 = Array(password.utf8)  // the String itself is the caller's; this copy is zeroed
+    self.init(passwordBytes: utf8, keyFile: keyFile, challengeResponse: challengeResponse)
+    SecureBytes.wipe(&utf8)
   }
 
   /// A key from password bytes (for callers that keep the password out of `String`), key file and response.
   public init(passwordBytes: [UInt8]?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
-    var components: [[UInt8]] = []
-    if let passwordBytes { components.append(SHA256.hash(passwordBytes).bytes) }
-    if let keyFile { components.append(keyFile.keyBytes) }
-    storage = .components(components, challengeResponse: challengeResponse)
+    var components: [SecureBytes] = []
+    if let passwordBytes {
+      var digest = SHA256.hash(passwordBytes).bytes
+      components.append(SecureBytes(consuming: &digest))
+    }
+    if let keyFile { components.append(SecureBytes(keyFile.keyBytes)) }
+    storage = .components(components, challengeResponse: challengeResponse.map { SecureBytes($0) })
   }
 
   /// A key that is already the KDF's output for the file (for example cached by an app for its AutoFill
   /// extension): opening skips the KDF. Throws unless it is 32 bytes.
   public init(transformedKey: [UInt8]) throws(KDBXError) {
     guard transformedKey.count == 32 else { throw .invalidKeyFile(reason: "a transformed key must be 32 bytes") }
-    storage = .transformed(transformedKey)
+    storage = .transformed(SecureBytes(transformedKey))
   }
 
   /// Whether this key skips the KDF.
@@ -62,13 +76,23 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   public func compositeKey(for version: KDBXVersion) -> [UInt8]? {
     guard case .components(let components, let response) = storage else { return nil }
     var hasher = SHA256()
-    for component in components { hasher.update(component) }
-    if version.isKDBX4, let response { hasher.update(SHA256.hash(response).bytes) }
+    for component in components { component.withUnsafeBytes { hasher.update($0) } }
+    if version.isKDBX4, let response {
+      var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
+      hasher.update(responseHash)
+      SecureBytes.wipe(&responseHash)
+    }
     return hasher.finalize().bytes
   }
 
   /// The already-transformed key, if this key was made with ``init(transformedKey:)``.
   public var transformedKey: [UInt8]? {
+    if case .transformed(let key) = storage { return key.bytes }
+    return nil
+  }
+
+  /// The already-transformed key without a copy, if this key was made with ``init(transformedKey:)``.
+  var transformedSecret: SecureBytes? {
     if case .transformed(let key) = storage { return key }
     return nil
   }
@@ -77,7 +101,11 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   public func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(masterSeed)
-    if case .components(_, let response?) = storage { hasher.update(SHA256.hash(response).bytes) }
+    if case .components(_, let response?) = storage {
+      var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
+      hasher.update(responseHash)
+      SecureBytes.wipe(&responseHash)
+    }
     hasher.update(transformedKey)
     return hasher.finalize().bytes
   }
@@ -95,6 +123,39 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   /// LEAD-WIRE (SHA-512): hash this with `SHA512.hash(_:).bytes` to get the 64-byte HMAC base key.
   public static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     masterSeed + transformedKey + [0x01]
+  }
+
+  // The key schedule over a transformed key held in SecureBytes (KDBXFile open and save use these): the same
+  // values as the `[UInt8]` forms above, without an unprotected copy of the transformed key.
+
+  /// KDBX 3.x master key, as ``kdbx3MasterKey(masterSeed:transformedKey:)-([UInt8],[UInt8])``.
+  func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {
+    var hasher = SHA256()
+    hasher.update(masterSeed)
+    if case .components(_, let response?) = storage {
+      var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
+      hasher.update(responseHash)
+      SecureBytes.wipe(&responseHash)
+    }
+    transformedKey.withUnsafeBytes { hasher.update($0) }
+    return hasher.finalize().bytes
+  }
+
+  /// KDBX 4.x cipher key, as ``kdbx4CipherKey(masterSeed:transformedKey:)-([UInt8],[UInt8])``.
+  static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {
+    var hasher = SHA256()
+    hasher.update(masterSeed)
+    transformedKey.withUnsafeBytes { hasher.update($0) }
+    return hasher.finalize().bytes
+  }
+
+  /// KDBX 4.x HMAC base key input, as ``kdbx4HMACBaseKeyInput(masterSeed:transformedKey:)-([UInt8],[UInt8])``.
+  static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {
+    var input = masterSeed
+    input.reserveCapacity(masterSeed.count + transformedKey.count + 1)
+    transformedKey.withUnsafeBytes { input.append(contentsOf: $0) }
+    input.append(0x01)
+    return input
   }
 
   public var description: String { "CompositeKey(<redacted>)" }

@@ -31,7 +31,7 @@ extension KDBXFile {
         document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
         options: options)
       return OpenedDatabase(
-        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey)
+        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes)
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
@@ -40,7 +40,8 @@ extension KDBXFile {
     if let stored = database.meta.headerHash {
       try checkHeaderHash(stored, header: header)
     }
-    return OpenedDatabase(database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey)
+    return OpenedDatabase(
+      database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey.bytes)
   }
 
   /// A file's payload after every container layer: the XML document's bytes, with the headers and key it took.
@@ -49,7 +50,8 @@ extension KDBXFile {
     /// KDBX 4: the inner header.
     var innerHeader: InnerHeader?
     var xml: [UInt8]
-    var transformedKey: [UInt8]
+    /// The KDF output, in zeroing storage.
+    var transformedKey: SecureBytes
   }
 
   /// Checks the key and every container layer (header hash and HMAC, block HMACs or hashes, cipher padding,
@@ -64,7 +66,8 @@ extension KDBXFile {
       return try decodeKDBX4(
         bytes: bytes, block: block, transformed: transformed, primitives: primitives, options: options)
     }
-    let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&masterKey) }
     let ciphertext = Array(bytes[block.payloadOffset...])
     let startBytes = header.streamStartBytes ?? []
     let plaintext: [UInt8]
@@ -99,17 +102,18 @@ extension KDBXFile {
   }
 
   static func decodeKDBX4<P: KDBXPrimitives>(
-    bytes: [UInt8], block: HeaderBlock, transformed: [UInt8], primitives: P, options: LoadOptions
+    bytes: [UInt8], block: HeaderBlock, transformed: SecureBytes, primitives: P, options: LoadOptions
   ) throws(KDBXError) -> DecodedPayload {
     let header = block.header
-    let authenticator = primitives.blockAuthenticator(
-      baseKey: primitives.sha512(
-        CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
+    var baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)
+    let authenticator = primitives.blockAuthenticator(baseKey: primitives.sha512(baseKeyInput))
+    SecureBytes.wipe(&baseKeyInput)
     try HMACBlockStream.verifyHeader(
       header.rawBytes, storedHMAC: block.storedHeaderHMAC ?? [], authenticator: authenticator)
     let ciphertext = try HMACBlockStream.read(
       bytes, from: block.payloadOffset, authenticator: authenticator, options: options)
-    let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&cipherKey) }
     var payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
     if header.compression == .gzip {
       payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
@@ -119,13 +123,16 @@ extension KDBXFile {
       header: header, innerHeader: inner, xml: Array(payload[inner.byteCount...]), transformedKey: transformed)
   }
 
-  /// The KDF output for `key`, or the cached transformed key.
+  /// The KDF output for `key`, or the cached transformed key, held in zeroing storage (the KDF's input and output
+  /// arrays are zeroed).
   static func transformedKey<P: KDBXPrimitives>(_ key: CompositeKey, header: OuterHeader, primitives: P)
-    throws(KDBXError) -> [UInt8]
+    throws(KDBXError) -> SecureBytes
   {
-    if let cached = key.transformedKey { return cached }
-    guard let composite = key.compositeKey(for: header.version) else { throw .invalidCredentials }
-    return try primitives.transformKey(composite, parameters: header.kdf)
+    if let cached = key.transformedSecret { return cached }
+    guard var composite = key.compositeKey(for: header.version) else { throw .invalidCredentials }
+    defer { SecureBytes.wipe(&composite) }
+    var derived = try primitives.transformKey(composite, parameters: header.kdf)
+    return SecureBytes(consuming: &derived)
   }
 
   /// Derives the inner random stream's key and nonce (KDBX 4.1 specification, "Inner Random Stream").

@@ -104,11 +104,12 @@ extension KDBXFile {
       var payload = try primitives.serializeXML(document)
       if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
-      let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+      var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
+      defer { SecureBytes.wipe(&masterKey) }
       let bytes =
         headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
-      return SavedFile(bytes: bytes, transformedKey: transformed)
+      return SavedFile(bytes: bytes, transformedKey: transformed.bytes)
     }
 
     database.meta.headerHash = nil
@@ -118,16 +119,17 @@ extension KDBXFile {
     let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
     var payload = inner.serialized() + (try primitives.serializeXML(document))
     if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
-    let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
+    defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
-    let authenticator = primitives.blockAuthenticator(
-      baseKey: primitives.sha512(
-        CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)))
+    var baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)
+    let authenticator = primitives.blockAuthenticator(baseKey: primitives.sha512(baseKeyInput))
+    SecureBytes.wipe(&baseKeyInput)
     let bytes =
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed)
+    return SavedFile(bytes: bytes, transformedKey: transformed.bytes)
   }
 
   static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {

@@ -1,21 +1,31 @@
 /// Ceilings applied while reading a file, so that a hostile file cannot make the reader allocate or compute without
 /// bound. The defaults are far above anything KeePass or KeePassXC let a user configure for a real vault; lower
 /// them where resources are tight (for example 64 MiB of KDF memory in an AutoFill extension).
+///
+/// Every limit is checked before the allocation or the work it guards: header and inner-header field lengths
+/// before the field is read, KDF costs when the header is parsed (before the KDF runs), block sizes before a block
+/// is copied, the gzip output while it is inflated, and the XML depth while the document is read. A file over a
+/// limit throws ``KDBXError/limitExceeded(what:value:limit:)`` (``KDBXError/compression(_:)`` with
+/// `outputLimitExceeded` for gzip, ``KDBXError/xml(_:)`` with a depth limit for XML).
 public struct LoadOptions: Sendable, Equatable {
-  /// Largest Argon2 memory accepted, in bytes. Default 4 GiB.
+  /// Largest Argon2 memory accepted, in bytes. Default 4 GiB (KeePassXC's default is 64 MiB, KeePass 2's 1 MiB).
   public var maxKDFMemoryBytes: UInt64
-  /// Most Argon2 iterations accepted. Default 1,000,000.
+  /// Most Argon2 iterations accepted. Default 1,000,000 (KeePass 2 writes 2; KeePassXC calibrates to about one
+  /// second, typically tens of iterations).
   public var maxArgon2Iterations: UInt64
-  /// Most Argon2 lanes accepted. Default 256.
+  /// Most Argon2 lanes accepted. Default 256 (KeePass 2 writes 2; KeePassXC the number of CPU cores).
   public var maxArgon2Parallelism: UInt32
   /// Most AES-KDF rounds accepted. Default 999,999,999, the most KeePassX's settings allowed (about 20 s on a
   /// laptop); a billion rounds or more is refused before the KDF runs.
   public var maxAESKDFRounds: UInt64
-  /// Largest decompressed (or unhashed) payload accepted, in bytes. Default 1 GiB.
+  /// Largest decompressed (or unhashed) payload accepted, in bytes; also the largest single binary. Default 1 GiB
+  /// (real vaults are kilobytes to tens of megabytes, attachments included).
   public var maxPayloadByteCount: Int
-  /// Largest single outer- or inner-header field accepted, in bytes. Default 16 MiB.
+  /// Largest single outer- or inner-header field accepted, in bytes (inner-header binaries fall under
+  /// ``maxPayloadByteCount`` instead). Default 16 MiB (real header fields are at most a few hundred bytes).
   public var maxHeaderFieldByteCount: Int
-  /// Deepest XML element nesting accepted. Default 512.
+  /// Deepest XML element nesting accepted. Default 512 (an entry in a group nested 20 deep is about 30 levels
+  /// down).
   public var maxXMLDepth: Int
 
   public init(

@@ -71,9 +71,10 @@ public struct OneTimePassword: Equatable, Sendable {
     switch kind {
     case .hotp(let counter): return counter
     case .totp(let period):
-      let elapsed = unixTime - startTime
-      // Floor division, so that times before T0 do not round toward zero.
-      let step = elapsed >= 0 ? elapsed / Int64(period) : (elapsed - Int64(period) + 1) / Int64(period)
+      let elapsed = elapsedSinceStart(unixTime)
+      // Floor division, so that times before T0 do not round toward zero (no overflow: period >= 1).
+      var step = elapsed / Int64(period)
+      if elapsed % Int64(period) < 0 { step -= 1 }
       return UInt64(bitPattern: step)
     }
   }
@@ -120,8 +121,16 @@ public struct OneTimePassword: Equatable, Sendable {
   /// Seconds until the current TOTP code changes (1...period), for a countdown ring; `nil` for HOTP.
   public func secondsRemaining(at unixTime: Int64) -> Int? {
     guard case .totp(let period) = kind else { return nil }
-    let elapsed = unixTime - startTime
+    let elapsed = elapsedSinceStart(unixTime)
     let intoStep = Int(((elapsed % Int64(period)) + Int64(period)) % Int64(period))
     return period - intoStep
+  }
+
+  /// `unixTime - startTime`, saturated at the ends of `Int64` (times that far out have no meaningful code, but must
+  /// not trap).
+  func elapsedSinceStart(_ unixTime: Int64) -> Int64 {
+    let (elapsed, overflow) = unixTime.subtractingReportingOverflow(startTime)
+    if !overflow { return elapsed }
+    return unixTime < startTime ? Int64.min : Int64.max
   }
 }

@@ -6,9 +6,9 @@
 /// re-reads of a file with that seed skip the KDF, as KeePassXC does.
 ///
 /// The transformed key lives in a buffer this object allocates and never shares (`CompositeKey` values made from
-/// it are temporaries), so ``wipe()`` overwrites the bytes in place. The `CompositeKey` itself cannot be zeroed from
-/// here: it is dropped.
-/// LEAD-WIRE: when `CompositeKey` keeps its components in the zeroing key-material type, wipe it in ``wipe()``.
+/// it are temporaries), so ``wipe()`` overwrites the bytes in place. The `CompositeKey` keeps its component hashes
+/// in `SecureBytes`, which zeroes them when the last copy is released: ``wipe()`` drops the session's copy, so they
+/// are zeroed then unless the caller still holds a copy of the same key (which stays usable).
 final class SessionKeyMaterial {
   /// The user's key; `nil` once wiped.
   private(set) var compositeKey: CompositeKey?
