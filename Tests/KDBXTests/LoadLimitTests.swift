@@ -115,6 +115,32 @@ import VectorSupport
     }
   }
 
+  @Test func kdbx3CompressedBinariesTogetherStayUnderThePayloadLimit() throws {
+    // Two binaries of 600 KiB each, gzip-compressed in Meta/Binaries: each fits the 1 MiB limit, both do not.
+    let packed = Base64.encode(Gzip.compress([UInt8](repeating: 0, count: 600 << 10)))
+    let binary = { (id: Int) in "<Binary ID=\"\(id)\" Compressed=\"True\">\(packed)</Binary>" }
+    let xml = Array(
+      ("<KeePassFile><Meta><Binaries>\(binary(0))\(binary(1))</Binaries></Meta>"
+        + "<Root><Group><Name>r</Name></Group></Root></KeePassFile>").utf8)
+    let document = try XMLElement.parse(xml)
+    var stream = PlaintextInnerStream()
+    var random = SplitMix64(seed: 1)
+    #expect(throws: KDBXError.compression(.outputLimitExceeded(limit: (1 << 20) - (600 << 10)))) {
+      try DatabaseXMLReader.read(
+        document: document, stream: &stream, random: &random, gzip: StandardPrimitives(),
+        options: LoadOptions(maxPayloadByteCount: 1 << 20))
+    }
+    // One of them alone opens.
+    let single = try XMLElement.parse(
+      Array(
+        ("<KeePassFile><Meta><Binaries>\(binary(0))</Binaries></Meta>"
+          + "<Root><Group><Name>r</Name></Group></Root></KeePassFile>").utf8))
+    let database = try DatabaseXMLReader.read(
+      document: single, stream: &stream, random: &random, gzip: StandardPrimitives(),
+      options: LoadOptions(maxPayloadByteCount: 1 << 20))
+    #expect(database.binaries.binaries.first?.data.count == 600 << 10)
+  }
+
   @Test func hugeBlockSizeIsRefusedBeforeReading() throws {
     // The first HMAC block of a sealed file claims 0x7FFFFFFF bytes.
     var file = try Self.sealKDBX4(Self.innerHeader + Self.minimalXML, gzip: false)

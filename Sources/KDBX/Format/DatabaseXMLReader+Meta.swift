@@ -84,6 +84,8 @@ extension DatabaseXMLReader {
   /// KDBX 3.x `Meta/Binaries`: `Binary` elements with an `ID`, optionally `Compressed="True"` (gzip) and
   /// `Protected="True"` (inner random stream). They join the pool in file order.
   mutating func readMetaBinaries(_ element: XMLElement) throws(KDBXError) {
+    // The compressed binaries together may not expand beyond the payload limit (not each one on its own).
+    var decompressedTotal = 0
     for child in element.childElements where child.name == XMLNames.binary {
       guard let id = child.attribute(XMLNames.id) else {
         throw .malformedValue(element: "Meta/Binaries/Binary", reason: "missing ID")
@@ -92,7 +94,8 @@ extension DatabaseXMLReader {
       var data = isProtected ? try unprotect(child) : try base64(child)
       // An empty binary stays empty even when flagged compressed, as KeePass reads it (seen in pykeepass files).
       if child.attribute(XMLNames.compressed)?.lowercased() == "true" && !data.isEmpty {
-        data = try gzip.decompressGzip(data, maxOutputByteCount: options.maxPayloadByteCount)
+        data = try gzip.decompressGzip(data, maxOutputByteCount: options.maxPayloadByteCount - decompressedTotal)
+        decompressedTotal += data.count
       }
       binaryIDs.append((id, binaries.count))
       binaries.appendAsRead(.init(data: data, isProtected: isProtected))
