@@ -34,7 +34,7 @@ struct SemaphoreBox: @unchecked Sendable {
   let pointer: UnsafeMutablePointer<sem_t>
 }
 
-/// Block memory mapped with mmap and madvise(MADV_HUGEPAGE).
+/// Block memory mapped with mmap and madvise(MADV_HUGEPAGE), Sendable for the benchmark closures.
 struct MappedMemory: @unchecked Sendable {
   let buffer: UnsafeMutableRawBufferPointer
 
@@ -135,7 +135,9 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   let clock = ContinuousClock()
   let start = clock.now
   let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
-  let hugePages = getenv("KDBX_BENCH_HUGEPAGES").map { String(cString: $0) != "0" } ?? true
+  // As the CLI maps it (huge pages only where they cost no compaction stalls); KDBX_BENCH_HUGEPAGES=0/1 overrides.
+  let hugePages =
+    getenv("KDBX_BENCH_HUGEPAGES").map { String(cString: $0) != "0" } ?? KDBXFileIO.MappedMemory.hugePagesAreCheap
   guard let memory = KDBXFileIO.MappedMemory.map(byteCount: byteCount, hugePages: hugePages) else { return 1 }
   let tag = try? Argon2.deriveKey(
     password: Array("password".utf8), salt: Array("somesalt".utf8), parameters: parameters, memory: memory,

@@ -38,7 +38,7 @@ enum Calibration {
     let threads = min(lanes, cores)
     let byteCount = memoryMiB << 20
     // The memory that unlocking uses (see KDFTuning): mapped fresh, with huge pages.
-    guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: true) else {
+    guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) else {
       throw .failure("cannot map \(byteCount) bytes for Argon2")
     }
     defer { MappedMemory.unmap(memory) }

@@ -11,7 +11,7 @@ enum KDFTuning {
     primitives.argon2MaxConcurrency = MappedMemory.onlineProcessorCount
     primitives.maxConcurrency = MappedMemory.onlineProcessorCount
     primitives.argon2BlockMemory = StandardPrimitives.BlockMemoryProvider(
-      allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: true) },
+      allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) },
       release: { memory in MappedMemory.unmap(memory) })
     return primitives
   }

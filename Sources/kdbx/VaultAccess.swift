@@ -45,6 +45,7 @@ struct VaultAccess {
     }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try openBytes(bytes, key: key)
+    ProcessLifetime.keep(opened)
     return VaultAccess(path: path, key: key, opened: opened)
   }
 
