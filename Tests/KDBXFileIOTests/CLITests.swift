@@ -28,6 +28,11 @@ enum CLI {
     var err: String
   }
 
+  /// Standard error read by another thread (written before the group is left, read after the wait).
+  final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
+  }
+
   /// SIGPIPE is ignored once for the whole test process.
   static let ignoresBrokenPipes: Bool = {
     signal(SIGPIPE, SIG_IGN)
@@ -50,8 +55,18 @@ enum CLI {
     // EPIPE, which is fine, instead of killing the test process with SIGPIPE.
     if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
     try? stdin.fileHandleForWriting.close()
+    // Standard error is drained on another thread: a child that writes much to it (a sanitizer report, say)
+    // would otherwise block on a full pipe while we wait for the end of standard output.
+    let errorBox = ErrorOutput()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errorBox.data = stderr.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
     let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    let err = errorBox.data
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, out: String(decoding: out, as: UTF8.self),

@@ -99,34 +99,22 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
 
   /// KDBX 3.x: the AES key for the payload, `SHA-256(masterSeed ‖ [SHA-256(response)] ‖ transformedKey)`.
   public func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
-    var hasher = SHA256()
-    hasher.update(masterSeed)
-    if case .components(_, let response?) = storage {
-      var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
-      hasher.update(responseHash)
-      SecureBytes.wipe(&responseHash)
-    }
-    hasher.update(transformedKey)
-    return hasher.finalize().bytes
+    kdbx3MasterKey(masterSeed: masterSeed, transformedKey: SecureBytes(transformedKey))
   }
 
   /// KDBX 4.x: the payload cipher key, `SHA-256(masterSeed ‖ transformedKey)`.
   public static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
-    var hasher = SHA256()
-    hasher.update(masterSeed)
-    hasher.update(transformedKey)
-    return hasher.finalize().bytes
+    kdbx4CipherKey(masterSeed: masterSeed, transformedKey: SecureBytes(transformedKey))
   }
 
-  /// KDBX 4.x: the input of the HMAC base key, `masterSeed ‖ transformedKey ‖ 0x01`; the base key is its SHA-512.
-  ///
-  /// LEAD-WIRE (SHA-512): hash this with `SHA512.hash(_:).bytes` to get the 64-byte HMAC base key.
+  /// KDBX 4.x: the input of the HMAC base key, `masterSeed ‖ transformedKey ‖ 0x01`; the base key is its SHA-512
+  /// (`SHA512.hash(_:).bytes`).
   public static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     masterSeed + transformedKey + [0x01]
   }
 
-  // The key schedule over a transformed key held in SecureBytes (KDBXFile open and save use these): the same
-  // values as the `[UInt8]` forms above, without an unprotected copy of the transformed key.
+  // The key schedule over a transformed key held in SecureBytes: KDBXFile open and save use these directly, and the
+  // public `[UInt8]` forms above copy the key in and call them.
 
   /// KDBX 3.x master key, as ``kdbx3MasterKey(masterSeed:transformedKey:)-([UInt8],[UInt8])``.
   func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {

@@ -59,28 +59,41 @@ extension Argon2 {
     let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
     for pass in 0..<parameters.iterations {
       for slice in 0..<Argon2Geometry.syncPoints {
-        // Items 0..<lanes fill the segments of this slice; item `lanes`, when there is a spare worker in
-        // the first pass, takes the page faults of the next slice (which no lane touches before the sync).
-        let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
-        let items = prefaults ? lanes + 1 : lanes
+        let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
         if Swift.min(items, maxConcurrency) <= 1 {
           for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
         } else {
           KDBXCrypto.runBlockingInParallel(count: items, maxConcurrency: maxConcurrency) { item in
-            if item < lanes {
-              instance.fillSegment(pass: pass, lane: item, slice: slice)
-            } else {
-              instance.prefault(slice: slice + 1)
-            }
+            runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
           }
         }
-        if let progress {
-          let done = pass * Argon2Geometry.syncPoints + slice + 1
-          let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
-          if !progress(report) { throw CryptoError.cancelled }
-        }
+        try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
       }
     }
     return finish(instance, parameters: parameters)
+  }
+
+  /// The work items of one slice: items 0..<lanes fill the segments; item `lanes`, when there is a spare worker in
+  /// the first pass, takes the page faults of the next slice (which no lane touches before the sync point).
+  static func sliceItemCount(pass: Int, slice: Int, lanes: Int, maxConcurrency: Int) -> Int {
+    let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
+    return prefaults ? lanes + 1 : lanes
+  }
+
+  /// Runs work item `item` of a slice (see ``sliceItemCount(pass:slice:lanes:maxConcurrency:)``).
+  static func runSliceItem(_ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int) {
+    if item < lanes {
+      instance.fillSegment(pass: pass, lane: item, slice: slice)
+    } else {
+      instance.prefault(slice: slice + 1)
+    }
+  }
+
+  /// Reports a finished slice; throws ``CryptoError/cancelled`` when `progress` returns `false`.
+  static func reportSlice(pass: Int, slice: Int, totalSlices: Int, _ progress: ProgressHandler?) throws(CryptoError) {
+    guard let progress else { return }
+    let done = pass * Argon2Geometry.syncPoints + slice + 1
+    let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
+    if !progress(report) { throw CryptoError.cancelled }
   }
 }

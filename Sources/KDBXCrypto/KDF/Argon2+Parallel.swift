@@ -58,45 +58,33 @@
       let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
       defer { instance.wipe() }
       let lanes = parameters.lanes
-      let workers = Swift.min(maxConcurrency, lanes)
       let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
       for pass in 0..<parameters.iterations {
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
-          // A spare task (maxConcurrency > lanes) takes the page faults of the next slice of pass 0.
-          let prefaults = pass == 0 && slice + 1 < Argon2Geometry.syncPoints && maxConcurrency > lanes
-          if workers == 1 && !prefaults {
+          let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
+          let tasks = Swift.min(items, maxConcurrency)
+          if tasks <= 1 {
             for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
           } else {
-            // Worker w fills lanes w, w + workers, ...; worker 0 runs on this task. The group returns only
-            // when every segment of this slice is done: the sync point that makes the next slice's
-            // cross-lane reads safe (see the SAFETY note on Argon2Instance).
+            // Task t runs items t, t + tasks, ...; task 0 is this one. The group returns only when every item of
+            // this slice is done: the sync point that makes the next slice's cross-lane reads safe (see the SAFETY
+            // note on Argon2Instance).
             await withTaskGroup(of: Void.self) { group in
-              if prefaults {
-                group.addTask { instance.prefault(slice: slice + 1) }
-              }
-              for worker in 1..<workers {
+              for task in 1..<tasks {
                 group.addTask {
-                  var lane = worker
-                  while lane < lanes {
-                    instance.fillSegment(pass: pass, lane: lane, slice: slice)
-                    lane += workers
+                  for item in stride(from: task, to: items, by: tasks) {
+                    runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
                   }
                 }
               }
-              var lane = 0
-              while lane < lanes {
-                instance.fillSegment(pass: pass, lane: lane, slice: slice)
-                lane += workers
+              for item in stride(from: 0, to: items, by: tasks) {
+                runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
               }
               await group.waitForAll()
             }
           }
-          if let progress {
-            let done = pass * Argon2Geometry.syncPoints + slice + 1
-            let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
-            if !progress(report) { throw CryptoError.cancelled }
-          }
+          try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
         }
       }
       return finish(instance, parameters: parameters)

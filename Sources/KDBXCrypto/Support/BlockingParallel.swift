@@ -62,6 +62,9 @@ private final class ResultSlots<T>: @unchecked Sendable {
   private final class WorkItems: @unchecked Sendable {
     /// The next unclaimed item.
     let next = Atomic<Int>(0)
+    /// Items finished. Its release/acquire pair orders the items' writes before the caller's reads in a way that
+    /// ThreadSanitizer sees (it does not see through the locks, whose atomics live in an uninstrumented library).
+    let finished = Atomic<Int>(0)
     let count: Int
     /// One lock per item, holding whether the item has finished. SAFETY: allocated and initialized for `count`
     /// items in `init`, only read through `withLock`, deinitialized in `deinit` after every item finished.
@@ -80,9 +83,10 @@ private final class ResultSlots<T>: @unchecked Sendable {
 
     /// Runs `body(item)` under the item's lock and marks it finished.
     func run(_ item: Int, _ body: (Int) -> Void) {
-      locks[item].withLock { finished in
+      locks[item].withLock { isFinished in
         body(item)
-        finished = true
+        finished.wrappingAdd(1, ordering: .releasing)
+        isFinished = true
       }
     }
 
@@ -100,6 +104,7 @@ private final class ResultSlots<T>: @unchecked Sendable {
       for item in 0..<count {
         while !locks[item].withLock({ $0 }) {}
       }
+      while finished.load(ordering: .acquiring) < count {}
     }
   }
 
