@@ -27,26 +27,34 @@ struct VaultAccess {
 
   static func open(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> VaultAccess {
     let bytes = try readFile(path)
-    var keyFile: KeyFile?
-    if let keyFilePath {
-      let contents = try readFile(keyFilePath)
-      do {
-        keyFile = try KeyFile(contents: contents)
-      } catch {
-        throw .failure("key file \(keyFilePath): \(error.description)")
-      }
-    }
-    var password: String?
-    if !noPassword {
-      guard let line = Terminal.readSecret(prompt: "Enter password to unlock \(path): ") else {
-        throw .failure("no password given (pipe it on standard input, or use --no-password)")
-      }
-      password = line
-    }
+    let keyFile = try readKeyFile(keyFilePath)
+    let password =
+      noPassword
+      ? nil
+      : try readPassword(
+        prompt: "Enter password to unlock \(path): ",
+        missing: "no password given (pipe it on standard input, or use --no-password)")
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try openBytes(bytes, key: key)
     ProcessLifetime.keep(opened)
     return VaultAccess(path: path, key: key, opened: opened)
+  }
+
+  /// The key file at `path`, or `nil` without one.
+  static func readKeyFile(_ path: String?) throws(CLIError) -> KeyFile? {
+    guard let path else { return nil }
+    let contents = try readFile(path)
+    do {
+      return try KeyFile(contents: contents)
+    } catch {
+      throw .failure("key file \(path): \(error.description)")
+    }
+  }
+
+  /// The password: prompted with echo off on a terminal, otherwise the next line of standard input.
+  static func readPassword(prompt: String, missing: String) throws(CLIError) -> String {
+    guard let line = Terminal.readSecret(prompt: prompt) else { throw .failure(missing) }
+    return line
   }
 
   static func readFile(_ path: String) throws(CLIError) -> [UInt8] {

@@ -71,10 +71,7 @@ struct EntryFieldOptions {
   /// The new password, when one was asked for. Call after the vault is open (the prompt reads the next line).
   func newPassword() throws(CLIError) -> String? {
     if passwordPrompt {
-      guard let line = Terminal.readSecret(prompt: "Enter password for new entry: ") else {
-        throw .failure("no entry password given")
-      }
-      return line
+      return try VaultAccess.readPassword(prompt: "Enter password for new entry: ", missing: "no entry password given")
     }
     guard generate else { return nil }
     var random = SystemRandomNumberGenerator()

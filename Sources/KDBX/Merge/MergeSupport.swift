@@ -6,12 +6,7 @@ enum MergeSupport {
     var copy = entry
     copy.history = nil
     copy.historyLayout = XMLLayout()
-    if var times = copy.times {
-      times.lastAccessTime = nil
-      times.usageCount = nil
-      times.locationChanged = nil
-      copy.times = times
-    }
+    copy.times = comparable(copy.times)
     copy.previousParentGroup = nil
     return copy
   }
@@ -22,16 +17,20 @@ enum MergeSupport {
     copy.entries = []
     copy.groups = []
     copy.childOrder = []
-    if var times = copy.times {
-      times.lastAccessTime = nil
-      times.usageCount = nil
-      times.locationChanged = nil
-      copy.times = times
-    }
+    copy.times = comparable(copy.times)
     copy.previousParentGroup = nil
     copy.isExpanded = nil
     copy.lastTopVisibleEntry = nil
     return copy
+  }
+
+  /// Times without what a merge does not compare: access time, usage count and location change.
+  static func comparable(_ times: Times?) -> Times? {
+    guard var times else { return nil }
+    times.lastAccessTime = nil
+    times.usageCount = nil
+    times.locationChanged = nil
+    return times
   }
 
   static func modified(_ times: Times?) -> Timestamp { times?.lastModificationTime ?? .minimum }

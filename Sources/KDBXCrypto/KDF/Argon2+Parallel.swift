@@ -21,7 +21,7 @@
       password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
       maxConcurrency: Int, progress: ProgressHandler? = nil
     ) async throws(CryptoError) -> [UInt8] {
-      try checkConcurrency(maxConcurrency)
+      try checkWorkerCount(maxConcurrency)
       let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
       let memory = allocateBlocks(byteCount: cost.memoryByteCount)
       defer { memory.deallocate() }
@@ -38,17 +38,11 @@
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, progress: ProgressHandler? = nil
     ) async throws(CryptoError) -> [UInt8] {
-      try checkConcurrency(maxConcurrency)
+      try checkWorkerCount(maxConcurrency)
       try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
       return try await runConcurrently(
         password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
         progress)
-    }
-
-    static func checkConcurrency(_ maxConcurrency: Int) throws(CryptoError) {
-      guard maxConcurrency >= 1 else {
-        throw CryptoError.invalidParameter(name: "maxConcurrency", reason: "must be at least 1")
-      }
     }
 
     static func runConcurrently(

@@ -136,22 +136,13 @@ enum CreateCommand {
 
   /// The key for a new file: the password (prompted or the next stdin line) and/or a key file.
   static func newKey(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> CompositeKey {
-    var keyFile: KeyFile?
-    if let keyFilePath {
-      let contents = try VaultAccess.readFile(keyFilePath)
-      do {
-        keyFile = try KeyFile(contents: contents)
-      } catch {
-        throw .failure("key file \(keyFilePath): \(error.description)")
-      }
-    }
-    var password: String?
-    if !noPassword {
-      guard let line = Terminal.readSecret(prompt: "Enter password for the new database \(path): ") else {
-        throw .failure("no password given (pipe it on standard input, or use --no-password with --key-file)")
-      }
-      password = line
-    }
+    let keyFile = try VaultAccess.readKeyFile(keyFilePath)
+    let password =
+      noPassword
+      ? nil
+      : try VaultAccess.readPassword(
+        prompt: "Enter password for the new database \(path): ",
+        missing: "no password given (pipe it on standard input, or use --no-password with --key-file)")
     if password == nil && keyFile == nil { throw .usage("a new database needs a password, a key file or both") }
     return CompositeKey(password: password, keyFile: keyFile)
   }
