@@ -46,7 +46,8 @@ enum Calibration {
       // A small derivation first starts the helper threads, which a short measurement would otherwise include.
       _ = try Argon2.measurePasses(variant: variant, memoryKiB: 1_024, lanes: lanes, maxConcurrency: cores)
       let timings = try Argon2.measurePasses(
-        variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: memory)
+        variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: memory,
+        prefault: { MappedMemory.populate($0) })
       let iterations = timings.iterations(forTarget: target)
       return Outcome(cost: UInt64(iterations), estimated: timings.duration(iterations: iterations), threads: threads)
     } catch {

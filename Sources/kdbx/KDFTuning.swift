@@ -12,7 +12,8 @@ enum KDFTuning {
     primitives.maxConcurrency = MappedMemory.onlineProcessorCount
     primitives.argon2BlockMemory = StandardPrimitives.BlockMemoryProvider(
       allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) },
-      release: { memory in MappedMemory.unmap(memory) })
+      release: { memory in MappedMemory.unmap(memory) },
+      prefault: { memory in MappedMemory.populate(memory) })
     return primitives
   }
 

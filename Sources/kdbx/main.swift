@@ -111,6 +111,9 @@ func main() -> Int32 {
     Terminal.out(command.help + "\n")
     return 0
   }
+  // Key derivation and compression run on the concurrency runtime's worker threads, whose first start costs 1-3 ms
+  // in a fresh process: start one now, while the vault and the password are read.
+  Task.detached(priority: .high) {}
   do {
     try command.run(rest)
     return 0

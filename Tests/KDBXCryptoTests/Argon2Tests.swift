@@ -1,4 +1,5 @@
 import KDBXCrypto
+import Synchronization
 import Testing
 
 @Suite("Argon2 API")
@@ -105,6 +106,34 @@ struct Argon2Tests {
     let parallel = try await Argon2.deriveKey(
       password: Self.password, salt: Self.salt, parameters: parameters, memory: memory, maxConcurrency: 2)
     #expect(parallel == expected)
+  }
+
+  @Test("the prefault hook sees every first-pass segment once, before it is written", arguments: [2, 3, 4])
+  func prefaultHook(maxConcurrency: Int) throws {
+    let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 512, lanes: 3)
+    let expected = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters)
+    let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 64)
+    defer { memory.deallocate() }
+    memory.initializeMemory(as: UInt8.self, repeating: 0xa5)
+    let base = Int(bitPattern: memory.baseAddress)
+    let seen = Mutex<[Range<Int>]>([])
+    let tag = try Argon2.deriveKey(
+      password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
+      maxConcurrency: maxConcurrency,
+      prefault: { range in
+        let start = Int(bitPattern: range.baseAddress) - base
+        // Untouched except for the first two blocks of each lane, which the first slice starts from.
+        let written = range.indices.filter { range[$0] != 0xa5 }.count
+        seen.withLock { $0.append(start..<(start + range.count)) }
+        #expect(written <= 2048)
+      })
+    #expect(tag == expected)
+    #expect(memory.allSatisfy { $0 == 0 }, "the memory is wiped, in parts")
+    let ranges = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+    #expect(ranges.count == 12, "3 lanes x 4 slices")
+    #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == byteCount)
+    #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "no gap, no overlap")
   }
 
   @Test("caller memory that is too small or misaligned is refused")

@@ -31,13 +31,18 @@ public struct StandardPrimitives: KDBXPrimitives {
     public var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
     /// Gives back what `allocate` returned.
     public var release: (UnsafeMutableRawBufferPointer) -> Void
+    /// Maps the pages of a part of that memory ahead of its first write, without changing its contents (see
+    /// ``Argon2/MemoryPrefault``), or `nil` to let the first writes fault them in.
+    public var prefault: Argon2.MemoryPrefault?
 
     public init(
       allocate: @escaping (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?,
-      release: @escaping (UnsafeMutableRawBufferPointer) -> Void
+      release: @escaping (UnsafeMutableRawBufferPointer) -> Void,
+      prefault: Argon2.MemoryPrefault? = nil
     ) {
       self.allocate = allocate
       self.release = release
+      self.prefault = prefault
     }
   }
 
@@ -74,7 +79,7 @@ public struct StandardPrimitives: KDBXPrimitives {
           defer { provider.release(memory) }
           return try Argon2.deriveKey(
             password: compositeKey, salt: argon.salt, parameters: argonParameters, memory: memory,
-            maxConcurrency: workers, progress: handler)
+            maxConcurrency: workers, prefault: provider.prefault, progress: handler)
         }
         return try Argon2.deriveKey(
           password: compositeKey, salt: argon.salt, parameters: argonParameters,

@@ -24,7 +24,7 @@ extension Argon2 {
     defer { memory.deallocate() }
     return try runBlockingInParallel(
       password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
-      progress)
+      prefault: nil, progress)
   }
 
   /// Derives a key in caller-provided block memory with lanes filled in parallel, for synchronous callers.
@@ -32,16 +32,26 @@ extension Argon2 {
   /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory` (for example
   /// huge pages mapped by the caller), and ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``
   /// for how lanes are scheduled.
+  ///
+  /// `prefault`, when given, is called in the first pass with the memory of each segment before any block of
+  /// it is written, on the thread that fills it (or on the spare worker, a slice ahead). Pass a function that
+  /// maps the pages in one system call, such as Linux's `madvise(MADV_POPULATE_WRITE)`: that costs about a third
+  /// less than taking a page fault on every first write (measured: 23 ms against 34 ms for 64 MiB of 4 KiB
+  /// pages). It must not change the memory's contents.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-    maxConcurrency: Int, progress: ProgressHandler? = nil
+    maxConcurrency: Int, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
   ) throws(CryptoError) -> [UInt8] {
     try checkWorkerCount(maxConcurrency)
     try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
     return try runBlockingInParallel(
       password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
-      progress)
+      prefault: prefault, progress)
   }
+
+  /// Maps the pages of a range of block memory ahead of its first write, without changing its contents (see
+  /// ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)``).
+  public typealias MemoryPrefault = @Sendable (UnsafeMutableRawBufferPointer) -> Void
 
   static func checkWorkerCount(_ maxConcurrency: Int) throws(CryptoError) {
     guard maxConcurrency >= 1 else {
@@ -51,26 +61,47 @@ extension Argon2 {
 
   static func runBlockingInParallel(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-    maxConcurrency: Int, _ progress: ProgressHandler?
+    maxConcurrency: Int, prefault: MemoryPrefault?, _ progress: ProgressHandler?
   ) throws(CryptoError) -> [UInt8] {
     let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-    defer { instance.wipe() }
+    var wiped = false
+    defer { if !wiped { instance.wipe() } }
     let lanes = parameters.lanes
     let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
     for pass in 0..<parameters.iterations {
       for slice in 0..<Argon2Geometry.syncPoints {
         let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
+        let ahead =
+          slice > 0
+          && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
         if Swift.min(items, maxConcurrency) <= 1 {
-          for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
+          for lane in 0..<lanes {
+            runSliceItem(
+              lane, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
+              prefaultedAhead: ahead)
+          }
         } else {
           KDBXCrypto.runBlockingInParallel(count: items, maxConcurrency: maxConcurrency) { item in
-            runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
+            runSliceItem(
+              item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
+              prefaultedAhead: ahead)
           }
         }
         try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
       }
     }
-    return finish(instance, parameters: parameters)
+    let tag = finish(instance, parameters: parameters)
+    // The wipe writes the whole memory once more: split it over the workers too.
+    let parts = Swift.min(maxConcurrency, parameters.lanes)
+    if parts > 1 {
+      KDBXCrypto.runBlockingInParallel(count: parts, maxConcurrency: parts) { part in
+        instance.wipe(part: part, of: parts)
+      }
+    } else {
+      instance.wipe()
+    }
+    wiped = true
+    return tag
   }
 
   /// The work items of one slice: items 0..<lanes fill the segments; item `lanes`, when there is a spare worker in
@@ -80,10 +111,18 @@ extension Argon2 {
     return prefaults ? lanes + 1 : lanes
   }
 
-  /// Runs work item `item` of a slice (see ``sliceItemCount(pass:slice:lanes:maxConcurrency:)``).
-  static func runSliceItem(_ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int) {
+  /// Runs work item `item` of a slice (see ``sliceItemCount(pass:slice:lanes:maxConcurrency:)``). With a
+  /// `prefault` hook, a lane maps its own segment's pages first in the first pass, unless the spare item
+  /// already did it during the previous slice (`prefaultedAhead`).
+  static func runSliceItem(
+    _ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int, prefault: MemoryPrefault? = nil,
+    prefaultedAhead: Bool = false
+  ) {
     if item < lanes {
+      if pass == 0, !prefaultedAhead, let prefault { prefault(instance.segmentMemory(lane: item, slice: slice)) }
       instance.fillSegment(pass: pass, lane: item, slice: slice)
+    } else if let prefault {
+      for lane in 0..<lanes { prefault(instance.segmentMemory(lane: lane, slice: slice + 1)) }
     } else {
       instance.prefault(slice: slice + 1)
     }

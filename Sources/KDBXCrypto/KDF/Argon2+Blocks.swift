@@ -84,10 +84,26 @@ struct Argon2Instance: @unchecked Sendable {
   }
 
   /// Overwrites the whole block memory with zeros, so no intermediate block outlives the derivation.
+  func wipe() { wipe(part: 0, of: 1) }
+
+  /// Overwrites part `part` of `parts` equal parts of the block memory with zeros; different parts can be
+  /// wiped by concurrent tasks once no segment is being filled.
   @inline(never)
-  func wipe() {
-    // SAFETY: the memory holds exactly `blockCount * 64` registers, all bound and initialized.
-    base.update(repeating: Argon2Register(), count: geometry.blockCount * argon2RegistersPerBlock)
+  func wipe(part: Int, of parts: Int) {
+    precondition(parts > 0 && part >= 0 && part < parts)
+    let total = geometry.blockCount * argon2RegistersPerBlock
+    let start = total / parts * part
+    let end = part == parts - 1 ? total : total / parts * (part + 1)
+    // SAFETY: the memory holds exactly `total` registers, all bound and initialized; 0 <= start <= end <= total.
+    (base + start).update(repeating: Argon2Register(), count: end - start)
+  }
+
+  /// The memory of the segment of `lane` in slice `slice`, for a caller's page-mapping hook.
+  func segmentMemory(lane: Int, slice: Int) -> UnsafeMutableRawBufferPointer {
+    let g = geometry
+    // SAFETY: lane < lanes and slice < 4, so the segment's blocks lie in the memory.
+    let start = block(lane * g.laneLength + slice * g.segmentLength)
+    return UnsafeMutableRawBufferPointer(start: start, count: g.segmentLength * 1024)
   }
 
   /// Writes one zero word per 4 KiB of the blocks of slice `slice` in every lane, so that the operating

@@ -60,15 +60,17 @@ extension Argon2 {
 
     /// ``measurePasses(variant:memoryKiB:lanes:maxConcurrency:memoryLimitBytes:)`` in block memory the caller
     /// maps the way it will map it to unlock (for example with huge pages); it must be freshly mapped, holding at
-    /// least ``estimate(parameters:)`` bytes for two passes of these parameters.
+    /// least ``estimate(parameters:)`` bytes for two passes of these parameters. Pass the `prefault` hook that
+    /// unlocking will use too.
     public static func measurePasses(
-      variant: Variant = .id, memoryKiB: Int, lanes: Int, maxConcurrency: Int, memory: UnsafeMutableRawBufferPointer
+      variant: Variant = .id, memoryKiB: Int, lanes: Int, maxConcurrency: Int, memory: UnsafeMutableRawBufferPointer,
+      prefault: MemoryPrefault? = nil
     ) throws(CryptoError) -> PassTimings {
       let parameters = try Parameters(variant: variant, iterations: 2, memoryKiB: memoryKiB, lanes: lanes)
       return try timePasses { progress throws(CryptoError) in
         _ = try deriveKey(
           password: [], salt: [UInt8](repeating: 0, count: 16), parameters: parameters, memory: memory,
-          maxConcurrency: maxConcurrency, progress: progress)
+          maxConcurrency: maxConcurrency, prefault: prefault, progress: progress)
       }
     }
 

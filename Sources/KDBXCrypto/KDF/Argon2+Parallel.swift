@@ -50,7 +50,8 @@
       maxConcurrency: Int, _ progress: ProgressHandler?
     ) async throws(CryptoError) -> [UInt8] {
       let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-      defer { instance.wipe() }
+      var wiped = false
+      defer { if !wiped { instance.wipe() } }
       let lanes = parameters.lanes
       let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
       for pass in 0..<parameters.iterations {
@@ -81,7 +82,16 @@
           try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
         }
       }
-      return finish(instance, parameters: parameters)
+      let tag = finish(instance, parameters: parameters)
+      // The wipe writes the whole memory once more: split it over the tasks too.
+      let parts = Swift.min(maxConcurrency, lanes)
+      await withTaskGroup(of: Void.self) { group in
+        for part in 1..<Swift.max(parts, 1) { group.addTask { instance.wipe(part: part, of: parts) } }
+        instance.wipe(part: 0, of: Swift.max(parts, 1))
+        await group.waitForAll()
+      }
+      wiped = true
+      return tag
     }
   }
 
