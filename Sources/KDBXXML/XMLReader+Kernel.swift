@@ -89,6 +89,11 @@ extension XMLReader {
       if !(justStarted && endTagFollows) { return nil }
     }
     justStarted = false
+    if discardsText {
+      // References still have to be checked; text that has any is rare in a KeePass file.
+      if needsDecoding { _ = try decode(p, from: start, to: index, references: true, attribute: false) }
+      return nil
+    }
     if needsDecoding { return .text(try decode(p, from: start, to: index, references: true, attribute: false)) }
     return .text(string(p, from: start, to: index))
   }

@@ -17,6 +17,12 @@ public struct XMLReader {
   /// The options this reader was made with.
   public let options: Options
 
+  /// When `true`, character data is still checked (characters, UTF-8, references, `]]>`) but not reported, and
+  /// no string is made for it: for scans that only need the structure, such as a well-formedness check. CDATA
+  /// sections, comments and processing instructions are reported as usual. It can be changed between events,
+  /// for example to read the text of one element only. Default `false`.
+  public var discardsText = false
+
   let input: [UInt8]
   var position = 0
   var phase = Phase.start

@@ -17,6 +17,15 @@ func xml10Invalid(_ record: VectorRecord) {
   #expect(caseName(error.kind) == record.string("kind"), "\(error)")
   #expect(error.line == record.int("line"), "\(error)")
   #expect(error.column == record.int("column"), "\(error)")
+  // A reader that discards text reports the same error.
+  var discarding = XMLReader(bytes: record.bytes("document"), options: options)
+  discarding.discardsText = true
+  do {
+    while try discarding.next() != nil {}
+    Issue.record("a reader discarding text accepted an ill-formed document")
+  } catch {
+    #expect(caseName(error.kind) == record.string("kind") && error.line == record.int("line"))
+  }
   // The tree builder reports the same error.
   do {
     _ = try XMLElement.parse(record.bytes("document"), options: options)

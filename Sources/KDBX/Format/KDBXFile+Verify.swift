@@ -29,23 +29,34 @@ extension KDBXFile {
     var readerOptions = XMLReader.Options()
     readerOptions.limits.maximumDepth = options.maxXMLDepth
     var reader = XMLReader(bytes: decoded.xml, options: readerOptions)
+    // Only the structure is needed, and the text of KDBX 3.x's Meta/HeaderHash: the reader checks all other text
+    // without making strings of it.
+    reader.discardsText = true
     var elementCount = 0
-    var path: [String] = []
+    var depth = 0
+    var ancestors = ["", "", ""]
+    var inHeaderHash = false
     var headerHashText: String? = nil
-    let headerHashPath = [XMLNames.keePassFile, XMLNames.meta, XMLNames.headerHash]
     var rootName: String? = nil
     do throws(XMLError) {
       while let event = try reader.next() {
         switch event {
         case .startElement(let name, _):
-          if path.isEmpty { rootName = name }
+          if depth == 0 { rootName = name }
           elementCount += 1
-          path.append(name)
-          if path == headerHashPath { headerHashText = headerHashText ?? "" }
+          if depth < 3 { ancestors[depth] = name }
+          depth += 1
+          inHeaderHash =
+            depth == 3 && ancestors[2] == XMLNames.headerHash && ancestors[1] == XMLNames.meta
+            && ancestors[0] == XMLNames.keePassFile
+          if inHeaderHash { headerHashText = headerHashText ?? "" }
+          reader.discardsText = !inHeaderHash
         case .endElement:
-          path.removeLast()
+          depth -= 1
+          inHeaderHash = false
+          reader.discardsText = true
         case .text(let text):
-          if path == headerHashPath { headerHashText = (headerHashText ?? "") + text }
+          if inHeaderHash { headerHashText = (headerHashText ?? "") + text }
         default:
           break
         }
