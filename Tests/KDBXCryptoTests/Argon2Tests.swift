@@ -109,7 +109,7 @@ struct Argon2Tests {
   }
 
   @Test("the prefault hook sees every first-pass segment once, before it is written", arguments: [2, 3, 4])
-  func prefaultHook(maxConcurrency: Int) throws {
+  func prefaultHook(maxConcurrency: Int) async throws {
     let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 512, lanes: 3)
     let expected = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters)
     let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
@@ -118,19 +118,34 @@ struct Argon2Tests {
     memory.initializeMemory(as: UInt8.self, repeating: 0xa5)
     let base = Int(bitPattern: memory.baseAddress)
     let seen = Mutex<[Range<Int>]>([])
-    let tag = try Argon2.deriveKey(
+    // The synchronous entry point (from an async function, the async overload would be chosen).
+    let blocking: () throws(CryptoError) -> [UInt8] = {
+      try Argon2.deriveKey(
+        password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
+        maxConcurrency: maxConcurrency, prefault: hook)
+    }
+    @Sendable func hook(_ range: UnsafeMutableRawBufferPointer) {
+      let start = Int(bitPattern: range.baseAddress) - base
+      // Untouched except for the first two blocks of each lane, which the first slice starts from.
+      let written = range.indices.filter { range[$0] != 0xa5 }.count
+      seen.withLock { $0.append(start..<(start + range.count)) }
+      #expect(written <= 2048)
+    }
+    let tag = try blocking()
+    #expect(tag == expected)
+    #expect(memory.allSatisfy { $0 == 0 }, "the memory is wiped, in parts")
+    let ranges = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+    seen.withLock { $0 = [] }
+    memory.initializeMemory(as: UInt8.self, repeating: 0xa5)
+    let asyncTag = try await Argon2.deriveKey(
       password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
       maxConcurrency: maxConcurrency,
       prefault: { range in
         let start = Int(bitPattern: range.baseAddress) - base
-        // Untouched except for the first two blocks of each lane, which the first slice starts from.
-        let written = range.indices.filter { range[$0] != 0xa5 }.count
         seen.withLock { $0.append(start..<(start + range.count)) }
-        #expect(written <= 2048)
       })
-    #expect(tag == expected)
-    #expect(memory.allSatisfy { $0 == 0 }, "the memory is wiped, in parts")
-    let ranges = seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+    #expect(asyncTag == expected)
+    #expect(seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound } == ranges, "the async path maps the same")
     #expect(ranges.count == 12, "3 lanes x 4 slices")
     #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == byteCount)
     #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "no gap, no overlap")

@@ -33,21 +33,23 @@
     /// Derives a key in caller-provided block memory with up to `maxConcurrency` concurrent tasks.
     ///
     /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory`, and
-    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)`` for concurrency.
+    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)`` for concurrency, and
+    /// the synchronous ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)`` for
+    /// `prefault`.
     public static func deriveKey(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-      maxConcurrency: Int, progress: ProgressHandler? = nil
+      maxConcurrency: Int, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
     ) async throws(CryptoError) -> [UInt8] {
       try checkWorkerCount(maxConcurrency)
       try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
       return try await runConcurrently(
         password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
-        progress)
+        prefault: prefault, progress)
     }
 
     static func runConcurrently(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-      maxConcurrency: Int, _ progress: ProgressHandler?
+      maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
     ) async throws(CryptoError) -> [UInt8] {
       let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
       var wiped = false
@@ -58,9 +60,16 @@
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
           let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
+          let ahead =
+            slice > 0
+            && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
           let tasks = Swift.min(items, maxConcurrency)
           if tasks <= 1 {
-            for lane in 0..<lanes { instance.fillSegment(pass: pass, lane: lane, slice: slice) }
+            for lane in 0..<lanes {
+              runSliceItem(
+                lane, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
+                prefaultedAhead: ahead)
+            }
           } else {
             // Task t runs items t, t + tasks, ...; task 0 is this one. The group returns only when every item of
             // this slice is done: the sync point that makes the next slice's cross-lane reads safe (see the SAFETY
@@ -69,12 +78,16 @@
               for task in 1..<tasks {
                 group.addTask {
                   for item in stride(from: task, to: items, by: tasks) {
-                    runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
+                    runSliceItem(
+                      item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
+                      prefaultedAhead: ahead)
                   }
                 }
               }
               for item in stride(from: 0, to: items, by: tasks) {
-                runSliceItem(item, instance: instance, pass: pass, slice: slice, lanes: lanes)
+                runSliceItem(
+                  item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
+                  prefaultedAhead: ahead)
               }
               await group.waitForAll()
             }
