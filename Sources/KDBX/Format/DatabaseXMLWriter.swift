@@ -1,110 +1,143 @@
 import KDBXXML
 
-/// Maps the model back to the KeePass database XML tree, protecting protected values with the inner random stream
-/// in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
+/// Maps the model back to the KeePass database XML, protecting protected values with the inner random stream in
+/// document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
 ///
 /// Known fields are written in the order they were read, unknown nodes go back to their positions (``XMLLayout``),
 /// and fields that were absent stay absent. Times use the version's form (base64 for 4.x, ISO 8601 for 3.x). For
 /// KDBX 3.x the binary pool is written as `Meta/Binaries` (uncompressed); for 4.x it belongs in the inner header.
+///
+/// One walk over the model feeds a ``DatabaseXMLSink``: ``write(_:version:stream:)`` builds the tree,
+/// ``serialize(_:version:stream:options:)`` streams the bytes that ``XMLWriter`` would write for that tree.
 public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   var stream: Stream
   let version: KDBXVersion
 
   /// Builds the `KeePassFile` element for `database`.
   public static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
+    var sink = XMLTreeSink()
     var writer = DatabaseXMLWriter(stream: stream, version: version)
-    let document = writer.document(database)
+    writer.document(database, into: &sink)
     stream = writer.stream
-    return document
+    return sink.root
   }
 
-  mutating func document(_ database: Database) -> XMLElement {
-    var children: [XMLNode] = []
-    for item in database.documentLayout.writeOrder(canonical: Database.documentOrder) {
+  /// The bytes `XMLWriter.write(write(database, version: version, stream: &stream), options: options)` gives,
+  /// written straight from the model without building the tree.
+  ///
+  /// - Throws: ``XMLError`` when the content cannot be written as well-formed XML 1.0 with `options` (the inner
+  ///   random stream has then still moved past every protected value).
+  public static func serialize(
+    _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options
+  ) throws(XMLError) -> [UInt8] {
+    var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
+    sink.writer.writeDeclaration()
+    var writer = DatabaseXMLWriter(stream: stream, version: version)
+    writer.document(database, into: &sink)
+    stream = writer.stream
+    if let failure = sink.failure { throw failure }
+    return sink.writer.output
+  }
+
+  mutating func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+    let layout = database.documentLayout
+    sink.startElement(XMLNames.keePassFile, attributes: layout.attributes, containsText: layout.holdsText)
+    for item in layout.writeOrder(canonical: Database.documentOrder) {
       switch item {
-      case .unknown(let node): children.append(node)
-      case .known(XMLNames.meta): children.append(.element(meta(database.meta, binaries: database.binaries)))
-      case .known(XMLNames.root):
-        var root: [XMLNode] = []
-        for rootItem in database.rootLayout.writeOrder(canonical: Database.rootOrder) {
-          switch rootItem {
-          case .unknown(let node): root.append(node)
-          case .known(XMLNames.group): if let group = database.root { root.append(.element(self.group(group))) }
-          case .known(XMLNames.deletedObjects):
-            guard let objects = database.deletedObjects else { break }
-            let items = objects.map { object in
-              XMLElement(
-                name: XMLNames.deletedObject, attributes: object.layout.attributes,
-                children: ordered(object.layout, [XMLNames.uuid, XMLNames.deletionTime]) { name in
-                  switch name {
-                  case XMLNames.uuid: return [leaf(name, object.uuid.base64)]
-                  default: return object.deletionTime.map { [leaf(name, time($0))] } ?? []
-                  }
-                })
-            }
-            root.append(.element(list(XMLNames.deletedObjects, items, layout: database.deletedObjectsLayout)))
-          case .known: break
-          }
-        }
-        children.append(
-          .element(XMLElement(name: XMLNames.root, attributes: database.rootLayout.attributes, children: root)))
+      case .unknown(let node): sink.node(node)
+      case .known(XMLNames.meta): meta(database.meta, binaries: database.binaries, into: &sink)
+      case .known(XMLNames.root): root(database, into: &sink)
       case .known: break
       }
     }
-    return XMLElement(name: XMLNames.keePassFile, attributes: database.documentLayout.attributes, children: children)
+    sink.endElement()
+  }
+
+  mutating func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+    let layout = database.rootLayout
+    sink.startElement(XMLNames.root, attributes: layout.attributes, containsText: layout.holdsText)
+    for item in layout.writeOrder(canonical: Database.rootOrder) {
+      switch item {
+      case .unknown(let node): sink.node(node)
+      case .known(XMLNames.group): if let group = database.root { self.group(group, parent: nil, into: &sink) }
+      case .known(XMLNames.deletedObjects):
+        guard let objects = database.deletedObjects else { break }
+        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: nil, into: &sink) { writer, sink in
+          for object in objects {
+            let order = [XMLNames.uuid, XMLNames.deletionTime]
+            writer.container(XMLNames.deletedObject, object.layout, order, parent: nil, into: &sink) {
+              name, writer, sink in
+              switch name {
+              case XMLNames.uuid: writer.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
+              default:
+                guard let time = object.deletionTime else { return }
+                writer.leaf(name, writer.time(time), parent: object.layout, into: &sink)
+              }
+            }
+          }
+        }
+      case .known: break
+      }
+    }
+    sink.endElement()
   }
 
   // MARK: - Helpers
 
-  /// Children in `layout`'s write order; `produce` gives the elements of a known name (none when absent).
-  func ordered(_ layout: XMLLayout, _ canonical: [String], _ produce: (String) -> [XMLElement]) -> [XMLNode] {
-    var children: [XMLNode] = []
+  /// The element `name` with the attributes of `layout`, its children in `layout`'s write order: `known` writes the
+  /// elements of a known name (none when absent), unknown nodes are written as kept. `parent` is the layout of the
+  /// enclosing element, whose kept child attributes go on this element when it has none of its own.
+  mutating func container<Sink: DatabaseXMLSink>(
+    _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout?, into sink: inout Sink,
+    _ known: (String, inout DatabaseXMLWriter, inout Sink) -> Void
+  ) {
+    sink.startElement(
+      name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
     for item in layout.writeOrder(canonical: canonical) {
       switch item {
-      case .unknown(let node): children.append(node)
-      case .known(let name):
-        for element in produce(name) { children.append(.element(layout.restoringAttributes(element))) }
+      case .unknown(let node): sink.node(node)
+      case .known(let child): known(child, &self, &sink)
       }
     }
-    return children
+    sink.endElement()
   }
 
-  /// The mutating variant of ``ordered(_:_:_:)``, for content that uses the inner random stream.
-  mutating func orderedMutating(
-    _ layout: XMLLayout, _ canonical: [String], _ produce: (String, inout DatabaseXMLWriter) -> [XMLElement]
-  ) -> [XMLNode] {
-    var children: [XMLNode] = []
-    for item in layout.writeOrder(canonical: canonical) {
-      switch item {
-      case .unknown(let node): children.append(node)
-      case .known(let name):
-        for element in produce(name, &self) { children.append(.element(layout.restoringAttributes(element))) }
-      }
-    }
-    return children
-  }
-
-  /// A container element whose known children all share one name (for example `CustomIcons/Icon`): they are written
-  /// at the position of the first one read, unknown children at theirs.
-  func list(_ name: String, _ items: [XMLElement], layout: XMLLayout) -> XMLElement {
-    var children: [XMLNode] = []
+  /// A container element whose known children all share one name (for example `CustomIcons/Icon`): `items` writes
+  /// them at the position of the first one read, unknown children stay at theirs.
+  mutating func list<Sink: DatabaseXMLSink>(
+    _ name: String, _ layout: XMLLayout, parent: XMLLayout?, into sink: inout Sink,
+    _ items: (inout DatabaseXMLWriter, inout Sink) -> Void
+  ) {
+    sink.startElement(name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
     var wroteItems = false
     for item in layout.items {
       switch item {
-      case .unknown(let node): children.append(node)
+      case .unknown(let node): sink.node(node)
       case .known:
         if !wroteItems {
           wroteItems = true
-          children.append(contentsOf: items.map { .element($0) })
+          items(&self, &sink)
         }
       }
     }
-    if !wroteItems { children.append(contentsOf: items.map { .element($0) }) }
-    return XMLElement(name: name, attributes: layout.attributes, children: children)
+    if !wroteItems { items(&self, &sink) }
+    sink.endElement()
   }
 
-  func leaf(_ name: String, _ text: String, attributes: [XMLAttribute] = []) -> XMLElement {
-    XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])
+  /// `attributes`, or when there are none, the attributes `parent` kept for its child `name`.
+  func restored(_ attributes: [XMLAttribute], _ name: String, _ parent: XMLLayout?) -> [XMLAttribute] {
+    guard attributes.isEmpty, let parent, !parent.childAttributes.isEmpty, let kept = parent.childAttributes[name]
+    else { return attributes }
+    return kept
+  }
+
+  /// An element holding `text` (none when empty).
+  func leaf<Sink: DatabaseXMLSink>(
+    _ name: String, _ text: String, attributes: [XMLAttribute] = [], parent: XMLLayout?, into sink: inout Sink
+  ) {
+    sink.startElement(name, attributes: restored(attributes, name, parent), containsText: !text.isEmpty)
+    if !text.isEmpty { sink.text(text) }
+    sink.endElement()
   }
 
   func time(_ value: Timestamp) -> String { KDBXTime.encode(value, version: version) }
@@ -122,37 +155,60 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
     return Base64.encode(masked)
   }
 
-  func customData(_ data: CustomData) -> XMLElement {
-    let items = data.items.map { item in
-      XMLElement(
-        name: XMLNames.item, attributes: item.layout.attributes,
-        children: ordered(item.layout, [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]) { name in
+  mutating func customData<Sink: DatabaseXMLSink>(_ data: CustomData, parent: XMLLayout, into sink: inout Sink) {
+    list(XMLNames.customData, data.layout, parent: parent, into: &sink) { writer, sink in
+      for item in data.items {
+        let order = [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]
+        writer.container(XMLNames.item, item.layout, order, parent: nil, into: &sink) { name, writer, sink in
           switch name {
-          case XMLNames.key: return [leaf(name, item.key)]
-          case XMLNames.value: return [leaf(name, item.value)]
+          case XMLNames.key: writer.leaf(name, item.key, parent: item.layout, into: &sink)
+          case XMLNames.value: writer.leaf(name, item.value, parent: item.layout, into: &sink)
           default:
-            guard version >= .v4_1, let time = item.lastModificationTime else { return [] }
-            return [leaf(name, self.time(time))]
+            guard writer.version >= .v4_1, let time = item.lastModificationTime else { return }
+            writer.leaf(name, writer.time(time), parent: item.layout, into: &sink)
           }
-        })
+        }
+      }
     }
-    return list(XMLNames.customData, items, layout: data.layout)
   }
 
-  func times(_ times: Times) -> XMLElement {
-    XMLElement(
-      name: XMLNames.times, attributes: times.layout.attributes,
-      children: ordered(times.layout, Times.canonicalOrder) { name in
+  mutating func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
+    let layout = times.layout
+    container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) {
+      name, writer, sink in
+      switch name {
+      case XMLNames.creationTime, XMLNames.lastModificationTime, XMLNames.lastAccessTime, XMLNames.expiryTime,
+        XMLNames.locationChanged:
+        let value: Timestamp?
         switch name {
-        case XMLNames.creationTime: return times.creationTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.lastModificationTime: return times.lastModificationTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.lastAccessTime: return times.lastAccessTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.expiryTime: return times.expiryTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.expires: return times.expires.map { [leaf(name, bool($0))] } ?? []
-        case XMLNames.usageCount: return times.usageCount.map { [leaf(name, integer($0))] } ?? []
-        case XMLNames.locationChanged: return times.locationChanged.map { [leaf(name, time($0))] } ?? []
-        default: return []
+        case XMLNames.creationTime: value = times.creationTime
+        case XMLNames.lastModificationTime: value = times.lastModificationTime
+        case XMLNames.lastAccessTime: value = times.lastAccessTime
+        case XMLNames.expiryTime: value = times.expiryTime
+        default: value = times.locationChanged
         }
-      })
+        guard let value else { return }
+        writer.leaf(name, writer.time(value), parent: layout, into: &sink)
+      case XMLNames.expires:
+        guard let expires = times.expires else { return }
+        writer.leaf(name, writer.bool(expires), parent: layout, into: &sink)
+      case XMLNames.usageCount:
+        guard let count = times.usageCount else { return }
+        writer.leaf(name, writer.integer(count), parent: layout, into: &sink)
+      default: return
+      }
+    }
+  }
+}
+
+extension XMLLayout {
+  /// Whether the kept children include text or CDATA, which makes the element mixed content (written on one line).
+  var holdsText: Bool {
+    items.contains { item in
+      switch item {
+      case .unknown(.text), .unknown(.cdata): return true
+      default: return false
+      }
+    }
   }
 }

@@ -1,0 +1,69 @@
+import KDBXXML
+
+/// Receives the database XML from ``DatabaseXMLWriter`` as a stream of events, in document order.
+protocol DatabaseXMLSink {
+  /// Starts a child element of the open element; `containsText` when text or CDATA will be among its children.
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool)
+  /// Character data inside the open element.
+  mutating func text(_ text: String)
+  /// A kept node (an unknown element with its subtree, text, a comment...), written as it is.
+  mutating func node(_ node: XMLNode)
+  /// Ends the open element.
+  mutating func endElement()
+}
+
+/// Builds the ``XMLElement`` tree of the events.
+struct XMLTreeSink: DatabaseXMLSink {
+  /// The document's element, once it has ended.
+  var root = XMLElement(name: "")
+  /// The open elements, outermost first.
+  private var open: [XMLElement] = []
+
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
+    open.append(XMLElement(name: name, attributes: attributes))
+  }
+
+  mutating func text(_ text: String) { node(.text(text)) }
+
+  mutating func node(_ node: XMLNode) {
+    guard !open.isEmpty else { preconditionFailure("DatabaseXMLWriter: a node outside the document element") }
+    open[open.count - 1].children.append(node)
+  }
+
+  mutating func endElement() {
+    guard let element = open.popLast() else { preconditionFailure("DatabaseXMLWriter: no open element to end") }
+    if open.isEmpty { root = element } else { open[open.count - 1].children.append(.element(element)) }
+  }
+}
+
+/// Writes the events as XML bytes through an ``XMLStreamWriter``; the first error is kept (and what follows it is
+/// not written), to be thrown when the walk is over.
+struct XMLByteSink: DatabaseXMLSink {
+  var writer: XMLStreamWriter
+  var failure: XMLError? = nil
+
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
+    guard failure == nil else { return }
+    do throws(XMLError) {
+      try writer.startElement(name, containsText: containsText)
+      for attribute in attributes { try writer.attribute(attribute.name, value: attribute.value) }
+    } catch {
+      failure = error
+    }
+  }
+
+  mutating func text(_ text: String) {
+    guard failure == nil else { return }
+    do throws(XMLError) { try writer.text(text) } catch { failure = error }
+  }
+
+  mutating func node(_ node: XMLNode) {
+    guard failure == nil else { return }
+    do throws(XMLError) { try writer.write(node) } catch { failure = error }
+  }
+
+  mutating func endElement() {
+    guard failure == nil else { return }
+    writer.endElement()
+  }
+}
