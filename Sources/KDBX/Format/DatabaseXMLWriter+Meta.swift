@@ -1,19 +1,19 @@
 import KDBXXML
 
-extension DatabaseXMLWriter {
-  mutating func meta<Sink: DatabaseXMLSink>(_ meta: Meta, binaries: BinaryPool, into sink: inout Sink) {
+extension DatabaseXMLWalk {
+  func meta<Sink: DatabaseXMLSink>(_ meta: Meta, binaries: BinaryPool, into sink: inout Sink) {
     let layout = meta.layout
-    container(XMLNames.meta, layout, Meta.canonicalOrder, parent: nil, into: &sink) { name, writer, sink in
+    container(XMLNames.meta, layout, Meta.canonicalOrder, parent: nil, into: &sink) { name, sink in
       func text(_ value: String?) {
-        if let value { writer.leaf(name, value, parent: layout, into: &sink) }
+        if let value { self.leaf(name, value, parent: layout, into: &sink) }
       }
-      func time(_ value: Timestamp?) { text(value.map { writer.time($0) }) }
+      func time(_ value: Timestamp?) { text(value.map { self.time($0) }) }
       func uuid(_ value: KDBXUUID?) { text(value?.base64) }
-      func integer(_ value: Int64?) { text(value.map { writer.integer($0) }) }
-      func bool(_ value: Bool?) { text(value.map { writer.bool($0) }) }
+      func integer(_ value: Int64?) { text(value.map { self.integer($0) }) }
+      func bool(_ value: Bool?) { text(value.map { self.bool($0) }) }
       switch name {
       case XMLNames.generator: text(meta.generator)
-      case XMLNames.headerHash: if !writer.version.isKDBX4 { text(meta.headerHash.map { Base64.encode($0) }) }
+      case XMLNames.headerHash: if !self.version.isKDBX4 { text(meta.headerHash.map { Base64.encode($0) }) }
       case XMLNames.settingsChanged: time(meta.settingsChanged)
       case XMLNames.databaseName: text(meta.databaseName)
       case XMLNames.databaseNameChanged: time(meta.databaseNameChanged)
@@ -28,11 +28,11 @@ extension DatabaseXMLWriter {
       case XMLNames.masterKeyChangeForce: integer(meta.masterKeyChangeForce)
       case XMLNames.masterKeyChangeForceOnce: bool(meta.masterKeyChangeForceOnce)
       case XMLNames.memoryProtection:
-        if let protection = meta.memoryProtection { writer.memoryProtection(protection, parent: layout, into: &sink) }
+        if let protection = meta.memoryProtection { self.memoryProtection(protection, parent: layout, into: &sink) }
       case XMLNames.customIcons:
         guard let icons = meta.customIcons else { return }
-        writer.list(XMLNames.customIcons, meta.customIconsLayout, parent: layout, into: &sink) { writer, sink in
-          for icon in icons { writer.customIcon(icon, into: &sink) }
+        self.list(XMLNames.customIcons, meta.customIconsLayout, parent: layout, into: &sink) { sink in
+          for icon in icons { self.customIcon(icon, into: &sink) }
         }
       case XMLNames.recycleBinEnabled: bool(meta.recycleBinEnabled)
       case XMLNames.recycleBinUUID: uuid(meta.recycleBinUUID)
@@ -44,21 +44,21 @@ extension DatabaseXMLWriter {
       case XMLNames.lastSelectedGroup: uuid(meta.lastSelectedGroup)
       case XMLNames.lastTopVisibleGroup: uuid(meta.lastTopVisibleGroup)
       case XMLNames.binaries:
-        guard !writer.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return }
-        writer.metaBinaries(binaries, parent: layout, into: &sink)
+        guard !self.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return }
+        self.metaBinaries(binaries, parent: layout, into: &sink)
       case XMLNames.customData:
-        if let data = meta.customData { writer.customData(data, parent: layout, into: &sink) }
+        if let data = meta.customData { self.customData(data, parent: layout, into: &sink) }
       default: return
       }
     }
   }
 
-  mutating func memoryProtection<Sink: DatabaseXMLSink>(
+  func memoryProtection<Sink: DatabaseXMLSink>(
     _ protection: MemoryProtection, parent: XMLLayout, into sink: inout Sink
   ) {
     let layout = protection.layout
     container(XMLNames.memoryProtection, layout, MemoryProtection.canonicalOrder, parent: parent, into: &sink) {
-      name, writer, sink in
+      name, sink in
       let value: Bool?
       switch name {
       case XMLNames.protectTitle: value = protection.protectTitle
@@ -67,29 +67,29 @@ extension DatabaseXMLWriter {
       case XMLNames.protectURL: value = protection.protectURL
       default: value = protection.protectNotes
       }
-      if let value { writer.leaf(name, writer.bool(value), parent: layout, into: &sink) }
+      if let value { self.leaf(name, self.bool(value), parent: layout, into: &sink) }
     }
   }
 
-  mutating func customIcon<Sink: DatabaseXMLSink>(_ icon: CustomIcon, into sink: inout Sink) {
+  func customIcon<Sink: DatabaseXMLSink>(_ icon: CustomIcon, into sink: inout Sink) {
     let layout = icon.layout
     let order = [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]
-    container(XMLNames.icon, layout, order, parent: nil, into: &sink) { name, writer, sink in
+    container(XMLNames.icon, layout, order, parent: nil, into: &sink) { name, sink in
       switch name {
-      case XMLNames.uuid: writer.leaf(name, icon.uuid.base64, parent: layout, into: &sink)
-      case XMLNames.data: writer.leaf(name, Base64.encode(icon.data), parent: layout, into: &sink)
+      case XMLNames.uuid: self.leaf(name, icon.uuid.base64, parent: layout, into: &sink)
+      case XMLNames.data: self.leaf(name, Base64.encode(icon.data), parent: layout, into: &sink)
       case XMLNames.name:
-        guard writer.version >= .v4_1, let iconName = icon.name else { return }
-        writer.leaf(name, iconName, parent: layout, into: &sink)
+        guard self.version >= .v4_1, let iconName = icon.name else { return }
+        self.leaf(name, iconName, parent: layout, into: &sink)
       default:
-        guard writer.version >= .v4_1, let time = icon.lastModificationTime else { return }
-        writer.leaf(name, writer.time(time), parent: layout, into: &sink)
+        guard self.version >= .v4_1, let time = icon.lastModificationTime else { return }
+        self.leaf(name, self.time(time), parent: layout, into: &sink)
       }
     }
   }
 
   /// KDBX 3.x `Meta/Binaries`: pool index as ID, protected binaries through the inner random stream.
-  mutating func metaBinaries<Sink: DatabaseXMLSink>(_ binaries: BinaryPool, parent: XMLLayout, into sink: inout Sink) {
+  func metaBinaries<Sink: DatabaseXMLSink>(_ binaries: BinaryPool, parent: XMLLayout, into sink: inout Sink) {
     sink.startElement(XMLNames.binaries, attributes: restored([], XMLNames.binaries, parent), containsText: false)
     for index in 0..<binaries.count {
       guard let binary = binaries[index] else { continue }

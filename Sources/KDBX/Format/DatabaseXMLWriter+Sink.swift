@@ -40,10 +40,14 @@ struct XMLTreeSink: DatabaseXMLSink {
 /// not written), to be thrown when the walk is over.
 struct XMLByteSink: DatabaseXMLSink {
   var writer: XMLStreamWriter
-  var failure: XMLError? = nil
+  var failure: XMLError? = nil {
+    didSet { failed = true }
+  }
+  /// Whether ``failure`` is set (a plain flag is cheaper to test on every event than the optional error).
+  private(set) var failed = false
 
   mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
-    guard failure == nil else { return }
+    guard !failed else { return }
     do throws(XMLError) {
       try writer.startElement(name, containsText: containsText)
       for attribute in attributes { try writer.attribute(attribute.name, value: attribute.value) }
@@ -53,17 +57,17 @@ struct XMLByteSink: DatabaseXMLSink {
   }
 
   mutating func text(_ text: String) {
-    guard failure == nil else { return }
+    guard !failed else { return }
     do throws(XMLError) { try writer.text(text) } catch { failure = error }
   }
 
   mutating func node(_ node: XMLNode) {
-    guard failure == nil else { return }
+    guard !failed else { return }
     do throws(XMLError) { try writer.write(node) } catch { failure = error }
   }
 
   mutating func endElement() {
-    guard failure == nil else { return }
+    guard !failed else { return }
     writer.endElement()
   }
 }

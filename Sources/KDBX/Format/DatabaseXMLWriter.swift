@@ -9,16 +9,11 @@ import KDBXXML
 ///
 /// One walk over the model feeds a ``DatabaseXMLSink``: ``write(_:version:stream:)`` builds the tree,
 /// ``serialize(_:version:stream:options:)`` streams the bytes that ``XMLWriter`` would write for that tree.
-public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
-  var stream: Stream
-  let version: KDBXVersion
-
+public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// Builds the `KeePassFile` element for `database`.
   public static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
     var sink = XMLTreeSink()
-    var writer = DatabaseXMLWriter(stream: stream, version: version)
-    writer.document(database, into: &sink)
-    stream = writer.stream
+    DatabaseXMLWalk.walk(database, version: version, stream: &stream, into: &sink)
     return sink.root
   }
 
@@ -32,17 +27,33 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   ) throws(XMLError) -> [UInt8] {
     var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
     sink.writer.writeDeclaration()
-    var writer = DatabaseXMLWriter(stream: stream, version: version)
-    writer.document(database, into: &sink)
-    stream = writer.stream
+    DatabaseXMLWalk.walk(database, version: version, stream: &stream, into: &sink)
     if let failure = sink.failure { throw failure }
     return sink.writer.output
   }
+}
 
-  mutating func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+/// The walk over the model behind ``DatabaseXMLWriter``. It is not generic over the inner random stream (which it
+/// only reaches through `applyStream`), so that it is specialized for its two sinks even where the stream type is
+/// only known at run time (`KDBXFile.save` over generic primitives).
+struct DatabaseXMLWalk {
+  let version: KDBXVersion
+  /// XORs bytes with the next bytes of the inner random stream.
+  let applyStream: (inout [UInt8]) -> Void
+
+  /// Feeds `database` to `sink`, moving `stream` past every protected value in document order.
+  static func walk<Stream: InnerRandomStream, Sink: DatabaseXMLSink>(
+    _ database: Database, version: KDBXVersion, stream: inout Stream, into sink: inout Sink
+  ) {
+    withoutActuallyEscaping({ (bytes: inout [UInt8]) in stream.apply(to: &bytes) }) { applyStream in
+      DatabaseXMLWalk(version: version, applyStream: applyStream).document(database, into: &sink)
+    }
+  }
+
+  func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
     let layout = database.documentLayout
     sink.startElement(XMLNames.keePassFile, attributes: layout.attributes, containsText: layout.holdsText)
-    for item in layout.writeOrder(canonical: Database.documentOrder) {
+    layout.forEachInWriteOrder(canonical: Database.documentOrder) { item in
       switch item {
       case .unknown(let node): sink.node(node)
       case .known(XMLNames.meta): meta(database.meta, binaries: database.binaries, into: &sink)
@@ -53,25 +64,25 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
     sink.endElement()
   }
 
-  mutating func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+  func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
     let layout = database.rootLayout
     sink.startElement(XMLNames.root, attributes: layout.attributes, containsText: layout.holdsText)
-    for item in layout.writeOrder(canonical: Database.rootOrder) {
+    layout.forEachInWriteOrder(canonical: Database.rootOrder) { item in
       switch item {
       case .unknown(let node): sink.node(node)
       case .known(XMLNames.group): if let group = database.root { self.group(group, parent: nil, into: &sink) }
       case .known(XMLNames.deletedObjects):
         guard let objects = database.deletedObjects else { break }
-        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: nil, into: &sink) { writer, sink in
+        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: nil, into: &sink) { sink in
           for object in objects {
             let order = [XMLNames.uuid, XMLNames.deletionTime]
-            writer.container(XMLNames.deletedObject, object.layout, order, parent: nil, into: &sink) {
-              name, writer, sink in
+            self.container(XMLNames.deletedObject, object.layout, order, parent: nil, into: &sink) {
+              name, sink in
               switch name {
-              case XMLNames.uuid: writer.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
+              case XMLNames.uuid: self.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
               default:
                 guard let time = object.deletionTime else { return }
-                writer.leaf(name, writer.time(time), parent: object.layout, into: &sink)
+                self.leaf(name, self.time(time), parent: object.layout, into: &sink)
               }
             }
           }
@@ -87,16 +98,16 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// The element `name` with the attributes of `layout`, its children in `layout`'s write order: `known` writes the
   /// elements of a known name (none when absent), unknown nodes are written as kept. `parent` is the layout of the
   /// enclosing element, whose kept child attributes go on this element when it has none of its own.
-  mutating func container<Sink: DatabaseXMLSink>(
+  func container<Sink: DatabaseXMLSink>(
     _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout?, into sink: inout Sink,
-    _ known: (String, inout DatabaseXMLWriter, inout Sink) -> Void
+    _ known: (String, inout Sink) -> Void
   ) {
     sink.startElement(
       name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
-    for item in layout.writeOrder(canonical: canonical) {
+    layout.forEachInWriteOrder(canonical: canonical) { item in
       switch item {
       case .unknown(let node): sink.node(node)
-      case .known(let child): known(child, &self, &sink)
+      case .known(let child): known(child, &sink)
       }
     }
     sink.endElement()
@@ -104,9 +115,9 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
 
   /// A container element whose known children all share one name (for example `CustomIcons/Icon`): `items` writes
   /// them at the position of the first one read, unknown children stay at theirs.
-  mutating func list<Sink: DatabaseXMLSink>(
+  func list<Sink: DatabaseXMLSink>(
     _ name: String, _ layout: XMLLayout, parent: XMLLayout?, into sink: inout Sink,
-    _ items: (inout DatabaseXMLWriter, inout Sink) -> Void
+    _ items: (inout Sink) -> Void
   ) {
     sink.startElement(name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
     var wroteItems = false
@@ -116,11 +127,11 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
       case .known:
         if !wroteItems {
           wroteItems = true
-          items(&self, &sink)
+          items(&sink)
         }
       }
     }
-    if !wroteItems { items(&self, &sink) }
+    if !wroteItems { items(&sink) }
     sink.endElement()
   }
 
@@ -149,33 +160,33 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
   func integer(_ value: Int64) -> String { "\(value)" }
 
   /// Base64 of `bytes` XORed with the next stream bytes.
-  mutating func protect(_ bytes: [UInt8]) -> String {
+  func protect(_ bytes: [UInt8]) -> String {
     var masked = bytes
-    stream.apply(to: &masked)
+    applyStream(&masked)
     return Base64.encode(masked)
   }
 
-  mutating func customData<Sink: DatabaseXMLSink>(_ data: CustomData, parent: XMLLayout, into sink: inout Sink) {
-    list(XMLNames.customData, data.layout, parent: parent, into: &sink) { writer, sink in
+  func customData<Sink: DatabaseXMLSink>(_ data: CustomData, parent: XMLLayout, into sink: inout Sink) {
+    list(XMLNames.customData, data.layout, parent: parent, into: &sink) { sink in
       for item in data.items {
         let order = [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]
-        writer.container(XMLNames.item, item.layout, order, parent: nil, into: &sink) { name, writer, sink in
+        self.container(XMLNames.item, item.layout, order, parent: nil, into: &sink) { name, sink in
           switch name {
-          case XMLNames.key: writer.leaf(name, item.key, parent: item.layout, into: &sink)
-          case XMLNames.value: writer.leaf(name, item.value, parent: item.layout, into: &sink)
+          case XMLNames.key: self.leaf(name, item.key, parent: item.layout, into: &sink)
+          case XMLNames.value: self.leaf(name, item.value, parent: item.layout, into: &sink)
           default:
-            guard writer.version >= .v4_1, let time = item.lastModificationTime else { return }
-            writer.leaf(name, writer.time(time), parent: item.layout, into: &sink)
+            guard self.version >= .v4_1, let time = item.lastModificationTime else { return }
+            self.leaf(name, self.time(time), parent: item.layout, into: &sink)
           }
         }
       }
     }
   }
 
-  mutating func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
+  func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
     let layout = times.layout
     container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) {
-      name, writer, sink in
+      name, sink in
       switch name {
       case XMLNames.creationTime, XMLNames.lastModificationTime, XMLNames.lastAccessTime, XMLNames.expiryTime,
         XMLNames.locationChanged:
@@ -188,13 +199,13 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
         default: value = times.locationChanged
         }
         guard let value else { return }
-        writer.leaf(name, writer.time(value), parent: layout, into: &sink)
+        self.leaf(name, self.time(value), parent: layout, into: &sink)
       case XMLNames.expires:
         guard let expires = times.expires else { return }
-        writer.leaf(name, writer.bool(expires), parent: layout, into: &sink)
+        self.leaf(name, self.bool(expires), parent: layout, into: &sink)
       case XMLNames.usageCount:
         guard let count = times.usageCount else { return }
-        writer.leaf(name, writer.integer(count), parent: layout, into: &sink)
+        self.leaf(name, self.integer(count), parent: layout, into: &sink)
       default: return
       }
     }
