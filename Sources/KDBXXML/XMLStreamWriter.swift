@@ -60,14 +60,34 @@ public struct XMLStreamWriter {
   ///
   /// - Parameter containsText: whether the element will hold text or CDATA among its children; it is then written
   ///   on one line with its whole content (as ``XMLWriter`` lays out mixed content).
+  ///   `checksName`: `false` skips the check of `name` (only for names known to be valid, such as constants).
   /// - Throws: ``XMLError`` when `name` does not match `Name` (§2.3).
-  public mutating func startElement(_ name: String, containsText: Bool = false) throws(XMLError) {
+  public mutating func startElement(_ name: String, containsText: Bool = false, checksName: Bool = true)
+    throws(XMLError)
+  {
     let parentIndents = beginChild()
     // Opened before the name is checked, so that after an error the caller's endElement still matches.
     open.append(OpenElement(name: name, indentsChildren: parentIndents && !containsText))
     startTagIsOpen = true
     buffer.append(0x3C)
-    try appendName(name)
+    if checksName { try appendName(name) } else { buffer.append(name) }
+  }
+
+  /// Writes a whole element holding only `text` (`<Name />` when it is empty): the bytes of ``startElement(_:containsText:checksName:)``,
+  /// ``attribute(_:value:)`` for each attribute, ``text(_:)`` when `text` is not empty and ``endElement()``.
+  ///
+  /// - Throws: as those do.
+  public mutating func element(
+    _ name: String, attributes: [XMLAttribute] = [], text: String, checksName: Bool = true
+  ) throws(XMLError) {
+    _ = beginChild()
+    buffer.append(0x3C)
+    if checksName { try appendName(name) } else { buffer.append(name) }
+    for attribute in attributes { try appendAttribute(attribute.name, attribute.value) }
+    if text.isEmpty { return appendEmptyElementEnd() }
+    buffer.append(0x3E)
+    try appendEscaped(text, .text)
+    appendEndTag(name)
   }
 
   /// Adds an attribute to the element just started (before its first child).
@@ -76,6 +96,10 @@ public struct XMLStreamWriter {
   ///   when `value` holds a character XML 1.0 cannot carry.
   public mutating func attribute(_ name: String, value: String) throws(XMLError) {
     precondition(startTagIsOpen, "XMLStreamWriter: an attribute after the element's content")
+    try appendAttribute(name, value)
+  }
+
+  private mutating func appendAttribute(_ name: String, _ value: String) throws(XMLError) {
     buffer.append(0x20)
     try appendName(name)
     buffer.append(0x3D, 0x22)
@@ -102,13 +126,23 @@ public struct XMLStreamWriter {
     makeBufferUnique()
     if startTagIsOpen {
       startTagIsOpen = false
-      if options.indentation == .tabs { buffer.append(0x20) }
-      buffer.append(0x2F, 0x3E)
+      appendEmptyElementEnd()
       return
     }
     if element.indentsChildren { buffer.appendNewline(tabs: open.count) }
+    appendEndTag(element.name)
+  }
+
+  /// ` />` (or `/>` without indentation).
+  private func appendEmptyElementEnd() {
+    if options.indentation == .tabs { buffer.append(0x20) }
+    buffer.append(0x2F, 0x3E)
+  }
+
+  /// `</name>`; the name was checked when the start tag was written.
+  private func appendEndTag(_ name: String) {
     buffer.append(0x3C, 0x2F)
-    buffer.append(element.name)  // Checked when the start tag was written.
+    buffer.append(name)
     buffer.append(0x3E)
   }
 

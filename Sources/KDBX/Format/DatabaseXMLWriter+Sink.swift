@@ -4,8 +4,8 @@ import KDBXXML
 protocol DatabaseXMLSink {
   /// Starts a child element of the open element; `containsText` when text or CDATA will be among its children.
   mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool)
-  /// Character data inside the open element.
-  mutating func text(_ text: String)
+  /// A whole element holding only `text` (nothing when it is empty).
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String)
   /// A kept node (an unknown element with its subtree, text, a comment...), written as it is.
   mutating func node(_ node: XMLNode)
   /// Ends the open element.
@@ -23,7 +23,9 @@ struct XMLTreeSink: DatabaseXMLSink {
     open.append(XMLElement(name: name, attributes: attributes))
   }
 
-  mutating func text(_ text: String) { node(.text(text)) }
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String) {
+    node(.element(XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])))
+  }
 
   mutating func node(_ node: XMLNode) {
     guard !open.isEmpty else { preconditionFailure("DatabaseXMLWriter: a node outside the document element") }
@@ -49,16 +51,21 @@ struct XMLByteSink: DatabaseXMLSink {
   mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
     guard !failed else { return }
     do throws(XMLError) {
-      try writer.startElement(name, containsText: containsText)
+      // The walk's element names are the library's constants.
+      try writer.startElement(name, containsText: containsText, checksName: false)
       for attribute in attributes { try writer.attribute(attribute.name, value: attribute.value) }
     } catch {
       failure = error
     }
   }
 
-  mutating func text(_ text: String) {
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String) {
     guard !failed else { return }
-    do throws(XMLError) { try writer.text(text) } catch { failure = error }
+    do throws(XMLError) {
+      try writer.element(name, attributes: attributes, text: text, checksName: false)
+    } catch {
+      failure = error
+    }
   }
 
   mutating func node(_ node: XMLNode) {

@@ -146,9 +146,7 @@ struct DatabaseXMLWalk {
   func leaf<Sink: DatabaseXMLSink>(
     _ name: String, _ text: String, attributes: [XMLAttribute] = [], parent: XMLLayout?, into sink: inout Sink
   ) {
-    sink.startElement(name, attributes: restored(attributes, name, parent), containsText: !text.isEmpty)
-    if !text.isEmpty { sink.text(text) }
-    sink.endElement()
+    sink.leaf(name, attributes: restored(attributes, name, parent), text: text)
   }
 
   func time(_ value: Timestamp) -> String { KDBXTime.encode(value, version: version) }
