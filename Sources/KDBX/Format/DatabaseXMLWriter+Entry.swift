@@ -1,7 +1,7 @@
 import KDBXXML
 
 extension DatabaseXMLWalk {
-  func group<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout?, into sink: inout Sink) {
+  func group<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout, into sink: inout Sink) {
     let layout = group.layout
     container(XMLNames.group, layout, Group.canonicalOrder, parent: parent, into: &sink) { name, sink in
       func text(_ value: String?) {
@@ -66,7 +66,7 @@ extension DatabaseXMLWalk {
 
   /// An entry; `parent` is the layout of its group (or, for a history item, nothing: history items are list items).
   func entry<Sink: DatabaseXMLSink>(
-    _ entry: Entry, isHistory: Bool, parent: XMLLayout?, into sink: inout Sink
+    _ entry: Entry, isHistory: Bool, parent: XMLLayout, into sink: inout Sink
   ) {
     let layout = entry.layout
     container(XMLNames.entry, layout, Entry.canonicalOrder, parent: parent, into: &sink) { name, sink in
@@ -88,15 +88,20 @@ extension DatabaseXMLWalk {
       case XMLNames.customData:
         guard self.version.isKDBX4, let data = entry.customData else { return }
         self.customData(data, parent: layout, into: &sink)
-      case XMLNames.string: for field in entry.fields { self.field(field, parent: layout, into: &sink) }
+      case XMLNames.string:
+        for index in entry.fields.indices { self.field(entry.fields[index], parent: layout, into: &sink) }
       case XMLNames.binary:
-        for attachment in entry.attachments { self.attachment(attachment, parent: layout, into: &sink) }
+        for index in entry.attachments.indices {
+          self.attachment(entry.attachments[index], parent: layout, into: &sink)
+        }
       case XMLNames.autoType:
         if let autoType = entry.autoType { self.autoType(autoType, parent: layout, into: &sink) }
       case XMLNames.history:
         guard !isHistory, let history = entry.history else { return }
         self.list(XMLNames.history, entry.historyLayout, parent: layout, into: &sink) { sink in
-          for old in history { self.entry(old, isHistory: true, parent: nil, into: &sink) }
+          for index in history.indices {
+            self.entry(history[index], isHistory: true, parent: Self.noParent, into: &sink)
+          }
         }
       default: return
       }

@@ -70,13 +70,14 @@ struct DatabaseXMLWalk {
     layout.forEachInWriteOrder(canonical: Database.rootOrder) { item in
       switch item {
       case .unknown(let node): sink.node(node)
-      case .known(XMLNames.group): if let group = database.root { self.group(group, parent: nil, into: &sink) }
+      case .known(XMLNames.group):
+        if let group = database.root { self.group(group, parent: Self.noParent, into: &sink) }
       case .known(XMLNames.deletedObjects):
         guard let objects = database.deletedObjects else { break }
-        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: nil, into: &sink) { sink in
+        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: Self.noParent, into: &sink) { sink in
           for object in objects {
             let order = [XMLNames.uuid, XMLNames.deletionTime]
-            self.container(XMLNames.deletedObject, object.layout, order, parent: nil, into: &sink) {
+            self.container(XMLNames.deletedObject, object.layout, order, parent: Self.noParent, into: &sink) {
               name, sink in
               switch name {
               case XMLNames.uuid: self.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
@@ -99,7 +100,7 @@ struct DatabaseXMLWalk {
   /// elements of a known name (none when absent), unknown nodes are written as kept. `parent` is the layout of the
   /// enclosing element, whose kept child attributes go on this element when it has none of its own.
   func container<Sink: DatabaseXMLSink>(
-    _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout?, into sink: inout Sink,
+    _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout, into sink: inout Sink,
     _ known: (String, inout Sink) -> Void
   ) {
     sink.startElement(
@@ -116,7 +117,7 @@ struct DatabaseXMLWalk {
   /// A container element whose known children all share one name (for example `CustomIcons/Icon`): `items` writes
   /// them at the position of the first one read, unknown children stay at theirs.
   func list<Sink: DatabaseXMLSink>(
-    _ name: String, _ layout: XMLLayout, parent: XMLLayout?, into sink: inout Sink,
+    _ name: String, _ layout: XMLLayout, parent: XMLLayout, into sink: inout Sink,
     _ items: (inout Sink) -> Void
   ) {
     sink.startElement(name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
@@ -136,15 +137,19 @@ struct DatabaseXMLWalk {
   }
 
   /// `attributes`, or when there are none, the attributes `parent` kept for its child `name`.
-  func restored(_ attributes: [XMLAttribute], _ name: String, _ parent: XMLLayout?) -> [XMLAttribute] {
-    guard attributes.isEmpty, let parent, !parent.childAttributes.isEmpty, let kept = parent.childAttributes[name]
-    else { return attributes }
+  func restored(_ attributes: [XMLAttribute], _ name: String, _ parent: XMLLayout) -> [XMLAttribute] {
+    guard attributes.isEmpty, !parent.childAttributes.isEmpty, let kept = parent.childAttributes[name] else {
+      return attributes
+    }
     return kept
   }
 
+  /// The parent layout of elements whose attributes are never restored (list items, top-level elements).
+  static let noParent = XMLLayout()
+
   /// An element holding `text` (none when empty).
   func leaf<Sink: DatabaseXMLSink>(
-    _ name: String, _ text: String, attributes: [XMLAttribute] = [], parent: XMLLayout?, into sink: inout Sink
+    _ name: String, _ text: String, attributes: [XMLAttribute] = [], parent: XMLLayout, into sink: inout Sink
   ) {
     sink.leaf(name, attributes: restored(attributes, name, parent), text: text)
   }
@@ -155,7 +160,7 @@ struct DatabaseXMLWalk {
 
   func nullableBool(_ value: Bool?) -> String { value.map(bool) ?? XMLNames.nullValue }
 
-  func integer(_ value: Int64) -> String { "\(value)" }
+  func integer(_ value: Int64) -> String { String(value) }
 
   /// Base64 of `bytes` XORed with the next stream bytes.
   func protect(_ bytes: [UInt8]) -> String {
@@ -168,7 +173,7 @@ struct DatabaseXMLWalk {
     list(XMLNames.customData, data.layout, parent: parent, into: &sink) { sink in
       for item in data.items {
         let order = [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]
-        self.container(XMLNames.item, item.layout, order, parent: nil, into: &sink) { name, sink in
+        self.container(XMLNames.item, item.layout, order, parent: Self.noParent, into: &sink) { name, sink in
           switch name {
           case XMLNames.key: self.leaf(name, item.key, parent: item.layout, into: &sink)
           case XMLNames.value: self.leaf(name, item.value, parent: item.layout, into: &sink)
@@ -183,31 +188,24 @@ struct DatabaseXMLWalk {
 
   func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
     let layout = times.layout
-    container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) {
-      name, sink in
+    container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) { name, sink in
+      func text(_ value: String?) {
+        if let value { self.leaf(name, value, parent: layout, into: &sink) }
+      }
+      func time(_ value: Timestamp?) { text(value.map { self.time($0) }) }
       switch name {
-      case XMLNames.creationTime, XMLNames.lastModificationTime, XMLNames.lastAccessTime, XMLNames.expiryTime,
-        XMLNames.locationChanged:
-        let value: Timestamp?
-        switch name {
-        case XMLNames.creationTime: value = times.creationTime
-        case XMLNames.lastModificationTime: value = times.lastModificationTime
-        case XMLNames.lastAccessTime: value = times.lastAccessTime
-        case XMLNames.expiryTime: value = times.expiryTime
-        default: value = times.locationChanged
-        }
-        guard let value else { return }
-        self.leaf(name, self.time(value), parent: layout, into: &sink)
-      case XMLNames.expires:
-        guard let expires = times.expires else { return }
-        self.leaf(name, self.bool(expires), parent: layout, into: &sink)
-      case XMLNames.usageCount:
-        guard let count = times.usageCount else { return }
-        self.leaf(name, self.integer(count), parent: layout, into: &sink)
+      case XMLNames.creationTime: time(times.creationTime)
+      case XMLNames.lastModificationTime: time(times.lastModificationTime)
+      case XMLNames.lastAccessTime: time(times.lastAccessTime)
+      case XMLNames.expiryTime: time(times.expiryTime)
+      case XMLNames.expires: text(times.expires.map { self.bool($0) })
+      case XMLNames.usageCount: text(times.usageCount.map { self.integer($0) })
+      case XMLNames.locationChanged: time(times.locationChanged)
       default: return
       }
     }
   }
+
 }
 
 extension XMLLayout {

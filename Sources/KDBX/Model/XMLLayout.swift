@@ -79,14 +79,14 @@ public struct XMLLayout: Sendable, Equatable {
   func forEachInWriteOrder(canonical: [String], _ body: (Item) -> Void) {
     precondition(canonical.count <= 64, "XMLLayout: a canonical order longer than 64 names")
     var written: UInt64 = 0
-    for item in items {
-      switch item {
+    for position in items.indices {
+      switch items[position] {
       case .known(let name):
         guard let index = canonical.firstIndex(of: name), written & (1 << UInt64(index)) == 0 else { continue }
         written |= 1 << UInt64(index)
         body(.known(canonical[index]))
       case .unknown:
-        body(item)
+        body(items[position])
       }
     }
     for index in canonical.indices where written & (1 << UInt64(index)) == 0 { body(.known(canonical[index])) }
