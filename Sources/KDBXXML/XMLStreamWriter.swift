@@ -113,13 +113,6 @@ public struct XMLStreamWriter {
     try appendEscaped(text, .text)
   }
 
-  /// Appends character data that is known to be ASCII letters, digits and `+`, `/`, `=`, `-`, `.`, `:` (Base64,
-  /// numbers, times): copied without escaping.
-  mutating func asciiText(_ bytes: UnsafeBufferPointer<UInt8>) {
-    _ = beginChild()
-    buffer.append(bytes)
-  }
-
   /// Ends the innermost open element: `<Name />` when it has no children, else its end tag.
   public mutating func endElement() {
     guard let element = open.popLast() else { preconditionFailure("XMLStreamWriter: no open element to end") }

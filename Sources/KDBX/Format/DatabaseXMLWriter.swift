@@ -7,13 +7,13 @@ import KDBXXML
 /// and fields that were absent stay absent. Times use the version's form (base64 for 4.x, ISO 8601 for 3.x). For
 /// KDBX 3.x the binary pool is written as `Meta/Binaries` (uncompressed); for 4.x it belongs in the inner header.
 ///
-/// One walk over the model feeds a ``DatabaseXMLSink``: ``write(_:version:stream:)`` builds the tree,
+/// One walk over the model feeds a sink: ``write(_:version:stream:)`` builds the tree,
 /// ``serialize(_:version:stream:options:)`` streams the bytes that ``XMLWriter`` would write for that tree.
 public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// Builds the `KeePassFile` element for `database`.
   public static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
     var sink = XMLTreeSink()
-    DatabaseXMLWalk.walk(database, version: version, stream: &stream, into: &sink)
+    DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     return sink.root
   }
 
@@ -27,7 +27,7 @@ public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   ) throws(XMLError) -> [UInt8] {
     var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
     sink.writer.writeDeclaration()
-    DatabaseXMLWalk.walk(database, version: version, stream: &stream, into: &sink)
+    DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
     return sink.writer.output
   }
@@ -41,11 +41,12 @@ struct DatabaseXMLWalk {
   /// XORs bytes with the next bytes of the inner random stream.
   let applyStream: (inout [UInt8]) -> Void
 
-  /// Feeds `database` to `sink`, moving `stream` past every protected value in document order.
-  static func walk<Stream: InnerRandomStream, Sink: DatabaseXMLSink>(
-    _ database: Database, version: KDBXVersion, stream: inout Stream, into sink: inout Sink
+  /// Feeds `database` to `sink`; `applyStream` is called for every protected value, in document order. Generic
+  /// over the sink only, so that each call with a concrete sink is specialized.
+  static func walk<Sink: DatabaseXMLSink>(
+    _ database: Database, version: KDBXVersion, applyStream: (inout [UInt8]) -> Void, into sink: inout Sink
   ) {
-    withoutActuallyEscaping({ (bytes: inout [UInt8]) in stream.apply(to: &bytes) }) { applyStream in
+    withoutActuallyEscaping(applyStream) { applyStream in
       DatabaseXMLWalk(version: version, applyStream: applyStream).document(database, into: &sink)
     }
   }
@@ -189,20 +190,18 @@ struct DatabaseXMLWalk {
   func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
     let layout = times.layout
     container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) { name, sink in
-      func text(_ value: String?) {
-        if let value { self.leaf(name, value, parent: layout, into: &sink) }
-      }
-      func time(_ value: Timestamp?) { text(value.map { self.time($0) }) }
+      let text: String?
       switch name {
-      case XMLNames.creationTime: time(times.creationTime)
-      case XMLNames.lastModificationTime: time(times.lastModificationTime)
-      case XMLNames.lastAccessTime: time(times.lastAccessTime)
-      case XMLNames.expiryTime: time(times.expiryTime)
-      case XMLNames.expires: text(times.expires.map { self.bool($0) })
-      case XMLNames.usageCount: text(times.usageCount.map { self.integer($0) })
-      case XMLNames.locationChanged: time(times.locationChanged)
-      default: return
+      case XMLNames.creationTime: text = times.creationTime.map { self.time($0) }
+      case XMLNames.lastModificationTime: text = times.lastModificationTime.map { self.time($0) }
+      case XMLNames.lastAccessTime: text = times.lastAccessTime.map { self.time($0) }
+      case XMLNames.expiryTime: text = times.expiryTime.map { self.time($0) }
+      case XMLNames.expires: text = times.expires.map { self.bool($0) }
+      case XMLNames.usageCount: text = times.usageCount.map { self.integer($0) }
+      case XMLNames.locationChanged: text = times.locationChanged.map { self.time($0) }
+      default: text = nil
       }
+      if let text { self.leaf(name, text, parent: layout, into: &sink) }
     }
   }
 
