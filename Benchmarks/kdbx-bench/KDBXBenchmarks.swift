@@ -60,6 +60,19 @@ func kdbxBenchmarks() -> [Benchmark] {
         for _ in 0..<iterations { blackHole(try? KDBXFile.save(input.opened.database, key: key, settings: settings)) }
       }
     },
+    // The database XML serialization alone (model to bytes, as a save does before gzip).
+    Benchmark(name: "kdbx-stage-xml-write-large5000", unit: .millisecondsPerIteration, runs: 5) {
+      let input = prepared()
+      return { iterations in
+        guard let input else { return }
+        let version = input.opened.header.version
+        for _ in 0..<iterations {
+          var stream = PlaintextInnerStream()
+          blackHole(
+            try? StandardPrimitives().serializeDatabase(input.opened.database, version: version, stream: &stream))
+        }
+      }
+    },
     Benchmark(name: "kdbx-stage-xml-parse-large5000", unit: .millisecondsPerIteration, runs: 5) {
       let xml = prepared().map { largeVaultXML($0.opened) } ?? []
       return { iterations in

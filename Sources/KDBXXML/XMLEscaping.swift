@@ -43,7 +43,7 @@ enum XMLEscapeTable {
   static let carriageReturn: [UInt8] = Array("&#xD;".utf8)
 }
 
-extension XMLWriter {
+extension XMLStreamWriter {
   /// Appends `value` escaped for `context`.
   mutating func appendEscaped(_ value: String, _ context: XMLEscapeContext) throws(XMLError) {
     let failure: UInt32?
@@ -69,7 +69,7 @@ extension XMLWriter {
         while index + 8 <= count {
           // SAFETY: index + 8 <= count.
           let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          if XMLWriter.needsLook(word) { break }
+          if Self.needsLook(word) { break }
           index += 8
         }
       }

@@ -27,32 +27,7 @@ public enum Base64 {
 
   /// Encodes `bytes` with padding (RFC 4648 §4).
   public static func encode(_ bytes: [UInt8]) -> String {
-    var out = [UInt8]()
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var index = 0
-    while index + 3 <= bytes.count {
-      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-      out.append(alphabet[Int(word >> 18 & 63)])
-      out.append(alphabet[Int(word >> 12 & 63)])
-      out.append(alphabet[Int(word >> 6 & 63)])
-      out.append(alphabet[Int(word & 63)])
-      index += 3
-    }
-    let rest = bytes.count - index
-    if rest == 1 {
-      let word = UInt32(bytes[index]) << 16
-      out.append(alphabet[Int(word >> 18 & 63)])
-      out.append(alphabet[Int(word >> 12 & 63)])
-      out.append(0x3D)
-      out.append(0x3D)
-    } else if rest == 2 {
-      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-      out.append(alphabet[Int(word >> 18 & 63)])
-      out.append(alphabet[Int(word >> 12 & 63)])
-      out.append(alphabet[Int(word >> 6 & 63)])
-      out.append(0x3D)
-    }
-    return String(decoding: out, as: UTF8.self)
+    bytes.withUnsafeBytes { encode($0) }
   }
 
   /// Decodes base64 text, or returns `nil` when it is not valid under `options`.

@@ -7,10 +7,7 @@
 public enum KDBXTime {
   /// The base64 form written by KDBX 4.x.
   public static func encodeBinary(_ timestamp: Timestamp) -> String {
-    let value = UInt64(bitPattern: timestamp.secondsSince0001)
-    var bytes = [UInt8](repeating: 0, count: 8)
-    for index in 0..<8 { bytes[index] = UInt8(truncatingIfNeeded: value >> (index * 8)) }
-    return Base64.encode(bytes)
+    Base64.encode(littleEndian: UInt64(bitPattern: timestamp.secondsSince0001))
   }
 
   /// The text form for `version`: base64 for KDBX 4.x, ISO 8601 otherwise.

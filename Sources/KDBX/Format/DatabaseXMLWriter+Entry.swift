@@ -1,155 +1,164 @@
 import KDBXXML
 
-extension DatabaseXMLWriter {
-  mutating func group(_ group: Group) -> XMLElement {
-    let children = orderedMutating(group.layout, Group.canonicalOrder) { name, writer in
+extension DatabaseXMLWalk {
+  func group<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout, into sink: inout Sink) {
+    let layout = group.layout
+    container(XMLNames.group, layout, Group.canonicalOrder, parent: parent, into: &sink) { name, sink in
+      func text(_ value: String?) {
+        if let value { self.leaf(name, value, parent: layout, into: &sink) }
+      }
+      func uuid(_ value: KDBXUUID?) { text(value?.base64) }
       switch name {
-      case XMLNames.uuid: return [writer.leaf(name, group.uuid.base64)]
-      case XMLNames.name: return group.name.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.notes: return group.notes.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.iconID: return group.iconID.map { [writer.leaf(name, writer.integer($0))] } ?? []
-      case XMLNames.customIconUUID: return group.customIconUUID.map { [writer.leaf(name, $0.base64)] } ?? []
-      case XMLNames.times: return group.times.map { [writer.times($0)] } ?? []
-      case XMLNames.isExpanded: return group.isExpanded.map { [writer.leaf(name, writer.bool($0))] } ?? []
-      case XMLNames.defaultAutoTypeSequence: return group.defaultAutoTypeSequence.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.enableAutoType:
-        return group.enableAutoType.map { [writer.leaf(name, writer.nullableBool($0))] } ?? []
-      case XMLNames.enableSearching:
-        return group.enableSearching.map { [writer.leaf(name, writer.nullableBool($0))] } ?? []
-      case XMLNames.lastTopVisibleEntry: return group.lastTopVisibleEntry.map { [writer.leaf(name, $0.base64)] } ?? []
-      case XMLNames.previousParentGroup:
-        guard writer.version >= .v4_1 else { return [] }
-        return group.previousParentGroup.map { [writer.leaf(name, $0.base64)] } ?? []
-      case XMLNames.tags:
-        guard writer.version >= .v4_1 else { return [] }
-        return group.tags.map { [writer.leaf(name, $0)] } ?? []
+      case XMLNames.uuid: uuid(group.uuid)
+      case XMLNames.name: text(group.name)
+      case XMLNames.notes: text(group.notes)
+      case XMLNames.iconID: text(group.iconID.map { self.integer($0) })
+      case XMLNames.customIconUUID: uuid(group.customIconUUID)
+      case XMLNames.times: if let times = group.times { self.times(times, parent: layout, into: &sink) }
+      case XMLNames.isExpanded: text(group.isExpanded.map { self.bool($0) })
+      case XMLNames.defaultAutoTypeSequence: text(group.defaultAutoTypeSequence)
+      case XMLNames.enableAutoType: text(group.enableAutoType.map { self.nullableBool($0) })
+      case XMLNames.enableSearching: text(group.enableSearching.map { self.nullableBool($0) })
+      case XMLNames.lastTopVisibleEntry: uuid(group.lastTopVisibleEntry)
+      case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(group.previousParentGroup) }
+      case XMLNames.tags: if self.version >= .v4_1 { text(group.tags) }
       case XMLNames.customData:
-        guard writer.version.isKDBX4 else { return [] }
-        return group.customData.map { [writer.customData($0)] } ?? []
+        guard self.version.isKDBX4, let data = group.customData else { return }
+        self.customData(data, parent: layout, into: &sink)
       case XMLNames.entry, XMLNames.group:
         // Entries and subgroups are written together, in the interleaving they were read in.
-        return writer.children(of: group, at: name)
-      default: return []
+        self.children(of: group, at: name, into: &sink)
+      default: return
       }
     }
-    return XMLElement(name: XMLNames.group, attributes: group.layout.attributes, children: children)
   }
 
   /// Entries and subgroups in read order (entries first for new content), written at the first of the two
-  /// positions; the call for the second name returns nothing.
-  mutating func children(of group: Group, at name: String) -> [XMLElement] {
+  /// positions; the call for the second name writes nothing.
+  func children<Sink: DatabaseXMLSink>(of group: Group, at name: String, into sink: inout Sink) {
     let firstName = group.layout.items.first { item in
       if case .known(let known) = item { return known == XMLNames.entry || known == XMLNames.group }
       return false
     }
     let first: String
     if case .known(let known)? = firstName { first = known } else { first = XMLNames.entry }
-    guard name == first else { return [] }
-    var out: [XMLElement] = []
+    guard name == first else { return }
     var entryIndex = 0
     var groupIndex = 0
     for isEntry in group.childOrder {
       if isEntry, entryIndex < group.entries.count {
-        out.append(entry(group.entries[entryIndex], isHistory: false))
+        entry(group.entries[entryIndex], isHistory: false, parent: group.layout, into: &sink)
         entryIndex += 1
       } else if !isEntry, groupIndex < group.groups.count {
-        out.append(self.group(group.groups[groupIndex]))
+        self.group(group.groups[groupIndex], parent: group.layout, into: &sink)
         groupIndex += 1
       }
     }
     while entryIndex < group.entries.count {
-      out.append(entry(group.entries[entryIndex], isHistory: false))
+      entry(group.entries[entryIndex], isHistory: false, parent: group.layout, into: &sink)
       entryIndex += 1
     }
     while groupIndex < group.groups.count {
-      out.append(self.group(group.groups[groupIndex]))
+      self.group(group.groups[groupIndex], parent: group.layout, into: &sink)
       groupIndex += 1
     }
-    return out
   }
 
-  mutating func entry(_ entry: Entry, isHistory: Bool) -> XMLElement {
-    let children = orderedMutating(entry.layout, Entry.canonicalOrder) { name, writer in
+  /// An entry; `parent` is the layout of its group (or, for a history item, nothing: history items are list items).
+  func entry<Sink: DatabaseXMLSink>(
+    _ entry: Entry, isHistory: Bool, parent: XMLLayout, into sink: inout Sink
+  ) {
+    let layout = entry.layout
+    container(XMLNames.entry, layout, Entry.canonicalOrder, parent: parent, into: &sink) { name, sink in
+      func text(_ value: String?) {
+        if let value { self.leaf(name, value, parent: layout, into: &sink) }
+      }
+      func uuid(_ value: KDBXUUID?) { text(value?.base64) }
       switch name {
-      case XMLNames.uuid: return [writer.leaf(name, entry.uuid.base64)]
-      case XMLNames.iconID: return entry.iconID.map { [writer.leaf(name, writer.integer($0))] } ?? []
-      case XMLNames.customIconUUID: return entry.customIconUUID.map { [writer.leaf(name, $0.base64)] } ?? []
-      case XMLNames.foregroundColor: return entry.foregroundColor.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.backgroundColor: return entry.backgroundColor.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.overrideURL: return entry.overrideURL.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.qualityCheck:
-        guard writer.version >= .v4_1 else { return [] }
-        return entry.qualityCheck.map { [writer.leaf(name, writer.bool($0))] } ?? []
-      case XMLNames.tags: return entry.tags.map { [writer.leaf(name, $0)] } ?? []
-      case XMLNames.previousParentGroup:
-        guard writer.version >= .v4_1 else { return [] }
-        return entry.previousParentGroup.map { [writer.leaf(name, $0.base64)] } ?? []
-      case XMLNames.times: return entry.times.map { [writer.times($0)] } ?? []
+      case XMLNames.uuid: uuid(entry.uuid)
+      case XMLNames.iconID: text(entry.iconID.map { self.integer($0) })
+      case XMLNames.customIconUUID: uuid(entry.customIconUUID)
+      case XMLNames.foregroundColor: text(entry.foregroundColor)
+      case XMLNames.backgroundColor: text(entry.backgroundColor)
+      case XMLNames.overrideURL: text(entry.overrideURL)
+      case XMLNames.qualityCheck: if self.version >= .v4_1 { text(entry.qualityCheck.map { self.bool($0) }) }
+      case XMLNames.tags: text(entry.tags)
+      case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(entry.previousParentGroup) }
+      case XMLNames.times: if let times = entry.times { self.times(times, parent: layout, into: &sink) }
       case XMLNames.customData:
-        guard writer.version.isKDBX4 else { return [] }
-        return entry.customData.map { [writer.customData($0)] } ?? []
-      case XMLNames.string: return entry.fields.map { writer.field($0) }
-      case XMLNames.binary: return entry.attachments.map { writer.attachment($0) }
-      case XMLNames.autoType: return entry.autoType.map { [writer.autoType($0)] } ?? []
+        guard self.version.isKDBX4, let data = entry.customData else { return }
+        self.customData(data, parent: layout, into: &sink)
+      case XMLNames.string:
+        for index in entry.fields.indices { self.field(entry.fields[index], parent: layout, into: &sink) }
+      case XMLNames.binary:
+        for index in entry.attachments.indices {
+          self.attachment(entry.attachments[index], parent: layout, into: &sink)
+        }
+      case XMLNames.autoType:
+        if let autoType = entry.autoType { self.autoType(autoType, parent: layout, into: &sink) }
       case XMLNames.history:
-        guard !isHistory, let history = entry.history else { return [] }
-        var items: [XMLElement] = []
-        for old in history { items.append(writer.entry(old, isHistory: true)) }
-        return [writer.list(XMLNames.history, items, layout: entry.historyLayout)]
-      default: return []
-      }
-    }
-    return XMLElement(name: XMLNames.entry, attributes: entry.layout.attributes, children: children)
-  }
-
-  mutating func field(_ field: EntryField) -> XMLElement {
-    let children = orderedMutating(field.layout, [XMLNames.key, XMLNames.value]) { name, writer in
-      guard name == XMLNames.value else { return [writer.leaf(name, field.key)] }
-      var attributes = field.extraValueAttributes
-      let text: String
-      switch field.value {
-      case .plain(let value): text = value
-      case .protected(let value):
-        attributes.insert(XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue), at: 0)
-        text = writer.protect(value.revealBytes())
-      }
-      return [writer.leaf(name, text, attributes: attributes)]
-    }
-    return XMLElement(name: XMLNames.string, attributes: field.layout.attributes, children: children)
-  }
-
-  func attachment(_ attachment: Attachment) -> XMLElement {
-    XMLElement(
-      name: XMLNames.binary, attributes: attachment.layout.attributes,
-      children: ordered(attachment.layout, [XMLNames.key, XMLNames.value]) { name in
-        guard name == XMLNames.value else { return [leaf(name, attachment.name)] }
-        let reference = XMLAttribute(name: XMLNames.ref, value: "\(attachment.binaryIndex)")
-        return [XMLElement(name: name, attributes: [reference] + attachment.extraValueAttributes)]
-      })
-  }
-
-  func autoType(_ autoType: AutoType) -> XMLElement {
-    XMLElement(
-      name: XMLNames.autoType, attributes: autoType.layout.attributes,
-      children: ordered(
-        autoType.layout,
-        [XMLNames.enabled, XMLNames.dataTransferObfuscation, XMLNames.defaultSequence, XMLNames.association]
-      ) { name in
-        switch name {
-        case XMLNames.enabled: return autoType.enabled.map { [leaf(name, bool($0))] } ?? []
-        case XMLNames.dataTransferObfuscation:
-          return autoType.dataTransferObfuscation.map { [leaf(name, integer($0))] } ?? []
-        case XMLNames.defaultSequence: return autoType.defaultSequence.map { [leaf(name, $0)] } ?? []
-        default:
-          return autoType.associations.map { association in
-            XMLElement(
-              name: XMLNames.association, attributes: association.layout.attributes,
-              children: ordered(association.layout, [XMLNames.window, XMLNames.keystrokeSequence]) { field in
-                field == XMLNames.window
-                  ? [leaf(field, association.window)] : association.keystrokeSequence.map { [leaf(field, $0)] } ?? []
-              })
+        guard !isHistory, let history = entry.history else { return }
+        self.list(XMLNames.history, entry.historyLayout, parent: layout, into: &sink) { sink in
+          for index in history.indices {
+            self.entry(history[index], isHistory: true, parent: Self.noParent, into: &sink)
           }
         }
-      })
+      default: return
+      }
+    }
+  }
+
+  func field<Sink: DatabaseXMLSink>(_ field: EntryField, parent: XMLLayout, into sink: inout Sink) {
+    let layout = field.layout
+    container(XMLNames.string, layout, [XMLNames.key, XMLNames.value], parent: parent, into: &sink) {
+      name, sink in
+      guard name == XMLNames.value else { return self.leaf(name, field.key, parent: layout, into: &sink) }
+      switch field.value {
+      case .plain(let value):
+        self.leaf(name, value, attributes: field.extraValueAttributes, parent: layout, into: &sink)
+      case .protected(let value):
+        let attributes =
+          [XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue)] + field.extraValueAttributes
+        self.leaf(name, self.protect(value.revealBytes()), attributes: attributes, parent: layout, into: &sink)
+      }
+    }
+  }
+
+  func attachment<Sink: DatabaseXMLSink>(_ attachment: Attachment, parent: XMLLayout, into sink: inout Sink) {
+    let layout = attachment.layout
+    container(XMLNames.binary, layout, [XMLNames.key, XMLNames.value], parent: parent, into: &sink) {
+      name, sink in
+      guard name == XMLNames.value else { return self.leaf(name, attachment.name, parent: layout, into: &sink) }
+      let reference = XMLAttribute(name: XMLNames.ref, value: "\(attachment.binaryIndex)")
+      self.leaf(name, "", attributes: [reference] + attachment.extraValueAttributes, parent: layout, into: &sink)
+    }
+  }
+
+  func autoType<Sink: DatabaseXMLSink>(_ autoType: AutoType, parent: XMLLayout, into sink: inout Sink) {
+    let layout = autoType.layout
+    let order = [XMLNames.enabled, XMLNames.dataTransferObfuscation, XMLNames.defaultSequence, XMLNames.association]
+    container(XMLNames.autoType, layout, order, parent: parent, into: &sink) { name, sink in
+      switch name {
+      case XMLNames.enabled:
+        if let enabled = autoType.enabled { self.leaf(name, self.bool(enabled), parent: layout, into: &sink) }
+      case XMLNames.dataTransferObfuscation:
+        guard let value = autoType.dataTransferObfuscation else { return }
+        self.leaf(name, self.integer(value), parent: layout, into: &sink)
+      case XMLNames.defaultSequence:
+        if let sequence = autoType.defaultSequence { self.leaf(name, sequence, parent: layout, into: &sink) }
+      default:
+        for association in autoType.associations {
+          let inner = association.layout
+          let fields = [XMLNames.window, XMLNames.keystrokeSequence]
+          self.container(XMLNames.association, inner, fields, parent: layout, into: &sink) { field, sink in
+            if field == XMLNames.window {
+              self.leaf(field, association.window, parent: inner, into: &sink)
+            } else if let sequence = association.keystrokeSequence {
+              self.leaf(field, sequence, parent: inner, into: &sink)
+            }
+          }
+        }
+      }
+    }
   }
 }

@@ -1,93 +1,96 @@
 import KDBXXML
 
-extension DatabaseXMLWriter {
-  mutating func meta(_ meta: Meta, binaries: BinaryPool) -> XMLElement {
-    let children = orderedMutating(meta.layout, Meta.canonicalOrder) { name, writer in
-      func text(_ value: String?) -> [XMLElement] { value.map { [writer.leaf(name, $0)] } ?? [] }
-      func time(_ value: Timestamp?) -> [XMLElement] { value.map { [writer.leaf(name, writer.time($0))] } ?? [] }
-      func uuid(_ value: KDBXUUID?) -> [XMLElement] { value.map { [writer.leaf(name, $0.base64)] } ?? [] }
-      func integer(_ value: Int64?) -> [XMLElement] { value.map { [writer.leaf(name, writer.integer($0))] } ?? [] }
-      func bool(_ value: Bool?) -> [XMLElement] { value.map { [writer.leaf(name, writer.bool($0))] } ?? [] }
+extension DatabaseXMLWalk {
+  func meta<Sink: DatabaseXMLSink>(_ meta: Meta, binaries: BinaryPool, into sink: inout Sink) {
+    let layout = meta.layout
+    container(XMLNames.meta, layout, Meta.canonicalOrder, parent: Self.noParent, into: &sink) { name, sink in
+      func text(_ value: String?) {
+        if let value { self.leaf(name, value, parent: layout, into: &sink) }
+      }
+      func time(_ value: Timestamp?) { text(value.map { self.time($0) }) }
+      func uuid(_ value: KDBXUUID?) { text(value?.base64) }
+      func integer(_ value: Int64?) { text(value.map { self.integer($0) }) }
+      func bool(_ value: Bool?) { text(value.map { self.bool($0) }) }
       switch name {
-      case XMLNames.generator: return text(meta.generator)
-      case XMLNames.headerHash:
-        guard !writer.version.isKDBX4 else { return [] }
-        return text(meta.headerHash.map { Base64.encode($0) })
-      case XMLNames.settingsChanged: return time(meta.settingsChanged)
-      case XMLNames.databaseName: return text(meta.databaseName)
-      case XMLNames.databaseNameChanged: return time(meta.databaseNameChanged)
-      case XMLNames.databaseDescription: return text(meta.databaseDescription)
-      case XMLNames.databaseDescriptionChanged: return time(meta.databaseDescriptionChanged)
-      case XMLNames.defaultUserName: return text(meta.defaultUserName)
-      case XMLNames.defaultUserNameChanged: return time(meta.defaultUserNameChanged)
-      case XMLNames.maintenanceHistoryDays: return integer(meta.maintenanceHistoryDays)
-      case XMLNames.color: return text(meta.color)
-      case XMLNames.masterKeyChanged: return time(meta.masterKeyChanged)
-      case XMLNames.masterKeyChangeRec: return integer(meta.masterKeyChangeRec)
-      case XMLNames.masterKeyChangeForce: return integer(meta.masterKeyChangeForce)
-      case XMLNames.masterKeyChangeForceOnce: return bool(meta.masterKeyChangeForceOnce)
+      case XMLNames.generator: text(meta.generator)
+      case XMLNames.headerHash: if !self.version.isKDBX4 { text(meta.headerHash.map { Base64.encode($0) }) }
+      case XMLNames.settingsChanged: time(meta.settingsChanged)
+      case XMLNames.databaseName: text(meta.databaseName)
+      case XMLNames.databaseNameChanged: time(meta.databaseNameChanged)
+      case XMLNames.databaseDescription: text(meta.databaseDescription)
+      case XMLNames.databaseDescriptionChanged: time(meta.databaseDescriptionChanged)
+      case XMLNames.defaultUserName: text(meta.defaultUserName)
+      case XMLNames.defaultUserNameChanged: time(meta.defaultUserNameChanged)
+      case XMLNames.maintenanceHistoryDays: integer(meta.maintenanceHistoryDays)
+      case XMLNames.color: text(meta.color)
+      case XMLNames.masterKeyChanged: time(meta.masterKeyChanged)
+      case XMLNames.masterKeyChangeRec: integer(meta.masterKeyChangeRec)
+      case XMLNames.masterKeyChangeForce: integer(meta.masterKeyChangeForce)
+      case XMLNames.masterKeyChangeForceOnce: bool(meta.masterKeyChangeForceOnce)
       case XMLNames.memoryProtection:
-        guard let protection = meta.memoryProtection else { return [] }
-        return [writer.memoryProtection(protection)]
+        if let protection = meta.memoryProtection { self.memoryProtection(protection, parent: layout, into: &sink) }
       case XMLNames.customIcons:
-        guard let icons = meta.customIcons else { return [] }
-        return [writer.list(XMLNames.customIcons, icons.map { writer.customIcon($0) }, layout: meta.customIconsLayout)]
-      case XMLNames.recycleBinEnabled: return bool(meta.recycleBinEnabled)
-      case XMLNames.recycleBinUUID: return uuid(meta.recycleBinUUID)
-      case XMLNames.recycleBinChanged: return time(meta.recycleBinChanged)
-      case XMLNames.entryTemplatesGroup: return uuid(meta.entryTemplatesGroup)
-      case XMLNames.entryTemplatesGroupChanged: return time(meta.entryTemplatesGroupChanged)
-      case XMLNames.historyMaxItems: return integer(meta.historyMaxItems)
-      case XMLNames.historyMaxSize: return integer(meta.historyMaxSize)
-      case XMLNames.lastSelectedGroup: return uuid(meta.lastSelectedGroup)
-      case XMLNames.lastTopVisibleGroup: return uuid(meta.lastTopVisibleGroup)
+        guard let icons = meta.customIcons else { return }
+        self.list(XMLNames.customIcons, meta.customIconsLayout, parent: layout, into: &sink) { sink in
+          for icon in icons { self.customIcon(icon, into: &sink) }
+        }
+      case XMLNames.recycleBinEnabled: bool(meta.recycleBinEnabled)
+      case XMLNames.recycleBinUUID: uuid(meta.recycleBinUUID)
+      case XMLNames.recycleBinChanged: time(meta.recycleBinChanged)
+      case XMLNames.entryTemplatesGroup: uuid(meta.entryTemplatesGroup)
+      case XMLNames.entryTemplatesGroupChanged: time(meta.entryTemplatesGroupChanged)
+      case XMLNames.historyMaxItems: integer(meta.historyMaxItems)
+      case XMLNames.historyMaxSize: integer(meta.historyMaxSize)
+      case XMLNames.lastSelectedGroup: uuid(meta.lastSelectedGroup)
+      case XMLNames.lastTopVisibleGroup: uuid(meta.lastTopVisibleGroup)
       case XMLNames.binaries:
-        guard !writer.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return [] }
-        return [writer.metaBinaries(binaries)]
-      case XMLNames.customData: return meta.customData.map { [writer.customData($0)] } ?? []
-      default: return []
+        guard !self.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return }
+        self.metaBinaries(binaries, parent: layout, into: &sink)
+      case XMLNames.customData:
+        if let data = meta.customData { self.customData(data, parent: layout, into: &sink) }
+      default: return
       }
     }
-    return XMLElement(name: XMLNames.meta, attributes: meta.layout.attributes, children: children)
   }
 
-  func memoryProtection(_ protection: MemoryProtection) -> XMLElement {
-    XMLElement(
-      name: XMLNames.memoryProtection, attributes: protection.layout.attributes,
-      children: ordered(protection.layout, MemoryProtection.canonicalOrder) { name in
-        let value: Bool?
-        switch name {
-        case XMLNames.protectTitle: value = protection.protectTitle
-        case XMLNames.protectUserName: value = protection.protectUserName
-        case XMLNames.protectPassword: value = protection.protectPassword
-        case XMLNames.protectURL: value = protection.protectURL
-        default: value = protection.protectNotes
-        }
-        return value.map { [leaf(name, bool($0))] } ?? []
-      })
+  func memoryProtection<Sink: DatabaseXMLSink>(
+    _ protection: MemoryProtection, parent: XMLLayout, into sink: inout Sink
+  ) {
+    let layout = protection.layout
+    container(XMLNames.memoryProtection, layout, MemoryProtection.canonicalOrder, parent: parent, into: &sink) {
+      name, sink in
+      let value: Bool?
+      switch name {
+      case XMLNames.protectTitle: value = protection.protectTitle
+      case XMLNames.protectUserName: value = protection.protectUserName
+      case XMLNames.protectPassword: value = protection.protectPassword
+      case XMLNames.protectURL: value = protection.protectURL
+      default: value = protection.protectNotes
+      }
+      if let value { self.leaf(name, self.bool(value), parent: layout, into: &sink) }
+    }
   }
 
-  func customIcon(_ icon: CustomIcon) -> XMLElement {
-    XMLElement(
-      name: XMLNames.icon, attributes: icon.layout.attributes,
-      children: ordered(icon.layout, [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]) {
-        name in
-        switch name {
-        case XMLNames.uuid: return [leaf(name, icon.uuid.base64)]
-        case XMLNames.data: return [leaf(name, Base64.encode(icon.data))]
-        case XMLNames.name:
-          guard version >= .v4_1 else { return [] }
-          return icon.name.map { [leaf(name, $0)] } ?? []
-        default:
-          guard version >= .v4_1 else { return [] }
-          return icon.lastModificationTime.map { [leaf(name, time($0))] } ?? []
-        }
-      })
+  func customIcon<Sink: DatabaseXMLSink>(_ icon: CustomIcon, into sink: inout Sink) {
+    let layout = icon.layout
+    let order = [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]
+    container(XMLNames.icon, layout, order, parent: Self.noParent, into: &sink) { name, sink in
+      switch name {
+      case XMLNames.uuid: self.leaf(name, icon.uuid.base64, parent: layout, into: &sink)
+      case XMLNames.data: self.leaf(name, Base64.encode(icon.data), parent: layout, into: &sink)
+      case XMLNames.name:
+        guard self.version >= .v4_1, let iconName = icon.name else { return }
+        self.leaf(name, iconName, parent: layout, into: &sink)
+      default:
+        guard self.version >= .v4_1, let time = icon.lastModificationTime else { return }
+        self.leaf(name, self.time(time), parent: layout, into: &sink)
+      }
+    }
   }
 
   /// KDBX 3.x `Meta/Binaries`: pool index as ID, protected binaries through the inner random stream.
-  mutating func metaBinaries(_ binaries: BinaryPool) -> XMLElement {
-    var children: [XMLNode] = []
+  func metaBinaries<Sink: DatabaseXMLSink>(_ binaries: BinaryPool, parent: XMLLayout, into sink: inout Sink) {
+    sink.startElement(XMLNames.binaries, attributes: restored([], XMLNames.binaries, parent), containsText: false)
     for index in 0..<binaries.count {
       guard let binary = binaries[index] else { continue }
       var attributes = [XMLAttribute(name: XMLNames.id, value: "\(index)")]
@@ -98,8 +101,8 @@ extension DatabaseXMLWriter {
       } else {
         text = Base64.encode(binary.data)
       }
-      children.append(.element(leaf(XMLNames.binary, text, attributes: attributes)))
+      leaf(XMLNames.binary, text, attributes: attributes, parent: Self.noParent, into: &sink)
     }
-    return XMLElement(name: XMLNames.binaries, children: children)
+    sink.endElement()
   }
 }

@@ -1,110 +1,158 @@
 import KDBXXML
 
-/// Maps the model back to the KeePass database XML tree, protecting protected values with the inner random stream
-/// in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
+/// Maps the model back to the KeePass database XML, protecting protected values with the inner random stream in
+/// document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
 ///
 /// Known fields are written in the order they were read, unknown nodes go back to their positions (``XMLLayout``),
 /// and fields that were absent stay absent. Times use the version's form (base64 for 4.x, ISO 8601 for 3.x). For
 /// KDBX 3.x the binary pool is written as `Meta/Binaries` (uncompressed); for 4.x it belongs in the inner header.
-public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
-  var stream: Stream
-  let version: KDBXVersion
-
+///
+/// One walk over the model feeds a sink: ``write(_:version:stream:)`` builds the tree,
+/// ``serialize(_:version:stream:options:)`` streams the bytes that ``XMLWriter`` would write for that tree.
+public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// Builds the `KeePassFile` element for `database`.
   public static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
-    var writer = DatabaseXMLWriter(stream: stream, version: version)
-    let document = writer.document(database)
-    stream = writer.stream
-    return document
+    var sink = XMLTreeSink()
+    DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
+    return sink.root
   }
 
-  mutating func document(_ database: Database) -> XMLElement {
-    var children: [XMLNode] = []
-    for item in database.documentLayout.writeOrder(canonical: Database.documentOrder) {
+  /// The bytes `XMLWriter.write(write(database, version: version, stream: &stream), options: options)` gives,
+  /// written straight from the model without building the tree.
+  ///
+  /// - Throws: ``XMLError`` when the content cannot be written as well-formed XML 1.0 with `options` (the inner
+  ///   random stream has then still moved past every protected value).
+  public static func serialize(
+    _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options
+  ) throws(XMLError) -> [UInt8] {
+    var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
+    sink.writer.writeDeclaration()
+    DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
+    if let failure = sink.failure { throw failure }
+    return sink.writer.output
+  }
+}
+
+/// The walk over the model behind ``DatabaseXMLWriter``. It is not generic over the inner random stream (which it
+/// only reaches through `applyStream`), so that it is specialized for its two sinks even where the stream type is
+/// only known at run time (`KDBXFile.save` over generic primitives).
+struct DatabaseXMLWalk {
+  let version: KDBXVersion
+  /// XORs bytes with the next bytes of the inner random stream.
+  let applyStream: (inout [UInt8]) -> Void
+
+  /// Feeds `database` to `sink`; `applyStream` is called for every protected value, in document order. Generic
+  /// over the sink only, so that each call with a concrete sink is specialized.
+  static func walk<Sink: DatabaseXMLSink>(
+    _ database: Database, version: KDBXVersion, applyStream: (inout [UInt8]) -> Void, into sink: inout Sink
+  ) {
+    withoutActuallyEscaping(applyStream) { applyStream in
+      DatabaseXMLWalk(version: version, applyStream: applyStream).document(database, into: &sink)
+    }
+  }
+
+  func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+    let layout = database.documentLayout
+    sink.startElement(XMLNames.keePassFile, attributes: layout.attributes, containsText: layout.holdsText)
+    layout.forEachInWriteOrder(canonical: Database.documentOrder) { item in
       switch item {
-      case .unknown(let node): children.append(node)
-      case .known(XMLNames.meta): children.append(.element(meta(database.meta, binaries: database.binaries)))
-      case .known(XMLNames.root):
-        var root: [XMLNode] = []
-        for rootItem in database.rootLayout.writeOrder(canonical: Database.rootOrder) {
-          switch rootItem {
-          case .unknown(let node): root.append(node)
-          case .known(XMLNames.group): if let group = database.root { root.append(.element(self.group(group))) }
-          case .known(XMLNames.deletedObjects):
-            guard let objects = database.deletedObjects else { break }
-            let items = objects.map { object in
-              XMLElement(
-                name: XMLNames.deletedObject, attributes: object.layout.attributes,
-                children: ordered(object.layout, [XMLNames.uuid, XMLNames.deletionTime]) { name in
-                  switch name {
-                  case XMLNames.uuid: return [leaf(name, object.uuid.base64)]
-                  default: return object.deletionTime.map { [leaf(name, time($0))] } ?? []
-                  }
-                })
-            }
-            root.append(.element(list(XMLNames.deletedObjects, items, layout: database.deletedObjectsLayout)))
-          case .known: break
-          }
-        }
-        children.append(
-          .element(XMLElement(name: XMLNames.root, attributes: database.rootLayout.attributes, children: root)))
+      case .unknown(let node): sink.node(node)
+      case .known(XMLNames.meta): meta(database.meta, binaries: database.binaries, into: &sink)
+      case .known(XMLNames.root): root(database, into: &sink)
       case .known: break
       }
     }
-    return XMLElement(name: XMLNames.keePassFile, attributes: database.documentLayout.attributes, children: children)
+    sink.endElement()
+  }
+
+  func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
+    let layout = database.rootLayout
+    sink.startElement(XMLNames.root, attributes: layout.attributes, containsText: layout.holdsText)
+    layout.forEachInWriteOrder(canonical: Database.rootOrder) { item in
+      switch item {
+      case .unknown(let node): sink.node(node)
+      case .known(XMLNames.group):
+        if let group = database.root { self.group(group, parent: Self.noParent, into: &sink) }
+      case .known(XMLNames.deletedObjects):
+        guard let objects = database.deletedObjects else { break }
+        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: Self.noParent, into: &sink) { sink in
+          for object in objects {
+            let order = [XMLNames.uuid, XMLNames.deletionTime]
+            self.container(XMLNames.deletedObject, object.layout, order, parent: Self.noParent, into: &sink) {
+              name, sink in
+              switch name {
+              case XMLNames.uuid: self.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
+              default:
+                guard let time = object.deletionTime else { return }
+                self.leaf(name, self.time(time), parent: object.layout, into: &sink)
+              }
+            }
+          }
+        }
+      case .known: break
+      }
+    }
+    sink.endElement()
   }
 
   // MARK: - Helpers
 
-  /// Children in `layout`'s write order; `produce` gives the elements of a known name (none when absent).
-  func ordered(_ layout: XMLLayout, _ canonical: [String], _ produce: (String) -> [XMLElement]) -> [XMLNode] {
-    var children: [XMLNode] = []
-    for item in layout.writeOrder(canonical: canonical) {
+  /// The element `name` with the attributes of `layout`, its children in `layout`'s write order: `known` writes the
+  /// elements of a known name (none when absent), unknown nodes are written as kept. `parent` is the layout of the
+  /// enclosing element, whose kept child attributes go on this element when it has none of its own.
+  func container<Sink: DatabaseXMLSink>(
+    _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout, into sink: inout Sink,
+    _ known: (String, inout Sink) -> Void
+  ) {
+    sink.startElement(
+      name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
+    layout.forEachInWriteOrder(canonical: canonical) { item in
       switch item {
-      case .unknown(let node): children.append(node)
-      case .known(let name):
-        for element in produce(name) { children.append(.element(layout.restoringAttributes(element))) }
+      case .unknown(let node): sink.node(node)
+      case .known(let child): known(child, &sink)
       }
     }
-    return children
+    sink.endElement()
   }
 
-  /// The mutating variant of ``ordered(_:_:_:)``, for content that uses the inner random stream.
-  mutating func orderedMutating(
-    _ layout: XMLLayout, _ canonical: [String], _ produce: (String, inout DatabaseXMLWriter) -> [XMLElement]
-  ) -> [XMLNode] {
-    var children: [XMLNode] = []
-    for item in layout.writeOrder(canonical: canonical) {
-      switch item {
-      case .unknown(let node): children.append(node)
-      case .known(let name):
-        for element in produce(name, &self) { children.append(.element(layout.restoringAttributes(element))) }
-      }
-    }
-    return children
-  }
-
-  /// A container element whose known children all share one name (for example `CustomIcons/Icon`): they are written
-  /// at the position of the first one read, unknown children at theirs.
-  func list(_ name: String, _ items: [XMLElement], layout: XMLLayout) -> XMLElement {
-    var children: [XMLNode] = []
+  /// A container element whose known children all share one name (for example `CustomIcons/Icon`): `items` writes
+  /// them at the position of the first one read, unknown children stay at theirs.
+  func list<Sink: DatabaseXMLSink>(
+    _ name: String, _ layout: XMLLayout, parent: XMLLayout, into sink: inout Sink,
+    _ items: (inout Sink) -> Void
+  ) {
+    sink.startElement(name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
     var wroteItems = false
     for item in layout.items {
       switch item {
-      case .unknown(let node): children.append(node)
+      case .unknown(let node): sink.node(node)
       case .known:
         if !wroteItems {
           wroteItems = true
-          children.append(contentsOf: items.map { .element($0) })
+          items(&sink)
         }
       }
     }
-    if !wroteItems { children.append(contentsOf: items.map { .element($0) }) }
-    return XMLElement(name: name, attributes: layout.attributes, children: children)
+    if !wroteItems { items(&sink) }
+    sink.endElement()
   }
 
-  func leaf(_ name: String, _ text: String, attributes: [XMLAttribute] = []) -> XMLElement {
-    XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])
+  /// `attributes`, or when there are none, the attributes `parent` kept for its child `name`.
+  func restored(_ attributes: [XMLAttribute], _ name: String, _ parent: XMLLayout) -> [XMLAttribute] {
+    guard attributes.isEmpty, !parent.childAttributes.isEmpty, let kept = parent.childAttributes[name] else {
+      return attributes
+    }
+    return kept
+  }
+
+  /// The parent layout of elements whose attributes are never restored (list items, top-level elements).
+  static let noParent = XMLLayout()
+
+  /// An element holding `text` (none when empty).
+  func leaf<Sink: DatabaseXMLSink>(
+    _ name: String, _ text: String, attributes: [XMLAttribute] = [], parent: XMLLayout, into sink: inout Sink
+  ) {
+    sink.leaf(name, attributes: restored(attributes, name, parent), text: text)
   }
 
   func time(_ value: Timestamp) -> String { KDBXTime.encode(value, version: version) }
@@ -113,46 +161,60 @@ public struct DatabaseXMLWriter<Stream: InnerRandomStream> {
 
   func nullableBool(_ value: Bool?) -> String { value.map(bool) ?? XMLNames.nullValue }
 
-  func integer(_ value: Int64) -> String { "\(value)" }
+  func integer(_ value: Int64) -> String { String(value) }
 
   /// Base64 of `bytes` XORed with the next stream bytes.
-  mutating func protect(_ bytes: [UInt8]) -> String {
+  func protect(_ bytes: [UInt8]) -> String {
     var masked = bytes
-    stream.apply(to: &masked)
+    applyStream(&masked)
     return Base64.encode(masked)
   }
 
-  func customData(_ data: CustomData) -> XMLElement {
-    let items = data.items.map { item in
-      XMLElement(
-        name: XMLNames.item, attributes: item.layout.attributes,
-        children: ordered(item.layout, [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]) { name in
+  func customData<Sink: DatabaseXMLSink>(_ data: CustomData, parent: XMLLayout, into sink: inout Sink) {
+    list(XMLNames.customData, data.layout, parent: parent, into: &sink) { sink in
+      for item in data.items {
+        let order = [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]
+        self.container(XMLNames.item, item.layout, order, parent: Self.noParent, into: &sink) { name, sink in
           switch name {
-          case XMLNames.key: return [leaf(name, item.key)]
-          case XMLNames.value: return [leaf(name, item.value)]
+          case XMLNames.key: self.leaf(name, item.key, parent: item.layout, into: &sink)
+          case XMLNames.value: self.leaf(name, item.value, parent: item.layout, into: &sink)
           default:
-            guard version >= .v4_1, let time = item.lastModificationTime else { return [] }
-            return [leaf(name, self.time(time))]
+            guard self.version >= .v4_1, let time = item.lastModificationTime else { return }
+            self.leaf(name, self.time(time), parent: item.layout, into: &sink)
           }
-        })
+        }
+      }
     }
-    return list(XMLNames.customData, items, layout: data.layout)
   }
 
-  func times(_ times: Times) -> XMLElement {
-    XMLElement(
-      name: XMLNames.times, attributes: times.layout.attributes,
-      children: ordered(times.layout, Times.canonicalOrder) { name in
-        switch name {
-        case XMLNames.creationTime: return times.creationTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.lastModificationTime: return times.lastModificationTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.lastAccessTime: return times.lastAccessTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.expiryTime: return times.expiryTime.map { [leaf(name, time($0))] } ?? []
-        case XMLNames.expires: return times.expires.map { [leaf(name, bool($0))] } ?? []
-        case XMLNames.usageCount: return times.usageCount.map { [leaf(name, integer($0))] } ?? []
-        case XMLNames.locationChanged: return times.locationChanged.map { [leaf(name, time($0))] } ?? []
-        default: return []
-        }
-      })
+  func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
+    let layout = times.layout
+    container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) { name, sink in
+      let text: String?
+      switch name {
+      case XMLNames.creationTime: text = times.creationTime.map { self.time($0) }
+      case XMLNames.lastModificationTime: text = times.lastModificationTime.map { self.time($0) }
+      case XMLNames.lastAccessTime: text = times.lastAccessTime.map { self.time($0) }
+      case XMLNames.expiryTime: text = times.expiryTime.map { self.time($0) }
+      case XMLNames.expires: text = times.expires.map { self.bool($0) }
+      case XMLNames.usageCount: text = times.usageCount.map { self.integer($0) }
+      case XMLNames.locationChanged: text = times.locationChanged.map { self.time($0) }
+      default: text = nil
+      }
+      if let text { self.leaf(name, text, parent: layout, into: &sink) }
+    }
+  }
+
+}
+
+extension XMLLayout {
+  /// Whether the kept children include text or CDATA, which makes the element mixed content (written on one line).
+  var holdsText: Bool {
+    items.contains { item in
+      switch item {
+      case .unknown(.text), .unknown(.cdata): return true
+      default: return false
+      }
+    }
   }
 }

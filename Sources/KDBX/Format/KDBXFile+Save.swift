@@ -100,8 +100,7 @@ extension KDBXFile {
 
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
-      var payload = try primitives.serializeXML(document)
+      var payload = try primitives.serializeDatabase(database, version: version, stream: &stream)
       if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
@@ -116,8 +115,7 @@ extension KDBXFile {
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
-    let document = DatabaseXMLWriter.write(database, version: version, stream: &stream)
-    var payload = inner.serialized() + (try primitives.serializeXML(document))
+    var payload = inner.serialized() + (try primitives.serializeDatabase(database, version: version, stream: &stream))
     if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }

@@ -49,6 +49,13 @@ public protocol KDBXPrimitives: GzipDecompressing {
   /// Serialises the database XML (UTF-8, with the XML declaration).
   func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8]
 
+  /// Serialises `database` as its database XML (KDBX 4.1 specification, "XML"), protecting protected values with
+  /// `stream` in document order. It must give the bytes of `serializeXML(DatabaseXMLWriter.write(database,
+  /// version: version, stream: &stream))`, which is the default; ``StandardPrimitives`` writes them straight from
+  /// the model without building the tree.
+  func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
+    throws(KDBXError) -> [UInt8]
+
   /// The first `byteCount` plaintext bytes of `ciphertext`, decrypted without the padding check (NIST SP 800-38A
   /// §6.2: CBC block `i` depends only on ciphertext blocks `i - 1` and `i`), or `nil` when the ciphertext is
   /// shorter. KDBX 3.x uses it to tell a wrong key (the stream start bytes differ) from a damaged end (bad
@@ -58,6 +65,12 @@ public protocol KDBXPrimitives: GzipDecompressing {
 }
 
 extension KDBXPrimitives {
+  public func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
+    throws(KDBXError) -> [UInt8]
+  {
+    try serializeXML(DatabaseXMLWriter.write(database, version: version, stream: &stream))
+  }
+
   public func decryptLeadingBytes(
     _ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]
   ) throws(KDBXError) -> [UInt8]? {

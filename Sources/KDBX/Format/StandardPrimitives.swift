@@ -189,12 +189,24 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
+  /// KeePass drops characters XML 1.0 cannot carry rather than refusing to save.
+  static let xmlOptions = XMLWriter.Options(invalidCharacters: .strip)
+
   public func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
-    var options = XMLWriter.Options()
-    // KeePass drops characters XML 1.0 cannot carry rather than refusing to save.
-    options.invalidCharacters = .strip
     do throws(XMLError) {
-      return try XMLWriter.write(document, options: options)
+      return try XMLWriter.write(document, options: Self.xmlOptions)
+    } catch {
+      throw .xml(error)
+    }
+  }
+
+  /// Streams the database XML from the model (``DatabaseXMLWriter/serialize(_:version:stream:options:)``): the
+  /// bytes of the default, without the intermediate tree.
+  public func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
+    throws(KDBXError) -> [UInt8]
+  {
+    do throws(XMLError) {
+      return try DatabaseXMLWriter.serialize(database, version: version, stream: &stream, options: Self.xmlOptions)
     } catch {
       throw .xml(error)
     }

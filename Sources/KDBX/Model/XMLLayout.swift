@@ -69,19 +69,26 @@ public struct XMLLayout: Sendable, Equatable {
   /// `canonical` that were not read, in canonical order.
   public func writeOrder(canonical: [String]) -> [Item] {
     var out: [Item] = []
-    var written: [String] = []
-    for item in items {
-      switch item {
+    forEachInWriteOrder(canonical: canonical) { out.append($0) }
+    return out
+  }
+
+  /// Calls `body` with each item of ``writeOrder(canonical:)``, without building the array (known names are given
+  /// as spelled in `canonical`, which holds at most 64 names).
+  @inline(__always)
+  func forEachInWriteOrder(canonical: [String], _ body: (Item) -> Void) {
+    precondition(canonical.count <= 64, "XMLLayout: a canonical order longer than 64 names")
+    var written: UInt64 = 0
+    for position in items.indices {
+      switch items[position] {
       case .known(let name):
-        if !written.contains(name) && canonical.contains(name) {
-          written.append(name)
-          out.append(item)
-        }
+        guard let index = canonical.firstIndex(of: name), written & (1 << UInt64(index)) == 0 else { continue }
+        written |= 1 << UInt64(index)
+        body(.known(canonical[index]))
       case .unknown:
-        out.append(item)
+        body(items[position])
       }
     }
-    for name in canonical where !written.contains(name) { out.append(.known(name)) }
-    return out
+    for index in canonical.indices where written & (1 << UInt64(index)) == 0 { body(.known(canonical[index])) }
   }
 }

@@ -1,0 +1,80 @@
+import KDBXXML
+
+/// Receives the database XML from ``DatabaseXMLWriter`` as a stream of events, in document order.
+protocol DatabaseXMLSink {
+  /// Starts a child element of the open element; `containsText` when text or CDATA will be among its children.
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool)
+  /// A whole element holding only `text` (nothing when it is empty).
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String)
+  /// A kept node (an unknown element with its subtree, text, a comment...), written as it is.
+  mutating func node(_ node: XMLNode)
+  /// Ends the open element.
+  mutating func endElement()
+}
+
+/// Builds the ``XMLElement`` tree of the events.
+struct XMLTreeSink: DatabaseXMLSink {
+  /// The document's element, once it has ended.
+  var root = XMLElement(name: "")
+  /// The open elements, outermost first.
+  private var open: [XMLElement] = []
+
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
+    open.append(XMLElement(name: name, attributes: attributes))
+  }
+
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String) {
+    node(.element(XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])))
+  }
+
+  mutating func node(_ node: XMLNode) {
+    guard !open.isEmpty else { preconditionFailure("DatabaseXMLWriter: a node outside the document element") }
+    open[open.count - 1].children.append(node)
+  }
+
+  mutating func endElement() {
+    guard let element = open.popLast() else { preconditionFailure("DatabaseXMLWriter: no open element to end") }
+    if open.isEmpty { root = element } else { open[open.count - 1].children.append(.element(element)) }
+  }
+}
+
+/// Writes the events as XML bytes through an ``XMLStreamWriter``; the first error is kept (and what follows it is
+/// not written), to be thrown when the walk is over.
+struct XMLByteSink: DatabaseXMLSink {
+  var writer: XMLStreamWriter
+  var failure: XMLError? = nil {
+    didSet { failed = true }
+  }
+  /// Whether ``failure`` is set (a plain flag is cheaper to test on every event than the optional error).
+  private(set) var failed = false
+
+  mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
+    guard !failed else { return }
+    do throws(XMLError) {
+      // The walk's element names are the library's constants.
+      try writer.startElement(name, containsText: containsText, checksName: false)
+      for attribute in attributes { try writer.attribute(attribute.name, value: attribute.value) }
+    } catch {
+      failure = error
+    }
+  }
+
+  mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String) {
+    guard !failed else { return }
+    do throws(XMLError) {
+      try writer.element(name, attributes: attributes, text: text, checksName: false)
+    } catch {
+      failure = error
+    }
+  }
+
+  mutating func node(_ node: XMLNode) {
+    guard !failed else { return }
+    do throws(XMLError) { try writer.write(node) } catch { failure = error }
+  }
+
+  mutating func endElement() {
+    guard !failed else { return }
+    writer.endElement()
+  }
+}
