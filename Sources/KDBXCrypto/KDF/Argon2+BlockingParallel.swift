@@ -67,40 +67,39 @@ extension Argon2 {
     var wiped = false
     defer { if !wiped { instance.wipe() } }
     let lanes = parameters.lanes
-    let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
-    for pass in 0..<parameters.iterations {
-      for slice in 0..<Argon2Geometry.syncPoints {
-        let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
+    let slices = parameters.iterations * Argon2Geometry.syncPoints
+    // One round per slice, then one that wipes the memory in parts (it writes the whole memory once more).
+    let parts = Swift.min(maxConcurrency, lanes)
+    let rounds = ParallelRounds(
+      maxItemCount: lanes + 1,
+      itemCount: { round in
+        guard round < slices else { return parts }
+        return sliceItemCount(
+          pass: round / Argon2Geometry.syncPoints, slice: round % Argon2Geometry.syncPoints, lanes: lanes,
+          maxConcurrency: maxConcurrency)
+      },
+      body: { round, item in
+        guard round < slices else { return instance.wipe(part: item, of: parts) }
+        let pass = round / Argon2Geometry.syncPoints
+        let slice = round % Argon2Geometry.syncPoints
         let ahead =
           slice > 0
           && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
-        if Swift.min(items, maxConcurrency) <= 1 {
-          for lane in 0..<lanes {
-            runSliceItem(
-              lane, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
-              prefaultedAhead: ahead)
-          }
-        } else {
-          KDBXCrypto.runBlockingInParallel(count: items, maxConcurrency: maxConcurrency) { item in
-            runSliceItem(
-              item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
-              prefaultedAhead: ahead)
-          }
-        }
-        try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
+        runSliceItem(
+          item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault, prefaultedAhead: ahead)
+      },
+      maxConcurrency: maxConcurrency)
+    var tag: [UInt8] = []
+    try rounds.run(rounds: slices + 1) { round throws(CryptoError) in
+      guard round < slices else {
+        wiped = true
+        return
       }
+      try reportSlice(
+        pass: round / Argon2Geometry.syncPoints, slice: round % Argon2Geometry.syncPoints, totalSlices: slices,
+        progress)
+      if round == slices - 1 { tag = finish(instance, parameters: parameters) }
     }
-    let tag = finish(instance, parameters: parameters)
-    // The wipe writes the whole memory once more: split it over the workers too.
-    let parts = Swift.min(maxConcurrency, parameters.lanes)
-    if parts > 1 {
-      KDBXCrypto.runBlockingInParallel(count: parts, maxConcurrency: parts) { part in
-        instance.wipe(part: part, of: parts)
-      }
-    } else {
-      instance.wipe()
-    }
-    wiped = true
     return tag
   }
 
