@@ -60,6 +60,27 @@ struct ParallelRoundsTests {
     #expect(log.ran.withLock { $0 }.allSatisfy { $0.sorted() == [0, 1, 2, 3] })
   }
 
+  @Test("works from inside tasks that fill the executor, without deadlocking")
+  func fromTasks() async {
+    // Every thread of the pool may be blocked in a caller, so callers must be able to finish their rounds alone.
+    let sums = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          let total = Mutex(0)
+          ParallelRounds(
+            maxItemCount: 4, itemCount: { _ in 4 }, body: { round, item in total.withLock { $0 += round * 4 + item } },
+            maxConcurrency: 4
+          ).run(rounds: 8) { (_: Int) throws(Never) in }
+          return total.withLock { $0 }
+        }
+      }
+      var sums: [Int] = []
+      for await sum in group { sums.append(sum) }
+      return sums
+    }
+    #expect(sums == [Int](repeating: (0..<32).reduce(0, +), count: 8))
+  }
+
   struct Stop: Error, Equatable {}
 
   @Test("an error after a round stops the rounds and is rethrown")
