@@ -143,13 +143,30 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   // As the CLI maps the pages ahead of the first pass; KDBX_BENCH_PREFAULT=0 leaves them to page faults.
   var prefault: Argon2.MemoryPrefault? = { @Sendable memory in KDBXFileIO.MappedMemory.populate(memory) }
   if let value = getenv("KDBX_BENCH_PREFAULT"), String(cString: value) == "0" { prefault = nil }
+  // KDBX_BENCH_TRACE=1 prints when each slice ended (the progress handler runs after every sync point).
+  var sliceEnds: [Duration] = []
+  let traces = getenv("KDBX_BENCH_TRACE") != nil
+  if traces { sliceEnds.reserveCapacity(iterations * 4) }
   let tag = try? Argon2.deriveKey(
     password: Array("password".utf8), salt: Array("somesalt".utf8), parameters: parameters, memory: memory,
-    maxConcurrency: KDBXFileIO.MappedMemory.onlineProcessorCount, prefault: prefault)
+    maxConcurrency: KDBXFileIO.MappedMemory.onlineProcessorCount, prefault: prefault,
+    progress: traces
+      ? { _ in
+        sliceEnds.append(clock.now - start)
+        return true
+      } : nil)
+  let derived = clock.now - start
   KDBXFileIO.MappedMemory.unmap(memory)
   let elapsed = clock.now - start
   guard let tag else { return 1 }
-  let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+  func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+  }
+  for (index, end) in sliceEnds.enumerated() {
+    print("pass \(index / 4) slice \(index % 4) ended at \(milliseconds(end)) ms")
+  }
+  if traces { print("derivation and wipe ended at \(milliseconds(derived)) ms") }
+  let milliseconds = milliseconds(elapsed)
   print(
     "argon2\(variant) m=\(mebibytes)MiB t=\(iterations) p=\(lanes) \(milliseconds) ms tag \(tag.prefix(8).map { String($0, radix: 16) }.joined())"
   )

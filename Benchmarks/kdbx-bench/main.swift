@@ -24,8 +24,9 @@ for argument in CommandLine.arguments.dropFirst() {
     }
     exit(0)
   case "--derive":
-    // One cold Argon2 derivation in this fresh process, the way `kdbx` unlocks a vault (lanes on every core,
-    // huge-page block memory), for whole-process timing against the argon2 CLI. Prints the in-process time.
+    // One cold Argon2 derivation in this fresh process, the way `kdbx` unlocks a vault (lanes on every core, mapped
+    // and prefaulted block memory), for whole-process timing against the argon2 CLI. Prints the in-process time;
+    // with KDBX_BENCH_TRACE=1 also when each slice ended.
     let values = Array(CommandLine.arguments.drop { $0 != "--derive" }.dropFirst().prefix(4))
     guard values.count == 4, let memory = Int(values[1]), let passes = Int(values[2]), let lanes = Int(values[3])
     else {
