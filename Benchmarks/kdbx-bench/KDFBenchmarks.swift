@@ -141,7 +141,7 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
     getenv("KDBX_BENCH_HUGEPAGES").map { String(cString: $0) != "0" } ?? KDBXFileIO.MappedMemory.hugePagesAreCheap
   guard let memory = KDBXFileIO.MappedMemory.map(byteCount: byteCount, hugePages: hugePages) else { return 1 }
   // As the CLI maps the pages ahead of the first pass; KDBX_BENCH_PREFAULT=0 leaves them to page faults.
-  var prefault: Argon2.MemoryPrefault? = { @Sendable memory in KDBXFileIO.MappedMemory.populate(memory) }
+  var prefault: Argon2.MemoryPrefault? = KDBXFileIO.MappedMemory.populate
   if let value = getenv("KDBX_BENCH_PREFAULT"), String(cString: value) == "0" { prefault = nil }
   // KDBX_BENCH_TRACE=1 prints when each slice ended (the progress handler runs after every sync point).
   var sliceEnds: [Duration] = []

@@ -47,7 +47,7 @@ enum Calibration {
       _ = try Argon2.measurePasses(variant: variant, memoryKiB: 1_024, lanes: lanes, maxConcurrency: cores)
       let timings = try Argon2.measurePasses(
         variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: memory,
-        prefault: { MappedMemory.populate($0) })
+        prefault: MappedMemory.populate)
       let iterations = timings.iterations(forTarget: target)
       return Outcome(cost: UInt64(iterations), estimated: timings.duration(iterations: iterations), threads: threads)
     } catch {

@@ -13,7 +13,7 @@ enum KDFTuning {
     primitives.argon2BlockMemory = StandardPrimitives.BlockMemoryProvider(
       allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) },
       release: { memory in MappedMemory.unmap(memory) },
-      prefault: { memory in MappedMemory.populate(memory) })
+      prefault: MappedMemory.populate)
     return primitives
   }
 

@@ -3,7 +3,8 @@
 #
 #   Tests/Fuzz/run.sh [TARGET...] [--seconds N] [--build-only | --no-build]
 #
-# A target is one file, Tests/Fuzz/<target>.swift, defining LLVMFuzzerTestOneInput. With no TARGET, all targets run
+# A target is one file, Tests/Fuzz/<target>.swift, defining LLVMFuzzerTestOneInput, compiled with the shared helpers
+# in Tests/Fuzz/Support/ (SplitMix64). With no TARGET, all targets run
 # one after another. Each runs for N seconds (default 600) on Tests/Fuzz/corpus/<target>/ (the committed seeds; new
 # inputs go to a scratch copy under .build/fuzz/). Crashes are kept in Tests/Fuzz/crashes/<target>/ (gitignored).
 # The library modules are compiled once, with coverage and ASan, straight from Sources/ (not through SwiftPM).
@@ -50,9 +51,10 @@ build_target() {
   local t="$1" src="$HERE/$1.swift" bin="$OUT/bin/$1"
   [ -f "$src" ] || { echo "no such target: $t ($src)" >&2; return 1; }
   mkdir -p "$OUT/bin"
-  if [ -f "$bin" ] && [ "$bin" -nt "$src" ] && [ -z "$(find "$OUT/modules" -name '*.o' -newer "$bin")" ]; then return; fi
+  if [ -f "$bin" ] && [ "$bin" -nt "$src" ] && [ -z "$(find "$OUT/modules" "$HERE/Support" -newer "$bin")" ]; then return; fi
   echo "== building target $t"
-  swiftc "${SAN[@]}" -module-name "Fuzz_${t//-/_}" -I "$OUT/modules" "$src" "$OUT"/modules/*.o -o "$bin" 2>&1 \
+  swiftc "${SAN[@]}" -module-name "Fuzz_${t//-/_}" -I "$OUT/modules" "$src" "$HERE"/Support/*.swift "$OUT"/modules/*.o \
+    -o "$bin" 2>&1 \
     | grep -v "Cannot export local symbol" || true
   [ -x "$bin" ]
 }

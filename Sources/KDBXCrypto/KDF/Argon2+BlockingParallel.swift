@@ -80,13 +80,9 @@ extension Argon2 {
       },
       body: { round, item in
         guard round < slices else { return instance.wipe(part: item, of: parts) }
-        let pass = round / Argon2Geometry.syncPoints
-        let slice = round % Argon2Geometry.syncPoints
-        let ahead =
-          slice > 0
-          && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
         runSliceItem(
-          item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault, prefaultedAhead: ahead)
+          item, instance: instance, pass: round / Argon2Geometry.syncPoints, slice: round % Argon2Geometry.syncPoints,
+          lanes: lanes, maxConcurrency: maxConcurrency, prefault: prefault)
       },
       maxConcurrency: maxConcurrency)
     var tag: [UInt8] = []
@@ -112,12 +108,14 @@ extension Argon2 {
 
   /// Runs work item `item` of a slice (see ``sliceItemCount(pass:slice:lanes:maxConcurrency:)``). With a
   /// `prefault` hook, a lane maps its own segment's pages first in the first pass, unless the spare item
-  /// already did it during the previous slice (`prefaultedAhead`).
+  /// already did it during the previous slice.
   static func runSliceItem(
-    _ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int, prefault: MemoryPrefault? = nil,
-    prefaultedAhead: Bool = false
+    _ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int, maxConcurrency: Int,
+    prefault: MemoryPrefault?
   ) {
     if item < lanes {
+      let prefaultedAhead =
+        slice > 0 && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
       if pass == 0, !prefaultedAhead, let prefault { prefault(instance.segmentMemory(lane: item, slice: slice)) }
       instance.fillSegment(pass: pass, lane: item, slice: slice)
     } else if let prefault {

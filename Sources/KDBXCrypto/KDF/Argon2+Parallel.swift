@@ -60,15 +60,12 @@
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
           let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
-          let ahead =
-            slice > 0
-            && sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
           let tasks = Swift.min(items, maxConcurrency)
           if tasks <= 1 {
             for lane in 0..<lanes {
               runSliceItem(
-                lane, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
-                prefaultedAhead: ahead)
+                lane, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
+                prefault: prefault)
             }
           } else {
             // Task t runs items t, t + tasks, ...; task 0 is this one. The group returns only when every item of
@@ -79,15 +76,15 @@
                 group.addTask {
                   for item in stride(from: task, to: items, by: tasks) {
                     runSliceItem(
-                      item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
-                      prefaultedAhead: ahead)
+                      item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
+                      prefault: prefault)
                   }
                 }
               }
               for item in stride(from: 0, to: items, by: tasks) {
                 runSliceItem(
-                  item, instance: instance, pass: pass, slice: slice, lanes: lanes, prefault: prefault,
-                  prefaultedAhead: ahead)
+                  item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
+                  prefault: prefault)
               }
               await group.waitForAll()
             }
@@ -99,8 +96,8 @@
       // The wipe writes the whole memory once more: split it over the tasks too.
       let parts = Swift.min(maxConcurrency, lanes)
       await withTaskGroup(of: Void.self) { group in
-        for part in 1..<Swift.max(parts, 1) { group.addTask { instance.wipe(part: part, of: parts) } }
-        instance.wipe(part: 0, of: Swift.max(parts, 1))
+        for part in 1..<parts { group.addTask { instance.wipe(part: part, of: parts) } }
+        instance.wipe(part: 0, of: parts)
         await group.waitForAll()
       }
       wiped = true

@@ -116,14 +116,13 @@ struct ParallelRounds {
       }
     }
 
-    /// Claims and runs items of `round` until none is left; returns `false` when the round is no longer current.
-    @discardableResult
-    func runClaimedItems(ofRound round: Int) -> Bool {
+    /// Claims and runs items of `round` until none is left or the round is no longer current.
+    func runClaimedItems(ofRound round: Int) {
       while true {
         let word = claim.load(ordering: .acquiring)
-        guard word >= 0, word >> RoundState.itemBits == round else { return false }
+        guard word >= 0, word >> RoundState.itemBits == round else { return }
         let item = word & ((1 << RoundState.itemBits) - 1)
-        guard item < itemCount(round) else { return true }
+        guard item < itemCount(round) else { return }
         guard claim.compareExchange(expected: word, desired: word + 1, ordering: .acquiringAndReleasing).exchanged
         else { continue }
         locks[item].withLock { finishedRound in
