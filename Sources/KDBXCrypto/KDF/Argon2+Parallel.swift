@@ -56,6 +56,24 @@
       defer { if !wiped { instance.wipe() } }
       let lanes = parameters.lanes
       let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
+      if let prefault {
+        // The mapping round of the synchronous driver (see ``mappingItemCount(lanes:maxConcurrency:)``).
+        let items = mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency)
+        let tasks = Swift.min(items, maxConcurrency)
+        await withTaskGroup(of: Void.self) { group in
+          for task in 1..<Swift.max(tasks, 1) {
+            group.addTask {
+              for item in stride(from: task, to: items, by: tasks) {
+                runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
+              }
+            }
+          }
+          for item in stride(from: 0, to: items, by: Swift.max(tasks, 1)) {
+            runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
+          }
+          await group.waitForAll()
+        }
+      }
       for pass in 0..<parameters.iterations {
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
