@@ -18,9 +18,7 @@ let package = Package(
   ],
   targets: [
     // Library targets: the Swift standard library only (Synchronization allowed).
-    // KDBXCrypto imports the compiler's `Builtin` module in one file, for cache prefetch hints
-    // (Sources/KDBXCrypto/Support/Prefetch.swift); without the feature that file builds a fallback.
-    .target(name: "KDBXCrypto", swiftSettings: [.enableExperimentalFeature("BuiltinModule")]),
+    .target(name: "KDBXCrypto"),
     .target(name: "KDBXCompression"),
     .target(name: "KDBXXML"),
     .target(name: "KDBX", dependencies: ["KDBXCrypto", "KDBXCompression", "KDBXXML"]),

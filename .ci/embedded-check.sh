@@ -16,10 +16,7 @@ build_module() { # target module
   local sources
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   [ ${#sources[@]} -gt 0 ] || return 0
-  local extra=()
-  # As Package.swift: KDBXCrypto imports the compiler's Builtin module for prefetch hints.
-  [ "$module" = KDBXCrypto ] && extra=(-enable-experimental-feature BuiltinModule)
-  swiftc "${FLAGS[@]}" "${extra[@]}" -target "$target" -module-name "$module" -I "$dir" \
+  swiftc "${FLAGS[@]}" -target "$target" -module-name "$module" -I "$dir" \
     -emit-module -emit-module-path "$dir/$module.swiftmodule" -c -o "$dir/$module.o" "${sources[@]}"
   echo "embedded: $module builds for $target"
 }

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Fails if a library target imports anything but the standard library, Synchronization and the
-# project's own modules. KDBXFileIO (file paths, atomic save) may also import Glibc. The compiler's Builtin
-# module (no library: the layer under the standard library) is allowed in one file, for prefetch hints.
+# project's own modules. KDBXFileIO (file paths, atomic save) may also import Glibc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -11,8 +10,7 @@ for dir in Sources/KDBX*; do
   [ "$(basename "$dir")" = KDBXFileIO ] && allowed="$allowed|Glibc"
   # Matches plain, @_exported, @testable, attributed and kind-qualified imports (import struct X.Y).
   bad=$(grep -rEn '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*import\s+' "$dir" --include='*.swift' \
-    | grep -vE "import\s+((typealias|struct|class|enum|protocol|let|var|func)\s+)?($allowed)(\.|\s|$)" \
-    | grep -vE '^Sources/KDBXCrypto/Support/Prefetch\.swift:[0-9]+:\s*import Builtin$' || true)
+    | grep -vE "import\s+((typealias|struct|class|enum|protocol|let|var|func)\s+)?($allowed)(\.|\s|$)" || true)
   if [ -n "$bad" ]; then
     echo "import guard: $dir imports outside the standard library:"
     echo "$bad"
