@@ -56,56 +56,20 @@
       defer { if !wiped { instance.wipe() } }
       let lanes = parameters.lanes
       let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
-      if let prefault {
+      if prefault != nil {
         // The mapping round of the synchronous driver (see ``mappingItemCount(lanes:maxConcurrency:)``).
-        let items = mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency)
-        let tasks = Swift.min(items, maxConcurrency)
-        await withTaskGroup(of: Void.self) { group in
-          for task in 1..<Swift.max(tasks, 1) {
-            group.addTask {
-              for item in stride(from: task, to: items, by: tasks) {
-                runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
-              }
-            }
-          }
-          for item in stride(from: 0, to: items, by: Swift.max(tasks, 1)) {
-            runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
-          }
-          await group.waitForAll()
+        await runItems(mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency), maxConcurrency) { item in
+          runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
         }
       }
       for pass in 0..<parameters.iterations {
         for slice in 0..<Argon2Geometry.syncPoints {
           if Task.isCancelled { throw CryptoError.cancelled }
           let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
-          let tasks = Swift.min(items, maxConcurrency)
-          if tasks <= 1 {
-            for lane in 0..<lanes {
-              runSliceItem(
-                lane, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
-                prefault: prefault)
-            }
-          } else {
-            // Task t runs items t, t + tasks, ...; task 0 is this one. The group returns only when every item of
-            // this slice is done: the sync point that makes the next slice's cross-lane reads safe (see the SAFETY
-            // note on Argon2Instance).
-            await withTaskGroup(of: Void.self) { group in
-              for task in 1..<tasks {
-                group.addTask {
-                  for item in stride(from: task, to: items, by: tasks) {
-                    runSliceItem(
-                      item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
-                      prefault: prefault)
-                  }
-                }
-              }
-              for item in stride(from: 0, to: items, by: tasks) {
-                runSliceItem(
-                  item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
-                  prefault: prefault)
-              }
-              await group.waitForAll()
-            }
+          await runItems(items, maxConcurrency) { item in
+            runSliceItem(
+              item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
+              prefault: prefault)
           }
           try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
         }
@@ -113,13 +77,29 @@
       let tag = finish(instance, parameters: parameters)
       // The wipe writes the whole memory once more: split it over the tasks too.
       let parts = Swift.min(maxConcurrency, lanes)
-      await withTaskGroup(of: Void.self) { group in
-        for part in 1..<parts { group.addTask { instance.wipe(part: part, of: parts) } }
-        instance.wipe(part: 0, of: parts)
-        await group.waitForAll()
-      }
+      await runItems(parts, maxConcurrency) { part in instance.wipe(part: part, of: parts) }
       wiped = true
       return tag
+    }
+
+    /// Runs `body` on items `0..<items` with up to `maxConcurrency` tasks: task t runs items t, t + tasks, ...;
+    /// task 0 is this one. Returns only when every item is done: for a slice, the sync point that makes the next
+    /// slice's cross-lane reads safe (see the SAFETY note on Argon2Instance).
+    static func runItems(_ items: Int, _ maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+      let tasks = Swift.min(items, maxConcurrency)
+      guard tasks > 1 else {
+        for item in 0..<items { body(item) }
+        return
+      }
+      await withTaskGroup(of: Void.self) { group in
+        for task in 1..<tasks {
+          group.addTask {
+            for item in stride(from: task, to: items, by: tasks) { body(item) }
+          }
+        }
+        for item in stride(from: 0, to: items, by: tasks) { body(item) }
+        await group.waitForAll()
+      }
     }
   }
 
