@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails if a library target imports anything but the standard library, Synchronization and the
-# project's own modules. KDBXFileIO (file paths, atomic save) may also import Glibc.
+# project's own modules. KDBXFileIO (file paths, atomic save) may also import Glibc. Also fails on `@_silgen_name`
+# (which can bind a declaration to any symbol, C included) outside the one file that names LLVM's prefetch intrinsic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -21,6 +22,13 @@ for dir in Sources/KDBX*; do
   if [ -n "$found" ] && [ "$(basename "$dir")" != KDBXFileIO ]; then
     echo "import guard: $dir uses canImport:"
     echo "$found"
+    status=1
+  fi
+  named=$(grep -rEn '@_silgen_name' "$dir" --include='*.swift' | grep -vE '^[^:]+:[0-9]+:\s*//' \
+    | grep -vE '^Sources/KDBXCrypto/Support/Prefetch\.swift:[0-9]+:@_silgen_name\("llvm\.prefetch\.p0"\)$' || true)
+  if [ -n "$named" ]; then
+    echo "import guard: $dir binds a declaration to an outside symbol:"
+    echo "$named"
     status=1
   fi
 done
