@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "KDBX", dependencies: ["KDBXCrypto", "KDBXCompression", "KDBXXML"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
-    .target(name: "KDBXFileIO", dependencies: ["KDBX"]),
+    .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
 
     // Executables: may import Glibc.
     .executableTarget(name: "kdbx", dependencies: ["KDBX", "KDBXFileIO"]),
@@ -40,7 +40,7 @@ let package = Package(
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "VectorSupport"]),
-    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX"]),
+    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
   ],
   swiftLanguageModes: [.v6]
 )

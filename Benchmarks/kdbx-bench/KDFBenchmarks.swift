@@ -136,19 +136,19 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   let start = clock.now
   Task.detached(priority: .high) {}  // as the CLI starts a worker thread first (Sources/kdbx/main.swift)
   let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
-  // As the CLI maps it (huge pages only where they cost no compaction stalls); KDBX_BENCH_HUGEPAGES=0/1 overrides.
-  let hugePages =
-    getenv("KDBX_BENCH_HUGEPAGES").map { String(cString: $0) != "0" } ?? KDBXFileIO.MappedMemory.hugePagesAreCheap
-  guard let memory = KDBXFileIO.MappedMemory.map(byteCount: byteCount, hugePages: hugePages) else { return 1 }
+  // As the CLI maps it (AdaptivePageMapping); KDBX_BENCH_HUGEPAGES=0 or 1 forces 4 KiB or huge pages.
+  var policy = KDBXFileIO.AdaptivePageMapping.Policy.adaptive
+  if let value = getenv("KDBX_BENCH_HUGEPAGES") { policy = String(cString: value) == "0" ? .smallPages : .hugePages }
+  guard let mapping = KDBXFileIO.AdaptivePageMapping(byteCount: byteCount, policy: policy) else { return 1 }
   // As the CLI maps the pages ahead of the first pass; KDBX_BENCH_PREFAULT=0 leaves them to page faults.
-  var prefault: Argon2.MemoryPrefault? = KDBXFileIO.MappedMemory.populate
+  var prefault: Argon2.MemoryPrefault? = mapping.populate
   if let value = getenv("KDBX_BENCH_PREFAULT"), String(cString: value) == "0" { prefault = nil }
   // KDBX_BENCH_TRACE=1 prints when each slice ended (the progress handler runs after every sync point).
   var sliceEnds: [Duration] = []
   let traces = getenv("KDBX_BENCH_TRACE") != nil
   if traces { sliceEnds.reserveCapacity(iterations * 4) }
   let tag = try? Argon2.deriveKey(
-    password: Array("password".utf8), salt: Array("somesalt".utf8), parameters: parameters, memory: memory,
+    password: Array("password".utf8), salt: Array("somesalt".utf8), parameters: parameters, memory: mapping.memory,
     maxConcurrency: KDBXFileIO.MappedMemory.onlineProcessorCount, prefault: prefault,
     progress: traces
       ? { _ in
@@ -156,7 +156,7 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
         return true
       } : nil)
   let derived = clock.now - start
-  KDBXFileIO.MappedMemory.unmap(memory)
+  mapping.unmap()
   let elapsed = clock.now - start
   guard let tag else { return 1 }
   func milliseconds(_ duration: Duration) -> Double {
@@ -165,7 +165,13 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   for (index, end) in sliceEnds.enumerated() {
     print("pass \(index / 4) slice \(index % 4) ended at \(milliseconds(end)) ms")
   }
-  if traces { print("derivation and wipe ended at \(milliseconds(derived)) ms") }
+  if traces {
+    print("derivation and wipe ended at \(milliseconds(derived)) ms")
+    let probe = mapping.probeNanoseconds
+    print(
+      "pages: \(mapping.choice); probe of 2 MiB: 4 KiB pages \(probe.smallPages) ns, huge page \(probe.hugePage) ns; \(mapping.bytesMappedInHugePages >> 20) MiB mapped in huge pages"
+    )
+  }
   let milliseconds = milliseconds(elapsed)
   print(
     "argon2\(variant) m=\(mebibytes)MiB t=\(iterations) p=\(lanes) \(milliseconds) ms tag \(tag.prefix(8).map { String($0, radix: 16) }.joined())"

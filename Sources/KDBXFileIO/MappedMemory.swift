@@ -20,25 +20,16 @@ public enum MappedMemory {
     return UnsafeMutableRawBufferPointer(start: address, count: byteCount)
   }
 
-  /// Whether asking for huge pages is cheap here: transparent huge pages are enabled for advised memory and the
-  /// kernel does not compact memory synchronously to find them (`defrag` is `defer` or `never`). With `defrag` set
-  /// to `madvise` or `always`, the first touch of advised memory can stall in direct compaction. Virtual machines
-  /// add a second trap: with free page reporting (virtio-balloon), free 2 MiB blocks are handed back to the host,
-  /// and zeroing a huge page taken from them faults every 4 KiB of it in again on the host side. Measured in such a
-  /// VM (Argon2, 1 GiB, fresh process): 0.5-2.6 s with huge pages against 0.65-0.75 s with 4 KiB pages.
-  public static let hugePagesAreCheap: Bool = {
-    func selected(_ path: String) -> String? {
-      guard let file = fopen(path, "r") else { return nil }
-      defer { fclose(file) }
-      var buffer = [CChar](repeating: 0, count: 256)
-      guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-      let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      guard let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]"), open < close else { return nil }
-      return String(line[line.index(after: open)..<close])
-    }
-    let enabled = selected("/sys/kernel/mm/transparent_hugepage/enabled")
-    let defrag = selected("/sys/kernel/mm/transparent_hugepage/defrag")
-    return (enabled == "always" || enabled == "madvise") && (defrag == "defer" || defrag == "never")
+  /// Whether transparent huge pages are enabled for advised memory
+  /// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`). Whether they are also *faster* at a
+  /// given moment is another matter, which ``AdaptivePageMapping`` measures.
+  public static let transparentHugePagesEnabled: Bool = {
+    guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return line.contains("[always]") || line.contains("[madvise]")
   }()
 
   /// Maps every page of `memory` (a part of what ``map(byteCount:hugePages:)`` returned) now, in one system call,

@@ -37,17 +37,17 @@ enum Calibration {
   {
     let threads = min(lanes, cores)
     let byteCount = memoryMiB << 20
-    // The memory that unlocking uses (see KDFTuning): mapped fresh, with huge pages.
-    guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) else {
+    // The memory that unlocking uses (see KDFTuning): mapped fresh, in the page size that maps faster now.
+    guard let mapping = AdaptivePageMapping(byteCount: byteCount) else {
       throw .failure("cannot map \(byteCount) bytes for Argon2")
     }
-    defer { MappedMemory.unmap(memory) }
+    defer { mapping.unmap() }
     do throws(CryptoError) {
       // A small derivation first starts the helper threads, which a short measurement would otherwise include.
       _ = try Argon2.measurePasses(variant: variant, memoryKiB: 1_024, lanes: lanes, maxConcurrency: cores)
       let timings = try Argon2.measurePasses(
-        variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: memory,
-        prefault: MappedMemory.populate)
+        variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: mapping.memory,
+        prefault: mapping.populate)
       let iterations = timings.iterations(forTarget: target)
       return Outcome(cost: UInt64(iterations), estimated: timings.duration(iterations: iterations), threads: threads)
     } catch {

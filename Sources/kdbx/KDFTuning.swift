@@ -2,7 +2,8 @@ import KDBX
 import KDBXCrypto
 import KDBXFileIO
 
-/// How the CLI runs key derivations: Argon2 lanes on every online core, in block memory mapped with huge pages.
+/// How the CLI runs key derivations: Argon2 lanes on every online core, in block memory mapped from the
+/// kernel with the page size that maps faster at the time (`AdaptivePageMapping`).
 enum KDFTuning {
   /// Standard primitives with the CLI's KDF settings and the given progress handler.
   static func primitives(progress: ((Double) -> Bool)?, options: LoadOptions = .default) -> StandardPrimitives {
@@ -10,10 +11,7 @@ enum KDFTuning {
     primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
     primitives.argon2MaxConcurrency = MappedMemory.onlineProcessorCount
     primitives.maxConcurrency = MappedMemory.onlineProcessorCount
-    primitives.argon2BlockMemory = StandardPrimitives.BlockMemoryProvider(
-      allocate: { byteCount in MappedMemory.map(byteCount: byteCount, hugePages: MappedMemory.hugePagesAreCheap) },
-      release: { memory in MappedMemory.unmap(memory) },
-      prefault: MappedMemory.populate)
+    primitives.argon2BlockMemory = .mapped()
     return primitives
   }
 

@@ -1,0 +1,268 @@
+import Glibc
+import KDBX
+import KDBXCrypto
+import Synchronization
+
+/// Argon2 block memory mapped straight from the kernel, whose pages are mapped ahead of the first pass in 2 MiB
+/// pages while the kernel hands those out faster than 4 KiB pages, and in 4 KiB pages otherwise.
+///
+/// Why measure instead of deciding from the settings: whether transparent huge pages pay depends on the state of
+/// the machine at the moment of the run, not only on `/sys/kernel/mm/transparent_hugepage`. Measured on a 2-core
+/// KVM guest whose balloon reports free memory to the host (256 MiB mapped with `MADV_POPULATE_WRITE`):
+/// - huge pages freed by another process less than about two seconds before: 36-60 ms, against 120-165 ms with
+///   4 KiB pages;
+/// - after a few seconds idle, when the kernel has reported its free 2 MiB blocks to the host: 300-480 ms, against
+///   the same 120-165 ms with 4 KiB pages;
+/// - with `defrag` set to `madvise`, a huge page that the kernel has to compact memory for can stall a fault for
+///   milliseconds.
+///
+/// So the first part mapped is a probe: one 2 MiB unit in 4 KiB pages, the next in a huge page, each timed. Huge
+/// pages are kept when they mapped at least twice as fast. Every later 4 MiB mapped in huge pages is timed against
+/// the 4 KiB figure, and four slower in a row switch the rest of the memory to 4 KiB pages (`MADV_NOHUGEPAGE`), as
+/// happens when the recently freed huge pages run out. One slow chunk alone does not: single stalls of 10-40 ms,
+/// followed by fast chunks again, were seen in runs that huge pages still won.
+///
+/// The probe costs about 2 ms when huge pages lose (one 2 MiB unit mapped the slow way). When they win, the first
+/// pass, the later passes (fewer TLB misses) and `munmap` are all faster. Results never depend on the choice: it
+/// changes how memory is mapped, never what it holds.
+///
+/// Thread safety: ``populate(_:)`` is called by several lanes at once; the choice is an atomic that moves only
+/// from undecided to huge or 4 KiB pages, and from huge to 4 KiB pages.
+public final class AdaptivePageMapping: Sendable {
+  /// How to choose the page size.
+  public enum Policy: Sendable, Equatable {
+    /// Probe and monitor as described above (where transparent huge pages are enabled at all).
+    case adaptive
+    /// Always advise huge pages (`MADV_HUGEPAGE`), without probing.
+    case hugePages
+    /// Never advise huge pages: 4 KiB pages (where `enabled` is `always`, the memory opts out with
+    /// `MADV_NOHUGEPAGE`).
+    case smallPages
+  }
+
+  /// The page size chosen so far.
+  public enum Choice: Int, Sendable, Equatable {
+    /// Nothing mapped yet.
+    case undecided = 0
+    /// The probe is running.
+    case probing = 1
+    /// 2 MiB pages.
+    case hugePages = 2
+    /// 4 KiB pages.
+    case smallPages = 3
+  }
+
+  /// The mapped memory's start address and size (an `UnsafeMutableRawBufferPointer` is not `Sendable`).
+  private let address: Int
+  /// The size of the mapping in bytes.
+  public let byteCount: Int
+  private let choiceValue: Atomic<Int>
+  /// Nanoseconds the probe took to map 2 MiB in 4 KiB pages (0 until probed).
+  private let smallPageUnitNanoseconds = Atomic<Int>(0)
+  /// Nanoseconds the probe took to map 2 MiB in a huge page (0 until probed).
+  private let hugePageUnitNanoseconds = Atomic<Int>(0)
+  /// Consecutive 4 MiB chunks that mapped slower in huge pages than the probe's 4 KiB figure.
+  private let slowChunks = Atomic<Int>(0)
+  /// Bytes mapped ahead in huge pages (the probe's unit included).
+  private let hugeBytes = Atomic<Int>(0)
+
+  private static let unit = 2 << 20
+  private static let chunk = 4 << 20
+  private static let slowChunksToSwitch = 4
+
+  /// Maps `byteCount` bytes of zeroed, page-aligned, private memory, or returns `nil` when the kernel refuses.
+  public init?(byteCount: Int, policy: Policy = .adaptive) {
+    let thp = MappedMemory.transparentHugePagesEnabled
+    let advisesHugePages = thp && policy != .smallPages
+    guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: advisesHugePages),
+      let start = memory.baseAddress
+    else { return nil }
+    address = Int(bitPattern: start)
+    self.byteCount = memory.count
+    switch policy {
+    case .adaptive: choiceValue = Atomic(thp ? Choice.undecided.rawValue : Choice.smallPages.rawValue)
+    case .hugePages: choiceValue = Atomic(thp ? Choice.hugePages.rawValue : Choice.smallPages.rawValue)
+    case .smallPages:
+      choiceValue = Atomic(Choice.smallPages.rawValue)
+      if thp { Self.advise(start, memory.count, noHugePages: true) }
+    }
+    self.policy = policy
+  }
+
+  /// The policy the memory was mapped with.
+  public let policy: Policy
+
+  /// The memory, for `Argon2.deriveKey(password:salt:parameters:memory:...)`.
+  public var memory: UnsafeMutableRawBufferPointer {
+    UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: address), count: byteCount)
+  }
+
+  /// The page size chosen so far.
+  public var choice: Choice { Choice(rawValue: choiceValue.load(ordering: .acquiring)) ?? .undecided }
+
+  /// What the probe measured, in nanoseconds per 2 MiB: 4 KiB pages, then a huge page (zeros before the probe).
+  public var probeNanoseconds: (smallPages: Int, hugePage: Int) {
+    (smallPageUnitNanoseconds.load(ordering: .acquiring), hugePageUnitNanoseconds.load(ordering: .acquiring))
+  }
+
+  /// The bytes that ``populate(_:)`` mapped in huge pages, the probe's 2 MiB included.
+  public var bytesMappedInHugePages: Int { hugeBytes.load(ordering: .relaxed) }
+
+  /// Unmaps the memory. Call it once, after the last use of ``memory``.
+  public func unmap() { MappedMemory.unmap(memory) }
+
+  /// Maps every page of `part` (a range inside ``memory``) now, without changing its contents, in the page size
+  /// chosen so far: the `Argon2.MemoryPrefault` hook.
+  public func populate(_ part: UnsafeMutableRawBufferPointer) {
+    guard let base = part.baseAddress, part.count > 0 else { return }
+    var start = Int(bitPattern: base)
+    let end = start + part.count
+    while start < end {
+      switch choice {
+      case .undecided:
+        let (won, _) = choiceValue.compareExchange(
+          expected: Choice.undecided.rawValue, desired: Choice.probing.rawValue, ordering: .acquiringAndReleasing)
+        if won { start = probe(from: start, to: end) }
+      case .probing:
+        // Another lane is probing: 4 KiB pages for this part, the likelier winner after the machine idled.
+        Self.advise(start, end - start, noHugePages: true)
+        Self.populate(start, end)
+        return
+      case .smallPages:
+        Self.populate(start, end)
+        return
+      case .hugePages:
+        let next = min(end, Self.alignUp(start + 1, Self.chunk))
+        let elapsed = Self.timed { Self.populate(start, next) }
+        hugeBytes.wrappingAdd(next - start, ordering: .relaxed)
+        if policy == .adaptive && next - start >= Self.unit { monitor(elapsed, bytes: next - start) }
+        start = next
+      }
+    }
+  }
+
+  /// Probes from `start`: maps one 2 MiB unit in 4 KiB pages and the next in a huge page, chooses, and maps the
+  /// rest of `start..<` that the probe covered. Returns where mapping goes on.
+  private func probe(from start: Int, to end: Int) -> Int {
+    // Skip the unit holding `start`: Argon2 wrote the first blocks of each lane before the first pass, which may
+    // have mapped it already.
+    let first = Self.alignUp(start + 1, Self.unit)
+    guard first + 2 * Self.unit <= end else {
+      decide(.smallPages)
+      Self.populate(start, end)
+      return end
+    }
+    Self.advise(first, Self.unit, noHugePages: true)
+    let small = Self.timed { Self.populate(first, first + Self.unit) }
+    let huge = Self.timed { Self.populate(first + Self.unit, first + 2 * Self.unit) }
+    smallPageUnitNanoseconds.store(max(1, small), ordering: .releasing)
+    hugePageUnitNanoseconds.store(max(1, huge), ordering: .releasing)
+    hugeBytes.wrappingAdd(Self.unit, ordering: .relaxed)
+    decide(Self.probeChoice(smallPagesNanoseconds: small, hugePageNanoseconds: huge))
+    Self.populate(start, first)
+    return first + 2 * Self.unit
+  }
+
+  /// Counts a huge-page chunk that mapped slower than 4 KiB pages would have; the fourth in a row switches.
+  private func monitor(_ elapsed: Int, bytes: Int) {
+    let reference = smallPageUnitNanoseconds.load(ordering: .acquiring)
+    if Self.isSlow(chunkNanoseconds: elapsed, bytes: bytes, smallPagesUnitNanoseconds: reference) {
+      if slowChunks.wrappingAdd(1, ordering: .relaxed).newValue >= Self.slowChunksToSwitch { switchToSmallPages() }
+    } else {
+      slowChunks.store(0, ordering: .relaxed)
+    }
+  }
+
+  /// The probe's rule: huge pages when their 2 MiB mapped at least twice as fast as 2 MiB of 4 KiB pages.
+  static func probeChoice(smallPagesNanoseconds: Int, hugePageNanoseconds: Int) -> Choice {
+    2 * hugePageNanoseconds <= smallPagesNanoseconds ? .hugePages : .smallPages
+  }
+
+  /// The monitor's rule: a chunk of `bytes` mapped in huge pages was slower than 4 KiB pages, at the probe's
+  /// `smallPagesUnitNanoseconds` per 2 MiB, would have been. Never slow before the probe measured anything.
+  static func isSlow(chunkNanoseconds: Int, bytes: Int, smallPagesUnitNanoseconds: Int) -> Bool {
+    guard smallPagesUnitNanoseconds > 0, bytes > 0 else { return false }
+    return Double(chunkNanoseconds) * Double(unit) > Double(smallPagesUnitNanoseconds) * Double(bytes)
+  }
+
+  private func decide(_ choice: Choice) {
+    choiceValue.store(choice.rawValue, ordering: .releasing)
+    if choice == .smallPages { Self.advise(address, byteCount, noHugePages: true) }
+  }
+
+  private func switchToSmallPages() {
+    let (won, _) = choiceValue.compareExchange(
+      expected: Choice.hugePages.rawValue, desired: Choice.smallPages.rawValue, ordering: .acquiringAndReleasing)
+    // Pages already mapped stay huge; the advice applies to what is mapped from now on.
+    if won { Self.advise(address, byteCount, noHugePages: true) }
+  }
+
+  // SAFETY: every range passed to `populate` and `advise` lies inside the mapping: `populate(_:)` takes parts of
+  // ``memory``, the probe stays below the part's end, and the whole-mapping advice uses the mapping's own bounds.
+  // Neither call reads or writes the memory's contents.
+  private static func populate(_ start: Int, _ end: Int) {
+    guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    MappedMemory.populate(UnsafeMutableRawBufferPointer(start: pointer, count: end - start))
+  }
+
+  private static func advise(_ start: Int, _ count: Int, noHugePages: Bool) {
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    advise(pointer, count, noHugePages: noHugePages)
+  }
+
+  private static func advise(_ pointer: UnsafeMutableRawPointer, _ count: Int, noHugePages: Bool) {
+    // madvise wants a page-aligned start; every address passed here is one.
+    _ = madvise(pointer, count, noHugePages ? 15 : 14)  // MADV_NOHUGEPAGE / MADV_HUGEPAGE (Linux uapi values)
+  }
+
+  private static func alignUp(_ value: Int, _ alignment: Int) -> Int {
+    (value + alignment - 1) / alignment * alignment
+  }
+
+  /// Runs `body` and returns how long it took, in nanoseconds (`CLOCK_MONOTONIC`).
+  private static func timed(_ body: () -> Void) -> Int {
+    var before = timespec()
+    var after = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &before)
+    body()
+    clock_gettime(CLOCK_MONOTONIC, &after)
+    return (after.tv_sec - before.tv_sec) * 1_000_000_000 + (after.tv_nsec - before.tv_nsec)
+  }
+}
+
+extension StandardPrimitives.BlockMemoryProvider {
+  /// Argon2 block memory mapped straight from the kernel for each derivation, its pages mapped ahead of the
+  /// first pass in the page size that ``AdaptivePageMapping`` measures to be faster, and unmapped afterwards.
+  ///
+  /// The provider keeps the mapping of the derivation in progress; give each concurrent derivation a provider of
+  /// its own (a derivation that shares one still gives the right key, only the page choice suffers).
+  public static func mapped(policy: AdaptivePageMapping.Policy = .adaptive) -> Self {
+    let current = CurrentMapping()
+    return Self(
+      allocate: { byteCount in
+        guard let mapping = AdaptivePageMapping(byteCount: byteCount, policy: policy) else { return nil }
+        current.mapping.withLock { $0 = mapping }
+        return mapping.memory
+      },
+      release: { memory in
+        let mapping = current.mapping.withLock { value -> AdaptivePageMapping? in
+          defer { value = nil }
+          return value
+        }
+        if let mapping, mapping.memory.baseAddress == memory.baseAddress {
+          mapping.unmap()
+        } else {
+          MappedMemory.unmap(memory)
+        }
+      },
+      prefault: { part in
+        guard let mapping = current.mapping.withLock({ $0 }) else { return MappedMemory.populate(part) }
+        mapping.populate(part)
+      })
+  }
+}
+
+/// The mapping of the derivation in progress, shared by a provider's closures.
+private final class CurrentMapping: Sendable {
+  let mapping = Mutex<AdaptivePageMapping?>(nil)
+}
