@@ -18,9 +18,9 @@ import Synchronization
 ///
 /// So the first part mapped is a probe: one 2 MiB unit in 4 KiB pages, the next in a huge page, each timed. Huge
 /// pages are kept when they mapped at least twice as fast. Every later 4 MiB mapped in huge pages is timed against
-/// the 4 KiB figure, and four slower in a row switch the rest of the memory to 4 KiB pages (`MADV_NOHUGEPAGE`), as
-/// happens when the recently freed huge pages run out. One slow chunk alone does not: single stalls of 10-40 ms,
-/// followed by fast chunks again, were seen in runs that huge pages still won.
+/// the 4 KiB figure, and when the last few lose (``hugePagesLose(recentUnitNanoseconds:smallPagesUnitNanoseconds:)``)
+/// the rest of the memory switches to 4 KiB pages (`MADV_NOHUGEPAGE`), as happens when the recently freed huge
+/// pages run out: then some chunks map in 0.3-0.7 ms and others in 3-8 ms.
 ///
 /// The probe costs about 2 ms when huge pages lose (one 2 MiB unit mapped the slow way). When they win, the first
 /// pass, the later passes (fewer TLB misses) and `munmap` are all faster. Results never depend on the choice: it
@@ -61,14 +61,15 @@ public final class AdaptivePageMapping: Sendable {
   private let smallPageUnitNanoseconds = Atomic<Int>(0)
   /// Nanoseconds the probe took to map 2 MiB in a huge page (0 until probed).
   private let hugePageUnitNanoseconds = Atomic<Int>(0)
-  /// Consecutive 4 MiB chunks that mapped slower in huge pages than the probe's 4 KiB figure.
-  private let slowChunks = Atomic<Int>(0)
+  /// The cost of the last few chunks mapped in huge pages, in nanoseconds per 2 MiB, newest last.
+  private let recentChunks = Mutex<[Int]>([])
   /// Bytes mapped ahead in huge pages (the probe's unit included).
   private let hugeBytes = Atomic<Int>(0)
 
   private static let unit = 2 << 20
   private static let chunk = 4 << 20
-  private static let slowChunksToSwitch = 4
+  /// The chunks the monitor looks back over.
+  static let monitorWindow = 5
 
   /// Maps `byteCount` bytes of zeroed, page-aligned, private memory, or returns `nil` when the kernel refuses.
   public init?(byteCount: Int, policy: Policy = .adaptive) {
@@ -163,14 +164,17 @@ public final class AdaptivePageMapping: Sendable {
     return first + 2 * Self.unit
   }
 
-  /// Counts a huge-page chunk that mapped slower than 4 KiB pages would have; the fourth in a row switches.
+  /// Records the cost of a huge-page chunk and switches to 4 KiB pages when the recent chunks lose
+  /// (``hugePagesLose(recentUnitNanoseconds:smallPagesUnitNanoseconds:)``).
   private func monitor(_ elapsed: Int, bytes: Int) {
     let reference = smallPageUnitNanoseconds.load(ordering: .acquiring)
-    if Self.isSlow(chunkNanoseconds: elapsed, bytes: bytes, smallPagesUnitNanoseconds: reference) {
-      if slowChunks.wrappingAdd(1, ordering: .relaxed).newValue >= Self.slowChunksToSwitch { switchToSmallPages() }
-    } else {
-      slowChunks.store(0, ordering: .relaxed)
+    let perUnit = Int(Double(elapsed) * Double(Self.unit) / Double(bytes))
+    let loses = recentChunks.withLock { recent in
+      if recent.count == Self.monitorWindow { recent.removeFirst() }
+      recent.append(perUnit)
+      return Self.hugePagesLose(recentUnitNanoseconds: recent, smallPagesUnitNanoseconds: reference)
     }
+    if loses { switchToSmallPages() }
   }
 
   /// The probe's rule: huge pages when their 2 MiB mapped at least twice as fast as 2 MiB of 4 KiB pages.
@@ -178,11 +182,16 @@ public final class AdaptivePageMapping: Sendable {
     2 * hugePageNanoseconds <= smallPagesNanoseconds ? .hugePages : .smallPages
   }
 
-  /// The monitor's rule: a chunk of `bytes` mapped in huge pages was slower than 4 KiB pages, at the probe's
-  /// `smallPagesUnitNanoseconds` per 2 MiB, would have been. Never slow before the probe measured anything.
-  static func isSlow(chunkNanoseconds: Int, bytes: Int, smallPagesUnitNanoseconds: Int) -> Bool {
-    guard smallPagesUnitNanoseconds > 0, bytes > 0 else { return false }
-    return Double(chunkNanoseconds) * Double(unit) > Double(smallPagesUnitNanoseconds) * Double(bytes)
+  /// The monitor's rule, over the last ``monitorWindow`` huge-page chunks (each in nanoseconds per 2 MiB): without
+  /// the slowest one, they took on average more than 1.25 times what 4 KiB pages took in the probe. Dropping the
+  /// slowest keeps a single stall from switching (stalls of 10-40 ms on one chunk, with fast chunks after it, were
+  /// seen in runs that huge pages won); the average catches a mix of fast and slow chunks, as when only part of the
+  /// recently freed huge pages is still at hand. The margin of 1.25 is what huge pages save besides mapping: fewer
+  /// TLB misses in the passes and a cheaper `munmap`.
+  static func hugePagesLose(recentUnitNanoseconds recent: [Int], smallPagesUnitNanoseconds reference: Int) -> Bool {
+    guard reference > 0, recent.count >= monitorWindow, let slowest = recent.max() else { return false }
+    let total = recent.reduce(0, +) - slowest
+    return Double(total) > 1.25 * Double(reference) * Double(recent.count - 1)
   }
 
   private func decide(_ choice: Choice) {

@@ -30,20 +30,27 @@ struct AdaptivePageMappingTests {
       AdaptivePageMapping.probeChoice(smallPagesNanoseconds: 1_200_000, hugePageNanoseconds: 4_000_000) == .smallPages)
   }
 
-  @Test("a huge-page chunk is slow when 4 KiB pages at the probe's rate would have been faster")
+  @Test("huge pages lose when the recent chunks, without the slowest, took 1.25 times the 4 KiB figure")
   func monitorRule() {
-    let fourMiB = 4 * Self.mebibyte
-    // 2 MiB of 4 KiB pages took 1.2 ms, so 4 MiB would take 2.4 ms.
+    let reference = 1_000_000  // 2 MiB in 4 KiB pages: 1 ms
+    func loses(_ recent: [Int]) -> Bool {
+      AdaptivePageMapping.hugePagesLose(recentUnitNanoseconds: recent, smallPagesUnitNanoseconds: reference)
+    }
+    #expect(!loses([150_000, 200_000, 180_000, 170_000, 160_000]))
+    // One stall alone does not switch.
+    #expect(!loses([150_000, 20_000_000, 180_000, 170_000, 160_000]))
+    // Every chunk slow, or a mix of fast and slow chunks that costs more on average.
+    #expect(loses([3_500_000, 3_600_000, 3_400_000, 3_700_000, 3_500_000]))
+    #expect(loses([200_000, 3_500_000, 300_000, 3_700_000, 3_600_000]))
+    #expect(!loses([200_000, 3_500_000, 300_000, 250_000, 3_600_000]))
+    // The boundary: four chunks of 1.25 ms besides the slowest.
+    #expect(!loses([1_250_000, 1_250_000, 1_250_000, 1_250_000, 9_000_000]))
+    #expect(loses([1_250_000, 1_250_000, 1_250_000, 1_250_001, 9_000_000]))
+    // Too few chunks yet, or no probe figure.
+    #expect(!loses([9_000_000, 9_000_000, 9_000_000, 9_000_000]))
     #expect(
-      !AdaptivePageMapping.isSlow(chunkNanoseconds: 500_000, bytes: fourMiB, smallPagesUnitNanoseconds: 1_200_000))
-    #expect(
-      !AdaptivePageMapping.isSlow(chunkNanoseconds: 2_400_000, bytes: fourMiB, smallPagesUnitNanoseconds: 1_200_000))
-    #expect(
-      AdaptivePageMapping.isSlow(chunkNanoseconds: 2_400_001, bytes: fourMiB, smallPagesUnitNanoseconds: 1_200_000))
-    #expect(
-      AdaptivePageMapping.isSlow(chunkNanoseconds: 8_000_000, bytes: fourMiB, smallPagesUnitNanoseconds: 1_200_000))
-    // Before the probe measured anything nothing counts as slow.
-    #expect(!AdaptivePageMapping.isSlow(chunkNanoseconds: 8_000_000, bytes: fourMiB, smallPagesUnitNanoseconds: 0))
+      !AdaptivePageMapping.hugePagesLose(
+        recentUnitNanoseconds: [9_000_000, 9_000_000, 9_000_000, 9_000_000, 9_000_000], smallPagesUnitNanoseconds: 0))
   }
 
   @Test(
