@@ -85,7 +85,7 @@ public final class AdaptivePageMapping: Sendable {
     case .hugePages: choiceValue = Atomic(thp ? Choice.hugePages.rawValue : Choice.smallPages.rawValue)
     case .smallPages:
       choiceValue = Atomic(Choice.smallPages.rawValue)
-      if thp { Self.advise(start, memory.count, noHugePages: true) }
+      if thp { Self.adviseNoHugePages(Int(bitPattern: start), memory.count) }
     }
     self.policy = policy
   }
@@ -126,7 +126,7 @@ public final class AdaptivePageMapping: Sendable {
         if won { start = probe(from: start, to: end) }
       case .probing:
         // Another lane is probing: 4 KiB pages for this part, the likelier winner after the machine idled.
-        Self.advise(start, end - start, noHugePages: true)
+        Self.adviseNoHugePages(start, end - start)
         Self.populate(start, end)
         return
       case .smallPages:
@@ -153,7 +153,7 @@ public final class AdaptivePageMapping: Sendable {
       Self.populate(start, end)
       return end
     }
-    Self.advise(first, Self.unit, noHugePages: true)
+    Self.adviseNoHugePages(first, Self.unit)
     let small = Self.timed { Self.populate(first, first + Self.unit) }
     let huge = Self.timed { Self.populate(first + Self.unit, first + 2 * Self.unit) }
     smallPageUnitNanoseconds.store(max(1, small), ordering: .releasing)
@@ -196,17 +196,17 @@ public final class AdaptivePageMapping: Sendable {
 
   private func decide(_ choice: Choice) {
     choiceValue.store(choice.rawValue, ordering: .releasing)
-    if choice == .smallPages { Self.advise(address, byteCount, noHugePages: true) }
+    if choice == .smallPages { Self.adviseNoHugePages(address, byteCount) }
   }
 
   private func switchToSmallPages() {
     let (won, _) = choiceValue.compareExchange(
       expected: Choice.hugePages.rawValue, desired: Choice.smallPages.rawValue, ordering: .acquiringAndReleasing)
     // Pages already mapped stay huge; the advice applies to what is mapped from now on.
-    if won { Self.advise(address, byteCount, noHugePages: true) }
+    if won { Self.adviseNoHugePages(address, byteCount) }
   }
 
-  // SAFETY: every range passed to `populate` and `advise` lies inside the mapping: `populate(_:)` takes parts of
+  // SAFETY: every range passed to `populate` and `adviseNoHugePages` lies inside the mapping: `populate(_:)` takes parts of
   // ``memory``, the probe stays below the part's end, and the whole-mapping advice uses the mapping's own bounds.
   // Neither call reads or writes the memory's contents.
   private static func populate(_ start: Int, _ end: Int) {
@@ -214,28 +214,22 @@ public final class AdaptivePageMapping: Sendable {
     MappedMemory.populate(UnsafeMutableRawBufferPointer(start: pointer, count: end - start))
   }
 
-  private static func advise(_ start: Int, _ count: Int, noHugePages: Bool) {
-    guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    advise(pointer, count, noHugePages: noHugePages)
-  }
-
-  private static func advise(_ pointer: UnsafeMutableRawPointer, _ count: Int, noHugePages: Bool) {
+  /// Opts `count` bytes from `start` out of huge pages; what is mapped already keeps its pages.
+  private static func adviseNoHugePages(_ start: Int, _ count: Int) {
     // madvise wants a page-aligned start; every address passed here is one.
-    _ = madvise(pointer, count, noHugePages ? 15 : 14)  // MADV_NOHUGEPAGE / MADV_HUGEPAGE (Linux uapi values)
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+    _ = madvise(pointer, count, 15)  // MADV_NOHUGEPAGE (Linux uapi value)
   }
 
   private static func alignUp(_ value: Int, _ alignment: Int) -> Int {
     (value + alignment - 1) / alignment * alignment
   }
 
-  /// Runs `body` and returns how long it took, in nanoseconds (`CLOCK_MONOTONIC`).
+  /// Runs `body` and returns how long it took, in nanoseconds (the stdlib `ContinuousClock`, as the library's
+  /// calibrations use).
   private static func timed(_ body: () -> Void) -> Int {
-    var before = timespec()
-    var after = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &before)
-    body()
-    clock_gettime(CLOCK_MONOTONIC, &after)
-    return (after.tv_sec - before.tv_sec) * 1_000_000_000 + (after.tv_nsec - before.tv_nsec)
+    let elapsed = ContinuousClock().measure(body).components
+    return Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000)
   }
 }
 
