@@ -6,7 +6,7 @@ import KDBXFileIO
 /// bar, and finding entries and groups by path or UUID.
 struct VaultAccess {
   /// The value options every vault command accepts.
-  static let valueOptions: Set<String> = ["--key-file", "-k"]
+  static let valueOptions: Set<String> = ["--key-file", "-k", "--max-kdf-seconds"]
 
   var path: String
   var key: CompositeKey
@@ -22,11 +22,16 @@ struct VaultAccess {
     let path = try arguments.positional(0, "FILE")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
-    return try open(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let maxKDFSeconds = try arguments.integer("--max-kdf-seconds", in: 1...31_536_000)
+    return try open(path: path, keyFilePath: keyFilePath, noPassword: noPassword, maxKDFSeconds: maxKDFSeconds)
   }
 
-  static func open(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> VaultAccess {
+  static func open(path: String, keyFilePath: String?, noPassword: Bool, maxKDFSeconds: Int? = nil)
+    throws(CLIError) -> VaultAccess
+  {
     let bytes = try readFile(path)
+    // KDF memory and work are checked before the password is asked for.
+    let options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
     let keyFile = try readKeyFile(keyFilePath)
     let password =
       noPassword
@@ -35,7 +40,7 @@ struct VaultAccess {
         prompt: "Enter password to unlock \(path): ",
         missing: "no password given (pipe it on standard input, or use --no-password)")
     let key = CompositeKey(password: password, keyFile: keyFile)
-    let opened = try openBytes(bytes, key: key)
+    let opened = try openBytes(bytes, key: key, options: options)
     ProcessLifetime.keep(opened)
     return VaultAccess(path: path, key: key, opened: opened)
   }
@@ -65,12 +70,17 @@ struct VaultAccess {
     }
   }
 
-  /// Opens `bytes`, showing a progress bar on standard error when it is a terminal.
-  static func openBytes(_ bytes: [UInt8], key: CompositeKey) throws(CLIError) -> OpenedDatabase {
+  /// Opens `bytes`, showing a progress bar on standard error when it is a terminal. Without `options`, the KDF's
+  /// memory and work are checked first with the defaults (`KDFCosts.loadOptions`).
+  static func openBytes(_ bytes: [UInt8], key: CompositeKey, options: LoadOptions? = nil) throws(CLIError)
+    -> OpenedDatabase
+  {
+    var checked = LoadOptions.default
+    if let options { checked = options } else { checked = try KDFCosts.loadOptions(for: bytes, maxSeconds: nil) }
     let bar = ProgressBar(label: "Deriving key")
     defer { bar.finish() }
     do {
-      return try KDFTuning.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
+      return try KDFTuning.open(bytes: bytes, key: key, options: checked, progress: bar.isActive ? bar.update : nil)
     } catch .invalidCredentials {
       throw .invalidCredentials
     } catch {

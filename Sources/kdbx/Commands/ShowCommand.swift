@@ -13,7 +13,7 @@ enum ShowCommand {
       --totp adds the current one-time password and the seconds it stays valid.
     """
 
-  static let standardFields = ["Title", "UserName", "Password", "URL", "Notes"]
+  static let standardFields = Entry.standardFieldNames
 
   static func run(_ raw: [String]) throws(CLIError) {
     var valueOptions = VaultAccess.valueOptions
@@ -38,7 +38,7 @@ enum ShowCommand {
       Terminal.out(lines.map { $0 + "\n" }.joined())
       return
     }
-    let names = standardFields + entry.fields.map { $0.key }.filter { !standardFields.contains($0) }
+    let fields = entry.displayedFields()
     func shown(_ value: FieldValue?) -> String {
       guard let value else { return "" }
       return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
@@ -47,7 +47,7 @@ enum ShowCommand {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
       members.append(("groupPath", .array((groupPath(vault, entry) ?? []).map { .string($0) })))
       members.append(
-        ("fields", .object(names.map { ($0, JSONValue.string(shown(entry[field: $0]))) })))
+        ("fields", .object(fields.map { ($0.name, JSONValue.string(shown($0.value))) })))
       members.append(("tags", .array(entry.tagList.map { .string($0) })))
       members.append(("attachments", .array(entry.attachments.map { .string($0.name) })))
       if let code {
@@ -57,7 +57,7 @@ enum ShowCommand {
       return
     }
     var lines: [String] = []
-    for name in names { lines.append("\(name): \(shown(entry[field: name]))") }
+    for field in fields { lines.append("\(field.name): \(shown(field.value))") }
     if !entry.tagList.isEmpty { lines.append("Tags: \(entry.tagList.joined(separator: ", "))") }
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
