@@ -299,7 +299,7 @@ check "edit with 20,000 history items" 0 '^Edited entry E\.$' -- \
 check "history trimmed to 10" 0 '"historyCount": 10' -- pw scale export "$TMP/history.kdbx" --format json
 check "import 20,000 custom fields" 0 'Imported' -- pw scale import "$TMP/fields.xml" "$TMP/fields.kdbx" --kdf aes-kdf --rounds 1000
 check "show with 20,000 custom fields" 0 '^Field 19999: v19999$' -- \
-  timeout -s KILL 60 bash -c "printf 'scale\n' | \"$K\" show \"$TMP/fields.kdbx\" E"
+  timeout -s KILL 30 bash -c "printf 'scale\n' | \"$K\" show \"$TMP/fields.kdbx\" E"
 
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

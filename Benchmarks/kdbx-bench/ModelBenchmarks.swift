@@ -32,7 +32,7 @@ func benchmarkDatabase(historyCount: Int, fieldCount: Int) -> (Database, KDBXUUI
 func modelBenchmarks() -> [Benchmark] {
   [
     // `kdbx edit` on an entry with 20,000 history items: snapshot, touch, trim to 10 (one copy of the database each).
-    Benchmark(name: "model-edit-entry-history20000", unit: .millisecondsPerIteration, runs: 5) {
+    Benchmark(name: "entry-edit-history20000", unit: .millisecondsPerIteration, runs: 5) {
       let (database, uuid) = benchmarkDatabase(historyCount: 20_000, fieldCount: 0)
       let clock = FixedClock(Timestamp(unixSeconds: 1_800_000_000))
       return { iterations in
@@ -43,7 +43,7 @@ func modelBenchmarks() -> [Benchmark] {
       }
     },
     // The fields `kdbx show` lists for an entry with 100,000 custom fields, in display order.
-    Benchmark(name: "model-show-entry-fields100000", unit: .millisecondsPerIteration, runs: 5) {
+    Benchmark(name: "entry-show-fields100000", unit: .millisecondsPerIteration, runs: 5) {
       let (database, uuid) = benchmarkDatabase(historyCount: 0, fieldCount: 100_000)
       let entry = database.entry(withUUID: uuid) ?? Entry(uuid: uuid)
       return { iterations in

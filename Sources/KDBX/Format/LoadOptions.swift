@@ -24,21 +24,22 @@ public struct LoadOptions: Sendable, Equatable {
   /// Most Argon2 work accepted: memory in bytes times iterations, the bytes of blocks the passes fill. Default
   /// 128 GiB.
   ///
-  /// Why 128 GiB: the largest setting KeePassXC offers without typing numbers is a 5 s decryption time (64 MiB, 2
-  /// lanes). The fastest desktop cores fill an Argon2 block in about 0.3 µs (about 3 GiB/s per lane), so 5 s is at
-  /// most about 30 GiB of work with 2 lanes; memory bandwidth (about 25 GiB/s on a fast desktop) bounds any number
-  /// of lanes to about 125 GiB in 5 s. A vault calibrated to 5 s on a slow phone is far below either. 128 GiB also
-  /// covers 1 GiB with 128 iterations and 4 GiB (``maxKDFMemoryBytes``) with 32. What it refuses: 1 MiB with a
-  /// million iterations (1 TiB of work: about 40 minutes on a shared 2-core virtual machine in a release build)
-  /// and 4 GiB with 1,000 iterations. 128 GiB takes about 4 minutes on that machine, about 10 on a slow phone.
+  /// Why 128 GiB: the longest decryption time KeePassXC offers is 5 s (its slider, at 64 MiB and 2 lanes). The
+  /// fastest desktop cores fill an Argon2 block in about 0.3 µs (about 3 GiB/s per lane), so 5 s is at most about
+  /// 30 GiB of work with 2 lanes; memory bandwidth (about 25 GiB/s on a fast desktop) bounds any number of lanes to
+  /// about 125 GiB in 5 s. A vault calibrated to 5 s on a slow phone is far below either, and so are KeePass 2's
+  /// default (1 MiB x 2) and KeePassXC's (64 MiB, iterations for 1 s). 128 GiB also covers 1 GiB with 128
+  /// iterations and 4 GiB (``maxKDFMemoryBytes``) with 32. It refuses 1 MiB with a million iterations (976 GiB of work) and 4 GiB
+  /// with 1,000. Measured on a shared 2-core virtual machine, release build: 128 GiB (64 MiB x 2,049) takes about
+  /// 2 minutes, 1 MiB x 1,000,000 about 4-5 minutes; a slow phone is several times slower.
   public var maxArgon2WorkBytes: UInt64
   /// Most AES-KDF rounds accepted: the AES-KDF work cap. Default 500,000,000.
   ///
-  /// Why: a 5 s calibration (KeePassXC's longest decryption-time setting; KeePass 2's "1 second delay" five times
-  /// over) on a core running 100 million rounds per second, above what one serial AES-NI chain per key half reaches
-  /// at 5 GHz (about 90 million). Real vaults hold thousands to tens of millions of rounds. KeePassX let users type
-  /// up to 999,999,999, which takes about 140 s with this library's table-based AES on a shared 2-core virtual
-  /// machine (7 M rounds/s); 500 million take about 70 s there.
+  /// Why: 5 s (KeePassXC's longest decryption time; five times KeePass 2's "1 second delay") on a core running
+  /// 100 million rounds per second, above what one serial AES-NI chain per key half reaches at 5 GHz (about 90
+  /// million). Real vaults hold thousands to tens of millions of rounds. KeePassX let users type up to 999,999,999,
+  /// which takes 2-6 minutes with this library's table-based AES on a shared 2-core virtual machine (3-7 million
+  /// rounds per second, depending on the load); 500 million take half that.
   public var maxAESKDFRounds: UInt64
   /// Largest decompressed (or unhashed) payload accepted, in bytes; also the largest single binary. Default 1 GiB
   /// (real vaults are kilobytes to tens of megabytes, attachments included).
