@@ -48,9 +48,10 @@ let usage = """
     --key-file PATH    Use a key file (with the password, or alone with --no-password).
     --no-password      Do not ask for a password.
     --max-kdf-seconds N
-                       Open a vault whose key derivation takes up to about N seconds on this machine, even
-                       beyond the default work cap (Argon2 128 GiB of memory x iterations, AES-KDF 500,000,000
-                       rounds); without it, costlier vaults are refused before the KDF runs.
+                       Measure first, then open the vault if its key derivation takes up to about N seconds
+                       on this machine, even beyond the default work cap (Argon2 128 GiB of memory x
+                       iterations, AES-KDF 500,000,000 rounds), and refuse it otherwise. Without it, vaults
+                       over the cap are refused before the KDF runs.
     --json             Machine-readable output (info, ls, show, search, totp, calibrate).
 
   ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.
