@@ -70,6 +70,9 @@ struct VaultAccess {
     let bar = ProgressBar(label: "Deriving key")
     defer { bar.finish() }
     do {
+      if KDB1File.isKDB1(bytes) {  // KeePass 1.x: detected by its signature, read-only (KeePass1Access)
+        return try KeePass1Access.openDatabase(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
+      }
       return try KDFTuning.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
     } catch .invalidCredentials {
       throw .invalidCredentials
@@ -81,6 +84,7 @@ struct VaultAccess {
   /// Saves the database atomically: writes a temporary file, reads it back and verifies every integrity layer
   /// and the XML, then renames it over the original.
   func save() throws(CLIError) {
+    try KeePass1Access.refuseChange(opened, path: path)
     let saved: SavedFile
     let bar = ProgressBar(label: "Saving")
     do {

@@ -115,6 +115,7 @@ func main() -> Int32 {
   // in a fresh process: start one now, while the vault and the password are read.
   Task.detached(priority: .high) {}
   do {
+    try KeePass1Access.refuseEarly(command: command.name, arguments: rest)
     try command.run(rest)
     return 0
   } catch {

@@ -89,7 +89,9 @@ struct MutationSuiteTests {
     case .headerChecksumMismatch, .headerHashMismatch: return .headerIntegrity
     case .invalidCredentials: return .credentials
     case .corruptedBlock: return .block
-    case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml: return .payload
+    case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml, .damagedContent,
+      .malformedRecord:
+      return .payload
     }
   }
 

@@ -11,6 +11,8 @@ public struct OpenedDatabase: Sendable {
   public var innerHeader: InnerHeader?
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
   public var transformedKey: [UInt8]
+  /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
+  public var keePass1Header: KDB1Header? = nil
 }
 
 extension KDBXFile {

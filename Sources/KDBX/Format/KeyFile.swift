@@ -26,6 +26,11 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   public let format: Format
   /// The key bytes this file contributes to the composite key (32 bytes except for unusual XML v1.0 files).
   public let keyBytes: [UInt8]
+  /// The key bytes a KeePass 1.x (`.kdb`) file takes from this key file: ``keyBytes``, except for XML key files,
+  /// which KeePass 1.x does not know and hashes as any other file (SHA-256 of the contents; KeePass 1.x and
+  /// KeePassXC's `KeePass1Reader::readKeyfile`). For a key file made from a parsed document
+  /// (``init(xmlDocument:)``) the contents are unknown, and this is ``keyBytes``.
+  public private(set) var keePass1KeyBytes: [UInt8]
 
   /// Reads a key file's contents.
   public init(contents: [UInt8]) throws(KDBXError) {
@@ -38,6 +43,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   public init(contents: [UInt8], parsedXML: XMLElement?) throws(KDBXError) {
     if let document = parsedXML, document.name == KeyFileXMLNames.keyFile {
       self = try KeyFile(xmlDocument: document)
+      keePass1KeyBytes = SHA256.hash(contents).bytes
       return
     }
     if contents.count == 32 {
@@ -50,6 +56,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       format = .hashed
       keyBytes = SHA256.hash(contents).bytes
     }
+    keePass1KeyBytes = keyBytes
   }
 
   /// Reads an XML key file from its parsed document (root element `KeyFile`).
@@ -68,6 +75,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       }
       format = .xmlVersion1
       keyBytes = decoded
+      keePass1KeyBytes = decoded
     } else if versionText == "2.0" || versionText == "2.00" {
       let digits = Array(data.textContent.utf8).filter { !ASCII.isWhitespace($0) }
       guard let decoded = Hex.decode(utf8: digits), !decoded.isEmpty else {
@@ -83,6 +91,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       }
       format = .xmlVersion2
       keyBytes = decoded
+      keePass1KeyBytes = decoded
     } else {
       throw .invalidKeyFile(reason: "unsupported key file version \(versionText)")
     }
@@ -102,6 +111,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   init(format: Format, keyBytes: [UInt8]) {
     self.format = format
     self.keyBytes = keyBytes
+    self.keePass1KeyBytes = keyBytes
   }
 
   /// The XML 2.0 document for this key, as KeePass writes it (hex in groups of 8 digits, 4 groups per line).

@@ -93,7 +93,7 @@ enum ExportCommand {
       .object([("uuid", .string(object.uuid.description)), ("deletionTime", time(object.deletionTime))])
     }
     return .object([
-      ("version", .string(Names.version(of: vault.opened.header))),
+      ("version", .string(Names.version(of: vault.opened))),
       (
         "meta",
         .object([

@@ -57,20 +57,23 @@ enum VerifyCommand {
       notes.append("the recycle bin UUID \(bin) names no group (a new bin will be made when needed)")
     }
     let header = vault.opened.header
-    let layers =
+    var layers =
       header.version.isKDBX4
       ? "header SHA-256 and HMAC-SHA-256, key, HMAC block stream"
       : "header hash in Meta, key, stream start bytes, hashed blocks"
+    if vault.opened.isKeePass1 { layers = "key, padding, content SHA-256, records" }
     if json {
       let value = JSONValue.object([
-        ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(of: header))),
+        ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(of: vault.opened))),
         ("checked", .string(layers)), ("problems", .array(problems.map { .string($0) })),
         ("notes", .array(notes.map { .string($0) })),
       ])
       Terminal.out(value.rendered() + "\n")
     } else {
       Terminal.out(
-        "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
+        vault.opened.isKeePass1
+          ? "KeePass 1.x: integrity OK (\(layers))\n"
+          : "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
       )
       Terminal.out("Tree: \(seen.count) groups and entries, \(database.binaries.count) stored attachment(s)\n")
       for note in notes { Terminal.out("note: \(note)\n") }
