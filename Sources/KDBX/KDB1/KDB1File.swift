@@ -112,7 +112,9 @@ public enum KDB1File {
     guard records <= UInt64(ciphertextCount / KDB1Records.minimumRecordByteCount) else {
       throw .malformedHeader(
         field: "Groups/Entries",
-        reason: "\(header.groupCount) groups and \(header.entryCount) entries cannot fit in \(ciphertextCount) bytes")
+        reason:
+          "\(header.groupCount) groups and \(header.entryCount) entries cannot fit in \(ciphertextCount) bytes of "
+          + "content (the file is truncated or its header damaged)")
     }
     let ciphertext = Array(bytes[KDB1Header.byteCount...])
 

@@ -49,8 +49,8 @@ struct KDB1Records {
   var groups: [GroupRecord] = []
   var entries: [EntryRecord] = []
 
-  /// Reads `groupCount` groups and `entryCount` entries from `content`. Bytes after the last record are ignored,
-  /// as KeePass 1.x and KeePassXC ignore them.
+  /// Reads `groupCount` groups and `entryCount` entries from `content`, which they must fill exactly (KeePass 1.x
+  /// and KeePassX write nothing after the last record).
   init(content: [UInt8], groupCount: UInt32, entryCount: UInt32) throws(KDBXError) {
     let total = UInt64(groupCount) + UInt64(entryCount)
     guard total <= UInt64(content.count / KDB1Records.minimumRecordByteCount) else {
@@ -67,6 +67,14 @@ struct KDB1Records {
     }
     for index in 0..<Int(entryCount) {
       entries.append(try KDB1Records.readEntry(content, at: &offset, index: index))
+    }
+    // The counts are not covered by the content hash: bytes left over mean a count is wrong, and reading on would
+    // drop records without a word.
+    guard offset == content.count else {
+      throw .malformedRecord(
+        offset: offset,
+        reason: "\(content.count - offset) bytes follow the last record: the header counts \(groupCount) groups and "
+          + "\(entryCount) entries, fewer than the content holds")
     }
   }
 
