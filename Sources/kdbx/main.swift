@@ -8,7 +8,8 @@ let usage = """
 
   USAGE: kdbx <command> [arguments] [options]
 
-  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin):
+  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin;
+  a KeePass 1.x .kdb file opens read-only):
     info               Format version, cipher, key derivation, compression and counts.
     ls [GROUP]         List a group's entries and subgroups (-R recursive, --flatten full paths).
     show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
@@ -35,7 +36,8 @@ let usage = """
     merge FILE OTHER...
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
-    import XML OUT     Create a database from a KeePass 2 XML export (settings as for create).
+    import SOURCE OUT  Create a database from a KeePass 2 XML export or a KeePass 1.x .kdb file
+                       (detected from the content; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
 
