@@ -219,5 +219,67 @@ if "$K" --help | grep -qE '^ +edit '; then
   fi
 fi
 
+# #18 kdb1: KeePass 1.x import
+# Read-only commands open .kdb files, commands that change a vault refuse them, import converts them; the
+# acceptance corpus sits beside the clone (../shared/corpus) in CI.
+KDB1_CORPUS=""
+for candidate in ../shared/corpus ../../shared/corpus; do
+  if [ -f "$candidate/MANIFEST.tsv" ]; then KDB1_CORPUS="$candidate"; break; fi
+done
+if [ -n "$KDB1_CORPUS" ]; then
+  KDB="$KDB1_CORPUS/keepassxc/basic.kdb"
+  pipe() { local input="$1"; shift; printf '%s\n' "$input" | "$@"; }
+  check "kdb1 ls -R" 0 '^  Test entry$' -- pw masterpw ls "$KDB" -R
+  check "kdb1 no meta-stream entries" 0 '^5$' -- bash -c "printf 'masterpw\n' | '$K' export '$KDB' --format csv | grep -c '^\"Root/'"
+  check "kdb1 show" 0 '^Password: secretpassword$' -- pw masterpw show "$KDB" "Internet/Test entry" -s
+  check "kdb1 search" 0 '^Internet/Subgroup 1/Auto-Type Test 1$' -- pw masterpw search "$KDB" auto-type
+  check "kdb1 info format" 0 '^Format: +KeePass 1\.x \(import only\)$' -- pw masterpw info "$KDB"
+  check "kdb1 info rounds" 0 '^KDF: +AES-KDF \(rounds 713\)$' -- pw masterpw info "$KDB"
+  check "kdb1 info twofish" 0 '^Cipher: +Twofish$' -- pw masterpw info "$KDB1_CORPUS/keepassxc/Twofish.kdb"
+  check "kdb1 export json" 0 '"version": "1.x"' -- pw masterpw export "$KDB" --format json
+  check "kdb1 attachment-export" 0 '' -- pw masterpw attachment-export "$KDB" "Internet/Test entry" attachment.txt "$TMP/kdb1-attachment.txt"
+  check "kdb1 attachment bytes" 0 '^hello world$' -- cat "$TMP/kdb1-attachment.txt"
+  check "kdb1 verify" 0 '^KeePass 1\.x: integrity OK' -- pw masterpw verify "$KDB"
+  check "kdb1 CP-1252 password" 0 '^CP-1252/$' -- pw '„password”' ls "$KDB1_CORPUS/keepassxc/CP-1252.kdb"
+  check "kdb1 key file only" 0 '^FileKeyHashed/$' -- "$K" ls "$KDB1_CORPUS/keepassxc/FileKeyHashed.kdb" --no-password --key-file "$KDB1_CORPUS/keepassxc/FileKeyHashed.key"
+  check "kdb1 password + key file" 0 '^CompositeKey/$' -- pw mypassword ls "$KDB1_CORPUS/keepassxc/CompositeKey.kdb" --key-file "$KDB1_CORPUS/keepassxc/FileKeyHex.key"
+  check "kdb1 wrong password" 2 'wrong password or key file' -- pw wrong ls "$KDB"
+  cp "$KDB" "$TMP/kdb1-old.kdb"
+  chmod u+w "$TMP/kdb1-old.kdb"
+  before="$(cksum <"$TMP/kdb1-old.kdb")"
+  check "kdb1 add refused" 1 'KeePass 1\.x files are read-only here; convert with kdbx import .*kdb1-old\.kdb NEW\.kdbx' -- pw masterpw add "$TMP/kdb1-old.kdb" Internet/New
+  check "kdb1 rm refused" 1 'read-only here' -- pw masterpw rm "$TMP/kdb1-old.kdb" "Internet/Test entry"
+  check "kdb1 edit refused at save" 1 'read-only here' -- pw masterpw edit --title T "$TMP/kdb1-old.kdb" "Internet/Test entry"
+  check "kdb1 convert refused" 1 'read-only here' -- pw masterpw convert "$TMP/kdb1-old.kdb" "$TMP/kdb1-old-converted.kdbx"
+  if [ "$(cksum <"$TMP/kdb1-old.kdb")" = "$before" ] && [ ! -e "$TMP/kdb1-old-converted.kdbx" ]; then passes=$((passes + 1)); else
+    echo "FAIL kdb1 refused commands changed the file"; fails=$((fails + 1)); fi
+  if command -v python3 >/dev/null; then
+    python3 -c "
+import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[len(b) // 2] ^= 1; open(sys.argv[2], 'wb').write(b)" \
+      "$KDB" "$TMP/kdb1-damaged.kdb"
+    check "kdb1 damage is not a wrong password" 1 'KeePass 1\.x content damaged' -- pw masterpw ls "$TMP/kdb1-damaged.kdb"
+  fi
+  check "kdb1 import" 0 '^Imported .*\(KeePass 1\.x, AES-256, 713 rounds: 6 groups, 5 entries\)' -- pw masterpw import "$KDB" "$TMP/kdb1-imported.kdbx" --kdf argon2id --memory 1 --iterations 2 --parallelism 1
+  check "kdb1 imported opens" 0 '^Format: +KDBX 4\.0$' -- pw masterpw info "$TMP/kdb1-imported.kdbx"
+  check "kdb1 import key file only" 0 'Imported' -- "$K" import "$KDB1_CORPUS/keepassxc/FileKeyHex.kdb" "$TMP/kdb1-imported-key.kdbx" --no-password --key-file "$KDB1_CORPUS/keepassxc/FileKeyHex.key" --kdf argon2id --memory 1 --iterations 2 --parallelism 1
+  check "kdb1 imported key file only opens" 0 '^FileKeyHex/$' -- "$K" ls "$TMP/kdb1-imported-key.kdbx" --no-password --key-file "$KDB1_CORPUS/keepassxc/FileKeyHex.key"
+  check "kdb1 xml import still works" 0 'Imported' -- bash -c "printf 'fixture\n' | '$K' export '$F' --format xml >'$TMP/kdb1-export.xml' && printf 'new\n' | '$K' import '$TMP/kdb1-export.xml' '$TMP/kdb1-from-xml.kdbx' --kdf aes-kdf --format 3.1 --rounds 1000"
+  if command -v keepassxc-cli >/dev/null; then
+    check "kdb1 imported in keepassxc-cli" 0 '^Password: secretpassword$' -- pipe masterpw keepassxc-cli show -q -s "$TMP/kdb1-imported.kdbx" "Internet/Test entry"
+  else
+    echo "cli-tests: kdb1 keepassxc-cli check SKIPPED: keepassxc-cli is absent"
+  fi
+  if command -v python3 >/dev/null && python3 -c 'import pykeepass' 2>/dev/null; then
+    check "kdb1 imported in pykeepass" 0 "^secretpassword b'hello world\\\\n' 2012-05-09 10:32:00\+00:00$" -- python3 -c "
+from pykeepass import PyKeePass
+e = PyKeePass('$TMP/kdb1-imported.kdbx', password='masterpw').find_entries(title='Test entry', first=True)
+print(e.password, e.attachments[0].data, e.expiry_time)"
+  else
+    echo "cli-tests: kdb1 pykeepass check SKIPPED: pykeepass is absent"
+  fi
+else
+  echo "cli-tests: #18 kdb1 checks SKIPPED: ../shared/corpus is absent"
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
