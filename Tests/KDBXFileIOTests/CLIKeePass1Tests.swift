@@ -131,6 +131,10 @@ struct CLIKeePass1Tests {
     #expect(result.out.contains("KeePass 1.x, AES-256, 713 rounds: 6 groups, 5 entries"), "\(result.out)")
     let list = try Self.run(["ls", out, "-R"], input: "masterpw\n")
     #expect(list.status == 0 && list.out.hasPrefix("Internet/\n  Test entry\n"), "\(list.err)")
+    // The same file imported again merges into the first import without a change (same UUIDs).
+    let merge = try Self.run(["merge", out, Self.basic, "--dry-run"], input: "masterpw\nmasterpw\n")
+    #expect(
+      merge.status == 0 && merge.out.contains("basic.kdb: 0 change(s), 0 conflict(s)"), "\(merge.out)\(merge.err)")
     let kdbx = try Self.run(["import", out, directory.appendingPathComponent("again.kdbx").path], input: "masterpw\n")
     #expect(kdbx.status == 1 && kdbx.err.contains("is a KDBX database already"), "\(kdbx.err)")
     let wrong = try Self.run(["import", Self.basic, directory.appendingPathComponent("w.kdbx").path], input: "x\n")

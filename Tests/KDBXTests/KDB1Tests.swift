@@ -313,6 +313,46 @@ import Testing
     #expect(database.meta.defaultUserName == "jdoe")
   }
 
+  /// Group and custom icon UUIDs come from the file (group IDs, icon data) and so do the times, so a second import
+  /// of the same file merges into the first without a change; only the root's UUID is new each time.
+  @Test func importIsRepeatable() throws {
+    var fixture = KDB1Fixture.sample()
+    var icons = KDB1Fixture.uint32(1) + KDB1Fixture.uint32(1) + KDB1Fixture.uint32(0)
+    icons += KDB1Fixture.uint32(3) + [1, 2, 3] + KDB1Fixture.uuid(1) + KDB1Fixture.uint32(0)
+    fixture.entries.append(KDB1Fixture.metaStream("KPX_CUSTOM_ICONS_4", data: icons, groupID: 10))
+    let bytes = try fixture.file(password: "pw")
+    func open(seed: UInt64) throws -> Database {
+      var random = SplitMix64(seed: seed)
+      return try KDB1File.open(
+        bytes: bytes, key: CompositeKey(password: "pw"), primitives: StandardPrimitives(),
+        clock: FixedClock(Timestamp(unixSeconds: 1_700_000_000 + Int64(seed))), random: &random
+      ).database
+    }
+    let first = try open(seed: 1)
+    var second = try open(seed: 2)
+    func uuids(_ database: Database) -> [KDBXUUID] {
+      var result: [KDBXUUID] = []
+      func walk(_ group: Group) {
+        for child in group.groups {
+          result.append(child.uuid)
+          walk(child)
+        }
+      }
+      if let root = database.root { walk(root) }
+      return result + database.flatEntries.map { $0.entry.uuid } + (database.meta.customIcons ?? []).map { $0.uuid }
+    }
+    #expect(uuids(first) == uuids(second))
+    #expect(uuids(first).count == 3 + 3 + 1)
+    #expect(Set(uuids(first)).count == 7)
+    #expect(first.root?.uuid != second.root?.uuid)
+    #expect(first.flatEntries.first?.entry.customIconUUID == first.meta.customIcons?.first?.uuid)
+    #expect(try #require(first.root?.groups.first).uuid == KDB1Import.groupUUID(10))
+    // Everything else, times included, comes from the file: the latest time it records stands in for "now".
+    second.root?.uuid = try #require(first.root?.uuid)
+    #expect(first == second)
+    #expect(Self.iso(first.root?.times?.creationTime) == "2010-03-04T05:06:07Z")
+  }
+
   @Test func unknownFieldsAreSkippedWrongSizesRefused() throws {
     var fixture = KDB1Fixture.sample()
     fixture.groups[0].append(KDB1Fixture.Field(type: 0x0042, data: [1, 2, 3]))

@@ -48,7 +48,8 @@ public enum KDB1File {
   ///   - key: the password and key file (or a transformed key from an earlier open); challenge-response keys do
   ///     not apply to KeePass 1.x files.
   ///   - primitives: the AES-KDF and the ciphers.
-  ///   - clock: the time given to the new root group and to times the file lacks.
+  ///   - clock: the time for what the file has no time for, used only when the file records no valid time at all
+  ///     (otherwise its latest time is used, so that the same file always gives the same database).
   ///   - random: UUIDs of the new groups and custom icons, pads of protected values.
   ///   - options: the AES-KDF rounds and content size limits, and the XML depth the saved file must stay within
   ///     (group nesting is limited to `maxXMLDepth - 16`).

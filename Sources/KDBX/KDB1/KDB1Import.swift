@@ -4,13 +4,16 @@ import KDBXCrypto
 ///
 /// - KeePass 1.x has no root group: its groups form a tree under a new root named `Root`, each group's parent being
 ///   the nearest group before it with a level one less (a level that skips one is refused, as KeePassXC refuses
-///   it). Group UUIDs are new (KeePass 1.x groups have 32-bit IDs); a top-level `Backup` group (KeePass 1.x's
-///   recycle bin) is left out of searches and auto-type.
+///   it). KeePass 1.x groups have 32-bit IDs: their UUIDs are derived from them (``groupUUID(_:)``; KeePassXC
+///   draws new ones), the root's is new; a top-level `Backup` group (KeePass 1.x's recycle bin) is left out of
+///   searches and auto-type.
 /// - Entries keep their UUIDs (a missing, zero or repeated one gets a new UUID) and go to the group with their
 ///   group ID, or to the root when there is none. Fields: title, user name, password (protected), URL and notes,
 ///   with the auto-type lines of the notes turned into auto-type settings (``KDB1AutoType``); the attachment (one
 ///   per entry: name and data); the times, where KeePass 1.x's "never" (2999-12-28 23:59:59) is kept as the
-///   expiry time with `expires` false and an invalid date is replaced by the time of the import.
+///   expiry time with `expires` false. What the file has no time for (the new root, the metadata, location
+///   changes, a missing or invalid date) gets the latest time the file records, so that the same file always
+///   imports to the same database.
 /// - Icons: KeePass 1.x and KDBX share the 69 standard icons; a larger number (KeePassX's custom icons) becomes
 ///   icon 0 for entries and 48 (folder) for groups, and the custom icon from `KPX_CUSTOM_ICONS_4`.
 /// - Meta-stream entries are consumed (``KDB1MetaStream``).
@@ -32,7 +35,10 @@ enum KDB1Import {
   static func database(
     _ records: inout KDB1Records, maxGroupLevel: Int, clock: some WallClock, random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> Result {
-    let now = clock.now()
+    // "Now" for what the file does not say (the root, the metadata, location changes, missing times): the last time
+    // the file records, so that importing the same file twice gives the same database; the clock only without one.
+    let now = latestTime(records) ?? clock.now()
+    let clock = FixedClock(now)
     var database = Database.new(name: rootName, clock: clock, random: &random)
     database.meta.databaseName = ""
 
@@ -62,6 +68,7 @@ enum KDB1Import {
       }
       path.append((level, index))
       var group = Group.new(name: String(decoding: record.name, as: UTF8.self), clock: clock, random: &random)
+      if let id = record.id, !usedUUIDs.contains(groupUUID(id)) { group.uuid = groupUUID(id) }
       usedUUIDs.insert(group.uuid)
       if let image = record.image { group.iconID = image < standardIconCount ? Int64(image) : folderIcon }
       group.times = times(
@@ -114,17 +121,19 @@ enum KDB1Import {
             iconUUIDs.append(nil)
             continue
           }
-          let icon = CustomIcon(uuid: KDBXUUID.random(using: &random), data: data)
-          if database.meta.customIcons == nil { database.meta.customIcons = [] }
-          database.meta.customIcons?.append(icon)
-          iconUUIDs.append(icon.uuid)
+          let uuid = iconUUID(data)
+          if !(database.meta.customIcons ?? []).contains(where: { $0.uuid == uuid }) {
+            if database.meta.customIcons == nil { database.meta.customIcons = [] }
+            database.meta.customIcons?.append(CustomIcon(uuid: uuid, data: data))
+          }
+          iconUUIDs.append(uuid)
         }
-        func iconUUID(_ index: UInt32) -> KDBXUUID? {
+        func iconAt(_ index: UInt32) -> KDBXUUID? {
           UInt64(index) < UInt64(iconUUIDs.count) ? iconUUIDs[Int(index)] : nil
         }
         for item in icons.entries {
           guard let uuid = KDBXUUID(bytes: item.uuid), let location = entryLocation[uuid],
-            let icon = iconUUID(item.icon)
+            let icon = iconAt(item.icon)
           else { continue }
           if let owner = location.group {
             groupEntries[owner][location.position].customIconUUID = icon
@@ -133,7 +142,7 @@ enum KDB1Import {
           }
         }
         for item in icons.groups {
-          guard let index = groupIndex[item.groupID], let icon = iconUUID(item.icon) else { continue }
+          guard let index = groupIndex[item.groupID], let icon = iconAt(item.icon) else { continue }
           groups[index].customIconUUID = icon
         }
       case KDB1MetaStream.groupTreeState:
@@ -173,6 +182,45 @@ enum KDB1Import {
     return Result(database: database, metaStreams: metaStreams.map { $0.name })
   }
 
+  /// The latest valid creation, modification or access time of the records (expiry times are in the future).
+  static func latestTime(_ records: KDB1Records) -> Timestamp? {
+    var latest: Timestamp?
+    func consider(_ bytes: ArraySlice<UInt8>?) {
+      guard let time = bytes.flatMap(KDB1Time.timestamp) else { return }
+      if latest.map({ time > $0 }) ?? true { latest = time }
+    }
+    for group in records.groups {
+      consider(group.creation)
+      consider(group.modification)
+      consider(group.access)
+    }
+    for entry in records.entries {
+      consider(entry.creation)
+      consider(entry.modification)
+      consider(entry.access)
+    }
+    return latest
+  }
+
+  /// The UUID of the group with KeePass 1.x ID `id`: the first 16 bytes of `SHA-256("KeePass 1.x group " ‖ id as
+  /// UInt32 LE)`. The same file gives the same UUIDs every time it is imported, so that a later import merges
+  /// into an earlier one group by group (entries keep their own UUIDs); KeePass 1.x draws group IDs at random.
+  static func groupUUID(_ id: UInt32) -> KDBXUUID {
+    var hasher = SHA256()
+    hasher.update(Array("KeePass 1.x group ".utf8))
+    hasher.update((0..<4).map { UInt8(truncatingIfNeeded: id >> ($0 * 8)) })
+    return KDBXUUID(uncheckedBytes: Array(hasher.finalize().bytes[0..<16]))
+  }
+
+  /// The UUID of a custom icon: the first 16 bytes of `SHA-256("KeePass 1.x icon " ‖ data)`, stable across
+  /// imports as ``groupUUID(_:)`` is (the same picture is one icon).
+  static func iconUUID(_ data: [UInt8]) -> KDBXUUID {
+    var hasher = SHA256()
+    hasher.update(Array("KeePass 1.x icon ".utf8))
+    hasher.update(data)
+    return KDBXUUID(uncheckedBytes: Array(hasher.finalize().bytes[0..<16]))
+  }
+
   static func makeEntry(
     _ record: KDB1Records.EntryRecord, now: Timestamp, clock: some WallClock, random: inout some RandomNumberGenerator,
     database: inout Database
@@ -201,7 +249,7 @@ enum KDB1Import {
     return entry
   }
 
-  /// The record's times over `base` (the import time for what is missing or not a valid date).
+  /// The record's times over `base` (which holds the fallback time for what is missing or not a valid date).
   static func times(
     _ creation: ArraySlice<UInt8>?, _ modification: ArraySlice<UInt8>?, _ access: ArraySlice<UInt8>?,
     _ expiry: ArraySlice<UInt8>?, now: Timestamp, base: Times?
