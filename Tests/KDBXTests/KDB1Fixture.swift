@@ -31,10 +31,10 @@ struct KDB1Fixture {
   static func text(_ value: String) -> [UInt8] { Array(value.utf8) + [0] }
 
   static func group(
-    id: UInt32, name: String, level: UInt16, image: UInt32 = 0, flags: UInt32 = 0,
+    id: UInt32, name: String, level: UInt16, image: UInt32 = 0, flags: UInt32 = 0, time: CivilDateTime = created,
     expiry: CivilDateTime = KDB1Time.never
   ) -> [Field] {
-    let time = KDB1Time.pack(created)
+    let time = KDB1Time.pack(time)
     return [
       Field(type: 1, data: uint32(id)), Field(type: 2, data: text(name)), Field(type: 3, data: time),
       Field(type: 4, data: time), Field(type: 5, data: time), Field(type: 6, data: KDB1Time.pack(expiry)),

@@ -351,6 +351,23 @@ import Testing
     second.root?.uuid = try #require(first.root?.uuid)
     #expect(first == second)
     #expect(Self.iso(first.root?.times?.creationTime) == "2010-03-04T05:06:07Z")
+    #expect(Self.iso(first.meta.settingsChanged) == "2010-03-04T05:06:07Z")
+  }
+
+  /// KeePassX writes "never" in every time of a group: no time, as KeePassXC reads it, not the year 2999; what has
+  /// no time gets the latest time the file records.
+  @Test func neverIsNoTimeExceptForExpiry() throws {
+    var fixture = KDB1Fixture.sample()
+    fixture.groups[0] = KDB1Fixture.group(id: 10, name: "General", level: 0, time: KDB1Time.never)
+    let latest = CivilDateTime(year: 2011, month: 6, day: 7, hour: 8, minute: 9, second: 10)
+    fixture.groups[2] = KDB1Fixture.group(id: 12, name: "Backup", level: 0, time: latest)
+    let database = try Self.open(fixture.file(password: "pw"), key: CompositeKey(password: "pw")).database
+    let general = try #require(database.root?.groups.first)
+    #expect(Self.iso(general.times?.creationTime) == "2011-06-07T08:09:10Z")
+    #expect(Self.iso(general.times?.lastModificationTime) == "2011-06-07T08:09:10Z")
+    #expect(Self.iso(general.times?.expiryTime) == "2999-12-28T23:59:59Z" && general.times?.expires == false)
+    #expect(Self.iso(database.root?.times?.lastModificationTime) == "2011-06-07T08:09:10Z")
+    #expect(Self.iso(database.meta.databaseNameChanged) == "2011-06-07T08:09:10Z")
   }
 
   @Test func unknownFieldsAreSkippedWrongSizesRefused() throws {

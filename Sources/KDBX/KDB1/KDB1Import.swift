@@ -11,7 +11,7 @@ import KDBXCrypto
 ///   group ID, or to the root when there is none. Fields: title, user name, password (protected), URL and notes,
 ///   with the auto-type lines of the notes turned into auto-type settings (``KDB1AutoType``); the attachment (one
 ///   per entry: name and data); the times, where KeePass 1.x's "never" (2999-12-28 23:59:59) is kept as the
-///   expiry time with `expires` false. What the file has no time for (the new root, the metadata, location
+///   expiry time with `expires` false, and read as no time in the other fields. What the file has no time for (the new root, the metadata, location
 ///   changes, a missing or invalid date) gets the latest time the file records, so that the same file always
 ///   imports to the same database.
 /// - Icons: KeePass 1.x and KDBX share the 69 standard icons; a larger number (KeePassX's custom icons) becomes
@@ -186,7 +186,7 @@ enum KDB1Import {
   static func latestTime(_ records: KDB1Records) -> Timestamp? {
     var latest: Timestamp?
     func consider(_ bytes: ArraySlice<UInt8>?) {
-      guard let time = bytes.flatMap(KDB1Time.timestamp) else { return }
+      guard let time = bytes.flatMap(knownTime) else { return }
       if latest.map({ time > $0 }) ?? true { latest = time }
     }
     for group in records.groups {
@@ -249,15 +249,21 @@ enum KDB1Import {
     return entry
   }
 
+  /// A creation, modification or access time, or `nil` when it is not a valid date or is "never" (KeePassX writes
+  /// "never" in every time of a group; KeePassXC reads it as no time).
+  static func knownTime(_ bytes: ArraySlice<UInt8>) -> Timestamp? {
+    KDB1Time.isNever(bytes) ? nil : KDB1Time.timestamp(bytes)
+  }
+
   /// The record's times over `base` (which holds the fallback time for what is missing or not a valid date).
   static func times(
     _ creation: ArraySlice<UInt8>?, _ modification: ArraySlice<UInt8>?, _ access: ArraySlice<UInt8>?,
     _ expiry: ArraySlice<UInt8>?, now: Timestamp, base: Times?
   ) -> Times {
     var times = base ?? Times.created(at: now)
-    if let time = creation.flatMap(KDB1Time.timestamp) { times.creationTime = time }
-    if let time = modification.flatMap(KDB1Time.timestamp) { times.lastModificationTime = time }
-    if let time = access.flatMap(KDB1Time.timestamp) { times.lastAccessTime = time }
+    if let time = creation.flatMap(knownTime) { times.creationTime = time }
+    if let time = modification.flatMap(knownTime) { times.lastModificationTime = time }
+    if let time = access.flatMap(knownTime) { times.lastAccessTime = time }
     if let expiry, let time = KDB1Time.timestamp(expiry) {
       times.expiryTime = time
       times.expires = !KDB1Time.isNever(expiry)
