@@ -421,6 +421,68 @@ import Testing
     #expect(Self.error(try fewer.file(password: "pw"), key: key) != nil)
   }
 
+  /// Random changes to the records (with a matching content hash, so that they reach the record, tree and
+  /// meta-stream readers): nothing traps, a right key is never taken for a wrong one or for damage, errors are
+  /// malformed records, and what opens saves as KDBX and opens again.
+  @Test func recordMutationsNeverTrap() throws {
+    var fixture = KDB1Fixture.sample()
+    fixture.rounds = 0
+    var icons = KDB1Fixture.uint32(2) + KDB1Fixture.uint32(1) + KDB1Fixture.uint32(1)
+    icons += KDB1Fixture.uint32(3) + [1, 2, 3] + KDB1Fixture.uint32(2) + [4, 5]
+    icons += KDB1Fixture.uuid(1) + KDB1Fixture.uint32(1) + KDB1Fixture.uint32(10) + KDB1Fixture.uint32(0)
+    fixture.entries += [
+      KDB1Fixture.metaStream("KPX_CUSTOM_ICONS_4", data: icons, groupID: 10),
+      KDB1Fixture.metaStream(
+        "KPX_GROUP_TREE_STATE", data: KDB1Fixture.uint32(1) + KDB1Fixture.uint32(11) + [1], groupID: 10),
+      KDB1Fixture.metaStream("Default User Name", data: Array("me".utf8) + [0], groupID: 10),
+    ]
+    fixture.entries[0][7] = KDB1Fixture.Field(
+      type: 8, data: KDB1Fixture.text("Auto-Type: {USERNAME}\nAuto-Type-Window-1: W\nAuto-Type-1: {TAB}\nnotes"))
+    let content = fixture.content
+    let key = CompositeKey(password: "pw")
+    let rawKey = KDB1Fixture.rawKey(password: Array("pw".utf8), keyFileKey: nil)
+    var random = SplitMix64(seed: 0x4B44_4231)
+    var opened = 0
+    var saved = 0
+    for round in 0..<2_000 {
+      var mutated = content
+      for _ in 0..<(1 + Int(random.next() % 4)) {
+        guard !mutated.isEmpty else { break }
+        let index = Int(random.next() % UInt64(mutated.count))
+        switch random.next() % 4 {
+        case 0: mutated[index] = UInt8(truncatingIfNeeded: random.next())
+        case 1: mutated[index] ^= 1 << (random.next() % 8)
+        case 2: mutated.removeSubrange(index...)
+        default: mutated.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
+        }
+      }
+      var variant = fixture
+      if round % 7 == 0 { variant.groupCountOverride = UInt32(random.next() % 5) }
+      if round % 11 == 0 { variant.entryCountOverride = UInt32(random.next() % 8) }
+      let bytes = try variant.file(rawKey: rawKey, content: mutated)
+      do {
+        let result = try Self.open(bytes, key: key)
+        opened += 1
+        if opened % 10 == 1 {
+          var generator = SplitMix64(seed: UInt64(round))
+          let settings = SaveSettings(version: .v4_1, kdf: .aesKDF(AESKDFParameters(rounds: 1, seed: [])))
+          let file = try KDBXFile.save(
+            result.database, key: key, settings: settings, primitives: StandardPrimitives(), random: &generator)
+          #expect(
+            try KDBXFile.open(bytes: file, key: key).database.flatEntries.count
+              == result.database.flatEntries.count)
+          saved += 1
+        }
+      } catch {
+        switch error {
+        case .malformedRecord, .malformedHeader("Groups/Entries", _): break
+        default: Issue.record("round \(round): \(error)")
+        }
+      }
+    }
+    #expect(opened > 50 && saved > 5, "\(opened) opened, \(saved) saved")
+  }
+
   @Test func emptyDatabase() throws {
     let fixture = KDB1Fixture()
     let bytes = try fixture.file(password: "pw")

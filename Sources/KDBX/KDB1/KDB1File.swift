@@ -61,12 +61,16 @@ public enum KDB1File {
     options: LoadOptions = .default
   ) throws(KDBXError) -> KDB1OpenedDatabase {
     var decrypted = try decrypt(bytes: bytes, key: key, primitives: primitives, options: options)
+    // The content holds every password in clear: wiped when done (the records, which point into it, end first).
     defer { SecureBytes.wipe(&decrypted.content) }
     let header = decrypted.header
-    var records = try KDB1Records(
-      content: decrypted.content, groupCount: header.groupCount, entryCount: header.entryCount)
-    let result = try KDB1Import.database(
-      &records, maxGroupLevel: options.maxXMLDepth - 16, clock: clock, random: &random)
+    let result: KDB1Import.Result
+    do {
+      var records = try KDB1Records(
+        content: decrypted.content, groupCount: header.groupCount, entryCount: header.entryCount)
+      result = try KDB1Import.database(
+        &records, maxGroupLevel: options.maxXMLDepth - 16, clock: clock, random: &random)
+    }
     return KDB1OpenedDatabase(
       database: result.database, header: header, transformedKey: decrypted.transformedKey.bytes,
       passwordEncoding: decrypted.encoding, metaStreams: result.metaStreams)
