@@ -130,8 +130,8 @@ public struct FileLockHolder: Equatable, Sendable, CustomStringConvertible {
     command.map { "pid \(processID), \($0)" } ?? "pid \(processID)"
   }
 
-  /// The process holding a `flock` on the file `status` describes, from `/proc/locks` (Linux); `nil` elsewhere
-  /// or when no holder is listed.
+  /// The process holding a `flock` on the file `status` describes, from `/proc/locks` (Linux); `nil` elsewhere,
+  /// when no holder is listed, or when the listed process is not visible any more.
   static func find(locking status: FileStatus) -> FileLockHolder? {
     #if os(Linux)
       guard let table = readProcFile("/proc/locks") else { return nil }
@@ -142,8 +142,11 @@ public struct FileLockHolder: Equatable, Sendable, CustomStringConvertible {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:5342566 0 EOF"; waiters are listed as "1: -> FLOCK ...".
         guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == wanted, let pid = Int32(fields[4]) else { continue }
-        let command = readProcFile("/proc/\(pid)/comm").map { String($0.prefix { $0 != "\n" }) }
-        return FileLockHolder(processID: pid, command: command?.isEmpty == false ? command : nil)
+        // The listed process is the one that took the lock; when it is gone (the lock lives on in a descriptor it
+        // passed on) or out of sight (another PID namespace), its number would mislead.
+        guard let comm = readProcFile("/proc/\(pid)/comm") else { return nil }
+        let command = String(comm.prefix { $0 != "\n" })
+        return FileLockHolder(processID: pid, command: command.isEmpty ? nil : command)
       }
       return nil
     #else
