@@ -281,5 +281,115 @@ else
   echo "cli-tests: #18 kdb1 checks SKIPPED: ../shared/corpus is absent"
 fi
 
+# #19 io: locking, symlinks, stale temps, key files
+if "$K" --help | grep -qE '^ +add '; then
+  IO="$TMP/io"
+  mkdir -p "$IO"
+  ok() { passes=$((passes + 1)); }
+  bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+  V="$IO/v.kdbx"
+  cp "$F" "$V"
+  chmod 600 "$V"
+  # 5 concurrent adds x 20 rounds: every add that exits 0 keeps its entry, exactly once (was 42-64 of 100).
+  rounds="${KDBX_STRESS_ROUNDS:-20}"
+  : > "$IO/ok"
+  for r in $(seq 1 "$rounds"); do
+    for i in 1 2 3 4 5; do
+      ( pw fixture add "$V" "S$r-$i" >/dev/null 2>>"$IO/errors" && echo "S$r-$i" >> "$IO/ok" ) &
+    done
+    wait
+  done
+  pw fixture export "$V" --format json 2>/dev/null | sed -n 's/^ *"title": "\(S[0-9]*-[0-9]\)",$/\1/p' | sort > "$IO/kept"
+  sort "$IO/ok" > "$IO/ok.sorted"
+  if cmp -s "$IO/kept" "$IO/ok.sorted" && [ "$(wc -l < "$IO/ok.sorted")" -eq $((rounds * 5)) ]; then
+    ok
+    echo "cli-tests: concurrent adds: $((rounds * 5)) exited 0, $(wc -l < "$IO/kept") entries kept"
+  else
+    bad "concurrent adds: $(wc -l < "$IO/ok.sorted") exited 0, $(wc -l < "$IO/kept") kept"
+    head -5 "$IO/errors"
+  fi
+  [ "$(ls -A "$IO" | grep -c '^\.v\.kdbx\.tmp-')" -eq 0 ] && ok || bad "temporary files left after the stress"
+  if command -v flock >/dev/null; then
+    # A held lock (this shell holds it): a bounded wait, then a clear message; nothing saved. (The holder's name is
+    # checked in CLIConcurrentSaveTests: here the flock(1) that took the lock has exited.)
+    exec 8<"$V"
+    flock -x 8
+    before="$(sha256sum < "$V")"
+    check "lock held: times out" 1 'is locked by another program.*gave up after 0.5 s.*nothing was saved' -- pw fixture add "$V" Blocked --lock-timeout 0.5
+    [ "$(sha256sum < "$V")" = "$before" ] && ok || bad "a timed-out add changed the vault"
+    exec 8<&-
+    check "lock free: saves" 0 'Added entry' -- pw fixture add "$V" Free --lock-timeout 0.5
+    # Another program (no lock) replaces the vault while `add -p` waits for the entry password: refused.
+    mkfifo "$IO/stdin"
+    "$K" add "$V" Mine -p < "$IO/stdin" > "$IO/conflict.out" 2>&1 &
+    adder=$!
+    exec 7>"$IO/stdin"
+    printf 'fixture\n' >&7
+    for _ in $(seq 1 1000); do flock -n "$V" true || break; sleep 0.01; done
+    cp "$FX/kdbx41-chacha20-aeskdf.kdbx" "$IO/theirs.tmp"
+    mv "$IO/theirs.tmp" "$V"
+    printf 'entry password\n' >&7
+    exec 7>&-
+    wait "$adder"
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q 'changed since it was read.*nothing was saved' "$IO/conflict.out" \
+      && cmp -s "$V" "$FX/kdbx41-chacha20-aeskdf.kdbx"; then ok; else
+      bad "save over a changed file: exit $status, $(cat "$IO/conflict.out")"; fi
+  else
+    echo "cli-tests: NOTE flock(1) not installed; lock and conflict checks skipped"
+  fi
+  # Symbolic links: the target changes, the links stay, the mode is kept; a dangling link is refused.
+  mkdir -p "$IO/real" "$IO/links"
+  cp "$F" "$IO/real/vault.kdbx"
+  chmod 664 "$IO/real/vault.kdbx"
+  ln -s ../real/vault.kdbx "$IO/links/relative.kdbx"
+  ln -s "$IO/real/vault.kdbx" "$IO/links/absolute.kdbx"
+  ln -s nowhere.kdbx "$IO/links/dangling.kdbx"
+  check "add through a relative link" 0 'Added entry' -- pw fixture add "$IO/links/relative.kdbx" ViaRelative
+  check "add through an absolute link" 0 'Added entry' -- pw fixture add "$IO/links/absolute.kdbx" ViaAbsolute
+  [ -L "$IO/links/relative.kdbx" ] && [ -L "$IO/links/absolute.kdbx" ] && ok || bad "a save replaced a link"
+  check "the target has the entry added through the relative link" 0 '^ViaRelative$' -- pw fixture ls "$IO/real/vault.kdbx"
+  check "the target has the entry added through the absolute link" 0 '^ViaAbsolute$' -- pw fixture ls "$IO/real/vault.kdbx"
+  [ "$(stat -c %a "$IO/real/vault.kdbx")" = 664 ] && ok || bad "mode not kept: $(stat -c %a "$IO/real/vault.kdbx")"
+  [ "$(ls -A "$IO/real")" = vault.kdbx ] && ok || bad "files left beside the target: $(ls -A "$IO/real")"
+  check "dangling link" 1 'dangling.kdbx is a symbolic link to nowhere.kdbx, which does not exist' -- pw fixture add "$IO/links/dangling.kdbx" X
+  # Stale temporary files: those of dead processes (or over an hour old) go, the rest stays.
+  dead="$(sh -c 'echo $$')"
+  for name in ".v.kdbx.tmp-$dead-1" ".v.kdbx.tmp-$$-2" ".v.kdbx.tmp-$$-3" ".v.kdbx.tmp-$dead-x" ".w.kdbx.tmp-$dead-1"; do
+    printf partial > "$IO/$name"
+  done
+  touch -d '2 hours ago' "$IO/.v.kdbx.tmp-$$-3"
+  check "save after a crash" 0 'Added entry' -- pw fixture add "$V" AfterCrash
+  left="$(cd "$IO" && ls -A | grep 'kdbx\.tmp-' | sort | tr '\n' ' ')"
+  want="$(printf '%s\n' ".v.kdbx.tmp-$$-2" ".v.kdbx.tmp-$dead-x" ".w.kdbx.tmp-$dead-1" | sort | tr '\n' ' ')"
+  [ "$left" = "$want" ] && ok || bad "stale temporary files: left '$left', expected '$want'"
+  # Key files: regular files only, refused at once; large ones need a flag and are hashed in a stream.
+  mkfifo "$IO/key.fifo"
+  check "FIFO key file" 1 'key file .*key.fifo is a FIFO \(named pipe\), not a regular file' -- timeout 20 bash -c "printf 'fixture\\n' | '$K' ls '$F' --key-file '$IO/key.fifo'"
+  check "directory key file" 1 'is a directory, not a regular file' -- pw fixture ls "$F" --key-file "$IO"
+  check "device key file" 1 'is a character device, not a regular file' -- pw fixture ls "$F" --key-file /dev/zero
+  truncate -s 65M "$IO/big.key"
+  check "large key file refused" 1 'is 65 MiB, larger than any real key file .*--allow-large-key-file' -- "$K" create "$IO/big.kdbx" --no-password --key-file "$IO/big.key"
+  check "large key file allowed" 0 'Created' -- "$K" create "$IO/big.kdbx" --no-password --key-file "$IO/big.key" --allow-large-key-file --kdf aes-kdf --rounds 1000
+  if [ -x /usr/bin/time ]; then
+    rss="$(/usr/bin/time -f '%M' "$K" ls "$IO/big.kdbx" --no-password --key-file "$IO/big.key" --allow-large-key-file 2>&1 >/dev/null | tail -1)"
+    [ "${rss:-999999}" -lt 65536 ] && ok || bad "large key file: peak memory ${rss} KiB"
+  else
+    check "large key file opens" 0 '' -- "$K" ls "$IO/big.kdbx" --no-password --key-file "$IO/big.key" --allow-large-key-file
+  fi
+  if command -v python3 >/dev/null; then
+    # The same key as another tool's SHA-256 of the whole file: a vault keyed with the 32 raw digest bytes opens.
+    python3 -c "import hashlib,sys; sys.stdout.buffer.write(hashlib.sha256(b'\0'*(65<<20)).digest())" > "$IO/digest.key"
+    check "streamed hash matches python hashlib" 0 '' -- "$K" ls "$IO/big.kdbx" --no-password --key-file "$IO/digest.key"
+  fi
+  # Errors in words, not errno numbers.
+  check "vault is a directory" 1 "$IO is a directory, not a regular file" -- pw fixture ls "$IO"
+  check "not a directory" 1 'not a directory' -- pw fixture ls "$F/x.kdbx"
+  check "no such file" 1 'no such file or directory' -- pw fixture ls "$IO/missing.kdbx"
+  check "create in a missing directory" 1 'no such file or directory' -- pw demo attachment-export "$DEMO" Internet/GitHub recovery-codes.txt "$IO/no/dir/out.txt"
+  errnos="$( { pw fixture ls "$IO"; pw fixture ls "$F/x"; pw demo attachment-export "$DEMO" Internet/GitHub recovery-codes.txt "$IO/no/x"; } 2>&1 | grep -c errno)"
+  [ "$errnos" -eq 0 ] && ok || bad "messages with errno numbers"
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

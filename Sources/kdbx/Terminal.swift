@@ -1,4 +1,5 @@
 import Glibc
+import KDBXFileIO
 
 /// Standard streams and the terminal: writing output, and reading a password with echo off.
 enum Terminal {
@@ -32,15 +33,14 @@ enum Terminal {
   /// Creates the new file `path` (mode 0600; an existing file is refused) holding `contents`.
   static func createFile(_ path: String, contents: [UInt8]) throws(CLIError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      let reason = errno == EEXIST ? "it already exists" : "errno \(errno)"
-      throw .failure("cannot create \(path): \(reason)")
-    }
+    guard descriptor >= 0 else { throw .failure("cannot create \(path): \(FileIO.describe(errno: errno))") }
     let written = writeBytes(contents, to: descriptor)
+    let writeError = errno
     let closed = close(descriptor) == 0
     guard written && closed else {
+      let reason = FileIO.describe(errno: written ? errno : writeError)
       unlink(path)
-      throw .failure("cannot write \(path) (errno \(errno))")
+      throw .failure("cannot write \(path): \(reason)")
     }
   }
 

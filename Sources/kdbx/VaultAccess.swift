@@ -6,11 +6,19 @@ import KDBXFileIO
 /// bar, and finding entries and groups by path or UUID.
 struct VaultAccess {
   /// The value options every vault command accepts.
-  static let valueOptions: Set<String> = ["--key-file", "-k"]
+  static let valueOptions: Set<String> = ["--key-file", "-k", "--lock-timeout"]
+  /// How long a command that changes a vault waits for another one saving it (`--lock-timeout`), in seconds.
+  static let defaultLockTimeoutSeconds = 20.0
+  /// The option that lifts the key file size limit (``FileIO/defaultMaxKeyFileByteCount``).
+  static let allowLargeKeyFileFlag = "--allow-large-key-file"
 
   var path: String
   var key: CompositeKey
   var opened: OpenedDatabase
+  /// The version of the file that was opened: a save replaces the file only while it still holds these bytes.
+  var version: FileVersion?
+  /// The vault's lock, held from before the read to after the save, by commands that change the vault.
+  var lock: VaultFileLock?
 
   var database: Database {
     get { opened.database }
@@ -18,36 +26,109 @@ struct VaultAccess {
   }
 
   /// Reads the credential options from `arguments` and opens positional 0 as the vault.
-  static func open(_ arguments: inout Arguments) throws(CLIError) -> VaultAccess {
+  ///
+  /// With `forChange` (every command that saves the vault), the vault's lock (``VaultFileLock``) is taken before
+  /// the file is read and held until the process ends, so that concurrent commands take turns (waiting up to
+  /// `--lock-timeout` seconds, default 20), and ``save()`` replaces the file only if it still holds what was read.
+  static func open(_ arguments: inout Arguments, forChange: Bool = false) throws(CLIError) -> VaultAccess {
     let path = try arguments.positional(0, "FILE")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
-    return try open(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let allowsLargeKeyFile = arguments.flag(allowLargeKeyFileFlag)
+    var lockTimeout: Double? = nil
+    if forChange {
+      lockTimeout = defaultLockTimeoutSeconds
+      if let text = arguments.value("--lock-timeout") {
+        guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+          throw .usage("--lock-timeout needs a number of seconds from 0 to 3600, not '\(text)'")
+        }
+        lockTimeout = seconds
+      }
+    }
+    return try open(
+      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile,
+      lockTimeout: lockTimeout)
   }
 
-  static func open(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> VaultAccess {
-    let bytes = try readFile(path)
-    let keyFile = try readKeyFile(keyFilePath)
+  /// Opens the vault at `path`; with a `lockTimeout`, under the vault's lock (see ``open(_:forChange:)``).
+  static func open(
+    path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false,
+    lockTimeout: Double? = nil
+  ) throws(CLIError) -> VaultAccess {
+    var (bytes, version) = try readFileAndVersion(path)
+    let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
     let password =
       noPassword
       ? nil
       : try readPassword(
         prompt: "Enter password to unlock \(path): ",
         missing: "no password given (pipe it on standard input, or use --no-password)")
+    var lock: VaultFileLock? = nil
+    if let lockTimeout {
+      // Locked after the password prompt, so that a person typing does not hold up other commands; the file is
+      // read again under the lock, and that version is the one opened, changed and replaced.
+      lock = try acquireLock(path, timeout: lockTimeout)
+      if let lock {
+        do {
+          (bytes, version) = try lock.read()
+        } catch {
+          throw .failure(error.description)
+        }
+      } else {
+        (bytes, version) = try readFileAndVersion(path)
+      }
+    }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try openBytes(bytes, key: key)
     ProcessLifetime.keep(opened)
-    return VaultAccess(path: path, key: key, opened: opened)
+    return VaultAccess(path: path, key: key, opened: opened, version: version, lock: lock)
   }
 
-  /// The key file at `path`, or `nil` without one.
-  static func readKeyFile(_ path: String?) throws(CLIError) -> KeyFile? {
-    guard let path else { return nil }
-    let contents = try readFile(path)
+  /// The vault's lock, waiting up to `timeout` seconds for another holder (and saying so on a terminal); `nil`
+  /// when the file system cannot lock, with a note: the save's version check still refuses to overwrite.
+  static func acquireLock(_ path: String, timeout: Double) throws(CLIError) -> VaultFileLock? {
     do {
-      return try KeyFile(contents: contents)
+      return try VaultFileLock.acquire(path, timeoutSeconds: timeout) { holder in
+        guard Terminal.standardErrorIsTerminal else { return }
+        let who = holder.map { " (\($0.description))" } ?? ""
+        Terminal.error("Waiting for another program\(who) that is changing \(path)...\n")
+      }
+    } catch .lockFailed(_, let code) {
+      Terminal.error(
+        "kdbx: note: cannot lock \(path) (\(FileIO.describe(errno: code))); "
+          + "saving only if nobody else saved it meanwhile\n")
+      return nil
+    } catch .lockTimeout(_, let seconds, let holder) {
+      let who = holder.map { " (\($0.description))" } ?? ""
+      let wait = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+      throw .failure(
+        "\(path) is locked by another program\(who) that is changing it; gave up after \(wait) s "
+          + "(--lock-timeout SECONDS waits longer); nothing was saved")
     } catch {
-      throw .failure("key file \(path): \(error.description)")
+      throw .failure(error.description)
+    }
+  }
+
+  /// The key file at `path`, or `nil` without one: read with bounded memory, regular files only, and at most
+  /// 64 MiB unless `allowsLarge` (``FileIO/readKeyFile(atPath:maxByteCount:)``).
+  static func readKeyFile(_ path: String?, allowsLarge: Bool = false) throws(CLIError) -> KeyFile? {
+    guard let path else { return nil }
+    do {
+      return try FileIO.readKeyFile(atPath: path, maxByteCount: allowsLarge ? nil : FileIO.defaultMaxKeyFileByteCount)
+    } catch .notRegularFile(_, let kind) {
+      throw .failure("key file \(path) is \(kind), not a regular file")
+    } catch .tooLarge(_, let count, let limit) {
+      let size = "\(count >> 20) MiB"
+      guard allowsLarge else {
+        throw .failure(
+          "key file \(path) is \(size), larger than any real key file (limit \(limit >> 20) MiB); "
+            + "pass \(allowLargeKeyFileFlag) to use it anyway")
+      }
+      throw .failure(
+        "key file \(path) is \(size) and starts like an XML key file; XML key files over \(limit >> 20) MiB are not read"
+      )
+    } catch {
+      throw .failure(error.description)
     }
   }
 
@@ -60,6 +141,14 @@ struct VaultAccess {
   static func readFile(_ path: String) throws(CLIError) -> [UInt8] {
     do {
       return try FileIO.readFile(atPath: path)
+    } catch {
+      throw .failure(error.description)
+    }
+  }
+
+  static func readFileAndVersion(_ path: String) throws(CLIError) -> (bytes: [UInt8], version: FileVersion) {
+    do {
+      return try FileIO.readFileAndVersion(atPath: path)
     } catch {
       throw .failure(error.description)
     }
@@ -81,8 +170,9 @@ struct VaultAccess {
     }
   }
 
-  /// Saves the database atomically: writes a temporary file, reads it back and verifies every integrity layer
-  /// and the XML, then renames it over the original.
+  /// Saves the database atomically: writes a temporary file beside the real vault (symbolic links are followed),
+  /// reads it back and verifies every integrity layer and the XML, checks that the vault on disk still holds the
+  /// bytes that were opened (SHA-256), then renames the new file over it.
   func save() throws(CLIError) {
     try KeePass1Access.refuseChange(opened, path: path)
     let saved: SavedFile
@@ -101,7 +191,13 @@ struct VaultAccess {
       KDFTuning.problem(verifying: written, transformedKey: transformedKey)
     }
     do {
-      try FileIO.atomicWrite(saved.bytes, toPath: path, verify: verify)
+      try FileIO.atomicWrite(
+        saved.bytes, toPath: lock?.path ?? path, expecting: version.map { .unchanged($0) } ?? .anything,
+        verify: verify)
+    } catch .changedSinceRead {
+      throw .failure(
+        "\(path) changed since it was read (another program saved it meanwhile); nothing was saved; "
+          + "run the command again")
     } catch {
       throw .failure("cannot save: \(error.description)")
     }

@@ -19,7 +19,8 @@ let usage = """
     attachment-export ENTRY NAME PATH
                        Write an attachment to a new file (or --stdout).
 
-  CHANGING A VAULT (saved atomically: temporary file, fsync, verify, rename):
+  CHANGING A VAULT (locked while the command runs; saved atomically beside the real file through symbolic links:
+  temporary file, fsync, verify, check that nobody else saved meanwhile, rename):
     add GROUP/TITLE    Add an entry (--username, --url, --notes, --password-prompt or --generate).
     edit ENTRY         Change an entry; the old version goes to its history.
     rm ENTRY           Move an entry to the recycle bin (delete it if it is already there).
@@ -49,6 +50,9 @@ let usage = """
   VAULT OPTIONS:
     --key-file PATH    Use a key file (with the password, or alone with --no-password).
     --no-password      Do not ask for a password.
+    --allow-large-key-file
+                       Accept a key file over 64 MiB (hashed in a stream).
+    --lock-timeout S   Commands that change a vault wait up to S seconds (default 20) for another one saving it.
     --json             Machine-readable output (info, ls, show, search, totp, calibrate).
 
   ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.

@@ -59,6 +59,75 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
     keePass1KeyBytes = keyBytes
   }
 
+  /// A key file of the fourth form ("anything else") from the SHA-256 of its whole content, computed by the caller:
+  /// for a file too large to hold in memory, in a stream. Use it only for content that
+  /// ``isCertainlyHashedForm(byteCount:prefix:)`` says is of that form.
+  ///
+  /// - Throws: ``KDBXError/invalidKeyFile(reason:)`` when `digest` is not 32 bytes.
+  public init(sha256OfContents digest: [UInt8]) throws(KDBXError) {
+    guard digest.count == SHA256.digestByteCount else {
+      throw .invalidKeyFile(reason: "a SHA-256 digest is 32 bytes, not \(digest.count)")
+    }
+    format = .hashed
+    keyBytes = digest
+    keePass1KeyBytes = digest
+  }
+
+  /// Whether a key file of `byteCount` bytes that starts with `prefix` is certainly of the fourth form, so that
+  /// its key is the SHA-256 of its content and it can be hashed in a stream without being held in memory.
+  ///
+  /// It is when its size rules out the 32-byte and 64-hex forms and its start rules out an XML key file: the
+  /// first byte after an optional UTF-8 byte order mark and whitespace is not `<`, or the document's first
+  /// element (after the XML declaration, processing instructions and comments) is not `KeyFile`. When `prefix`
+  /// ends before that is decided (or holds a DOCTYPE), the answer is `false`: read the whole file and use
+  /// ``init(contents:)``.
+  public static func isCertainlyHashedForm(byteCount: Int, prefix: [UInt8]) -> Bool {
+    guard byteCount != 32 && byteCount != 64 && prefix.count <= byteCount else { return false }
+    var index = 0
+    if prefix.count >= 3, prefix[0] == 0xEF, prefix[1] == 0xBB, prefix[2] == 0xBF { index = 3 }
+    func skipWhitespace() { while index < prefix.count, ASCII.isWhitespace(prefix[index]) { index += 1 } }
+    /// Moves past the first `terminator` at or after `index`; `false` when the prefix ends first.
+    func skip(past terminator: [UInt8]) -> Bool {
+      var position = index
+      while position + terminator.count <= prefix.count {
+        if prefix[position..<(position + terminator.count)].elementsEqual(terminator) {
+          index = position + terminator.count
+          return true
+        }
+        position += 1
+      }
+      return false
+    }
+    skipWhitespace()
+    if index == prefix.count { return prefix.count == byteCount }  // all of it read: not XML
+    guard prefix[index] == 0x3C else { return true }  // KeePass tries XML only for content starting with '<'
+    while index < prefix.count {
+      skipWhitespace()
+      guard index + 1 < prefix.count, prefix[index] == 0x3C else { return false }
+      let next = prefix[index + 1]
+      if next == 0x3F {  // "<?": the XML declaration or a processing instruction
+        guard skip(past: [0x3F, 0x3E]) else { return false }
+      } else if next == 0x21 {  // "<!": a comment, or a DOCTYPE (undecided here)
+        guard index + 4 <= prefix.count, prefix[(index + 2)..<(index + 4)].elementsEqual([0x2D, 0x2D]) else {
+          return false
+        }
+        index += 4
+        guard skip(past: [0x2D, 0x2D, 0x3E]) else { return false }
+      } else {
+        // The first element: its name ends at whitespace, '/' or '>'. A prefixed name counts by its local part.
+        var end = index + 1
+        while end < prefix.count, !ASCII.isWhitespace(prefix[end]), prefix[end] != 0x2F, prefix[end] != 0x3E {
+          end += 1
+        }
+        guard end < prefix.count, end > index + 1 else { return false }
+        var name = prefix[(index + 1)..<end]
+        if let colon = name.lastIndex(of: 0x3A) { name = name[(colon + 1)...] }
+        return !name.elementsEqual(KeyFileXMLNames.keyFile.utf8)
+      }
+    }
+    return false
+  }
+
   /// Reads an XML key file from its parsed document (root element `KeyFile`).
   public init(xmlDocument root: XMLElement) throws(KDBXError) {
     guard root.name == KeyFileXMLNames.keyFile else { throw .invalidKeyFile(reason: "root element is not KeyFile") }

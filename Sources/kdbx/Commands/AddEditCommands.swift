@@ -11,7 +11,7 @@ enum AddCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "GROUP/TITLE")
     let parts = VaultAccess.split(path)
@@ -42,7 +42,7 @@ enum EditCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
     let entry = try vault.entry(reference)

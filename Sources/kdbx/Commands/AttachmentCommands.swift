@@ -11,7 +11,7 @@ enum AttachmentImportCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
     let force = arguments.flag("-f", "--force")
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 4)
     let reference = try arguments.positional(1, "ENTRY")
     let name = try arguments.positional(2, "NAME")
@@ -40,7 +40,7 @@ enum AttachmentRemoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
     let name = try arguments.positional(2, "NAME")
@@ -64,7 +64,7 @@ enum RemoveGroupCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "GROUP")
     let group = try vault.group(reference)

@@ -25,6 +25,7 @@ enum ImportCommand {
     let path = try arguments.positional(1, "OUT")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
+    let allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
     var settings = try CreateCommand.saveSettings(&arguments)
     let decryptionTime = try CreateCommand.decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 2)
@@ -55,7 +56,8 @@ enum ImportCommand {
       throw .failure("\(xmlPath): \(error.description)")
     }
     database.meta.headerHash = nil
-    let key = try CreateCommand.newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let key = try CreateCommand.newKey(
+      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(database, key: key, settings: settings, to: path)
     Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")

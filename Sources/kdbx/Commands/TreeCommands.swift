@@ -10,7 +10,7 @@ enum RemoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
     let entry = try vault.entry(reference)
@@ -37,7 +37,7 @@ enum MoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
     let target = try arguments.positional(2, "GROUP")
@@ -60,7 +60,7 @@ enum MakeGroupCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "GROUP")
     let parts = VaultAccess.split(path)
