@@ -62,7 +62,7 @@ extension OTPFormatError: CustomStringConvertible {
     case .invalidParameter(let name, let value): return "\(name) '\(value)' is not understood"
     case .invalidPercentEncoding: return "a %-escape is malformed or does not decode to UTF-8"
     case .parameters(let error): return error.description
-    case .unrepresentable(let format): return "cannot be stored in \(format)"
+    case .unrepresentable(let format): return "cannot be stored in \(format.description)"
     }
   }
 }
