@@ -62,7 +62,7 @@ extension OTPFormatError: CustomStringConvertible {
     case .invalidParameter(let name, let value): return "\(name) '\(value)' is not understood"
     case .invalidPercentEncoding: return "a %-escape is malformed or does not decode to UTF-8"
     case .parameters(let error): return error.description
-    case .unrepresentable(let format): return "cannot be stored in \(format.description)"
+    case .unrepresentable(let format): return "cannot be stored in \(format.fieldsDescription)"
     }
   }
 }
@@ -78,9 +78,9 @@ extension OneTimePassword.ParameterError: CustomStringConvertible {
   }
 }
 
-extension OTPStorageFormat: CustomStringConvertible {
-  /// The fields this format uses, as a user sees them in an entry.
-  public var description: String {
+extension OTPStorageFormat {
+  /// The fields this format uses, as a user sees them in an entry ("the 'TimeOtp-*' fields"), for messages.
+  public var fieldsDescription: String {
     switch self {
     case .otpauthURI: return "the 'otp' field"
     case .keeOTP: return "the 'otp' field (KeeOTP)"

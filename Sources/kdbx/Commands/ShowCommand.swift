@@ -98,7 +98,7 @@ enum ShowCommand {
         if case .failure(let error) = reading.result {
           throw .failure(
             "the entry's one-time password settings are invalid: \(TerminalText.line(error.description)) "
-              + "(in \(reading.format.description))")
+              + "(in \(reading.format.fieldsDescription))")
         }
       }
       throw .failure("the entry has no one-time password")
