@@ -3,16 +3,18 @@ import KDBXFileIO
 
 /// Standard streams and the terminal: writing output, and reading a password with echo off.
 enum Terminal {
-  /// Writes `text` to standard output.
+  /// Writes plain-text output to standard output, control characters other than line feeds and tabs escaped
+  /// (``TerminalText``): nothing from a vault reaches the terminal raw.
   static func out(_ text: String) {
-    write(text, to: 1)
+    write(TerminalText.multiline(text), to: 1)
   }
 
-  /// Writes `text` to standard error.
+  /// Writes plain-text output to standard error, escaped as ``out(_:)`` does.
   static func error(_ text: String) {
-    write(text, to: 2)
+    write(TerminalText.multiline(text), to: 2)
   }
 
+  /// Writes `text` exactly: for data formats (`export`) and the progress bar's carriage returns.
   static func write(_ text: String, to descriptor: Int32) {
     _ = writeBytes(Array(text.utf8), to: descriptor)
   }

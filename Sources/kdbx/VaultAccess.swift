@@ -214,50 +214,128 @@ struct VaultAccess {
   }
 
   // MARK: Finding things
+  //
+  // A reference resolves to a position in the tree, and commands act on that position: in a file where two objects
+  // share a UUID (which KDBX forbids, but damaged files have), acting "on the UUID" could change the other one.
+
+  /// An entry found from a command-line reference, with where it is.
+  struct LocatedEntry {
+    var entry: Entry
+    var position: EntryPosition
+  }
+
+  /// A group found from a command-line reference, with where it is.
+  struct LocatedGroup {
+    var group: Group
+    var position: GroupPosition
+  }
 
   /// Finds an entry by `Group/Sub/Title` (from the root's children) or by UUID.
   func entry(_ reference: String) throws(CLIError) -> Entry {
-    if let uuid = VaultAccess.uuid(reference), let entry = database.entry(withUUID: uuid) { return entry }
+    try locateEntry(reference).entry
+  }
+
+  /// Finds an entry by `Group/Sub/Title` (from the root's children) or by UUID; refuses a reference that names
+  /// several entries, listing them.
+  func locateEntry(_ reference: String) throws(CLIError) -> LocatedEntry {
+    if let uuid = VaultAccess.uuid(reference) {
+      let found = database.positions(ofEntry: uuid)
+      if found.count > 1 {
+        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
+        throw .failure(
+          "the UUID \(uuid) names \(found.count) entries (\(paths)), which KDBX forbids; name the entry by its path "
+            + "('kdbx verify' lists the duplicates)")
+      }
+      if let position = found.first, let entry = database.entry(at: position) {
+        return LocatedEntry(entry: entry, position: position)
+      }
+    }
     let parts = VaultAccess.split(reference)
     guard let title = parts.last else { throw .failure("no entry named '\(reference)'") }
-    let groupPath = Array(parts.dropLast())
-    let matches = database.flatEntries.filter {
-      $0.groupPath == groupPath && ($0.entry[field: "Title"]?.reveal() ?? "") == title
+    var matches: [LocatedEntry] = []
+    for groupPosition in groups(named: Array(parts.dropLast())) {
+      guard let group = database.group(at: groupPosition) else { continue }
+      for (index, entry) in group.entries.enumerated() where ListCommand.title(entry) == title {
+        matches.append(LocatedEntry(entry: entry, position: EntryPosition(group: groupPosition, index: index)))
+      }
     }
     guard let first = matches.first else { throw .failure("no entry named '\(reference)'") }
     if matches.count > 1 {
-      throw .failure("'\(reference)' names \(matches.count) entries; use a UUID (\(first.entry.uuid), ...)")
+      let uuids = matches.map { $0.entry.uuid.description }.joined(separator: ", ")
+      throw .failure("'\(reference)' names \(matches.count) entries; use a UUID (\(uuids))")
     }
-    return first.entry
+    return first
   }
 
   /// Finds a group by path (empty or `/` for the root) or by UUID.
   func group(_ reference: String) throws(CLIError) -> Group {
-    guard let root = database.root else { throw .failure("the database has no root group") }
-    if let uuid = VaultAccess.uuid(reference), let group = database.group(withUUID: uuid) { return group }
-    var current = root
-    for name in VaultAccess.split(reference) {
-      let children = current.groups.filter { ($0.name ?? "") == name }
-      guard let next = children.first else { throw .failure("no group named '\(reference)'") }
-      if children.count > 1 { throw .failure("'\(reference)' names \(children.count) groups; use a UUID") }
+    try locateGroup(reference).group
+  }
+
+  /// Finds a group by path (empty or `/` for the root) or by UUID; refuses a reference that names several groups,
+  /// listing them.
+  func locateGroup(_ reference: String) throws(CLIError) -> LocatedGroup {
+    guard database.root != nil else { throw .failure("the database has no root group") }
+    if let uuid = VaultAccess.uuid(reference) {
+      let found = database.positions(ofGroup: uuid)
+      if found.count > 1 {
+        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
+        throw .failure(
+          "the UUID \(uuid) names \(found.count) groups (\(paths)), which KDBX forbids; name the group by its path "
+            + "('kdbx verify' lists the duplicates)")
+      }
+      if let position = found.first, let group = database.group(at: position) {
+        return LocatedGroup(group: group, position: position)
+      }
+    }
+    let matches = groups(named: VaultAccess.split(reference))
+    guard let first = matches.first, let group = database.group(at: first) else {
+      throw .failure("no group named '\(reference)'")
+    }
+    if matches.count > 1 {
+      let uuids = matches.compactMap { database.group(at: $0)?.uuid.description }.joined(separator: ", ")
+      throw .failure("'\(reference)' names \(matches.count) groups; use a UUID (\(uuids))")
+    }
+    return LocatedGroup(group: group, position: first)
+  }
+
+  /// The positions of the groups whose names from below the root are `names` (the root for no names).
+  func groups(named names: [String]) -> [GroupPosition] {
+    var current: [GroupPosition] = database.root == nil ? [] : [.root]
+    for name in names {
+      var next: [GroupPosition] = []
+      for position in current {
+        guard let group = database.group(at: position) else { continue }
+        for (index, child) in group.groups.enumerated() where (child.name ?? "") == name {
+          next.append(GroupPosition(indexPath: position.indexPath + [index]))
+        }
+      }
       current = next
     }
     return current
   }
 
-  /// The names from the root's child down to `uuid` (root excluded); `nil` when the group is not in the tree.
-  func groupPath(of uuid: KDBXUUID) -> [String]? {
-    guard let root = database.root else { return nil }
-    if root.uuid == uuid { return [] }
-    func search(_ group: Group, _ path: [String]) -> [String]? {
-      for child in group.groups {
-        let here = path + [child.name ?? ""]
-        if child.uuid == uuid { return here }
-        if let found = search(child, here) { return found }
-      }
-      return nil
+  /// The names from the root's child down to the group at `position` (root excluded).
+  func groupPath(of position: GroupPosition) -> [String] {
+    guard var group = database.root else { return [] }
+    var names: [String] = []
+    for index in position.indexPath where group.groups.indices.contains(index) {
+      group = group.groups[index]
+      names.append(group.name ?? "")
     }
-    return search(root, [])
+    return names
+  }
+
+  /// The group at `position` as a path for a message ('/' for the root), escaped for the terminal.
+  func pathText(of position: GroupPosition) -> String {
+    let names = groupPath(of: position)
+    return names.isEmpty ? "/" : TerminalText.line(names.joined(separator: "/"))
+  }
+
+  /// The entry at `position` as `Group/Title` for a message, escaped for the terminal.
+  func pathText(of position: EntryPosition) -> String {
+    let title = database.entry(at: position).map(ListCommand.title) ?? ""
+    return TerminalText.line((groupPath(of: position.group) + [title]).joined(separator: "/"))
   }
 
   static func split(_ path: String) -> [String] {
@@ -289,13 +367,13 @@ final class ProgressBar {
     lastPercent = percent
     let filled = percent * 30 / 100
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
-    Terminal.error("\r\(label) [\(bar)] \(percent)%")
+    Terminal.write("\r\(label) [\(bar)] \(percent)%", to: 2)
     return true
   }
 
   func finish() {
     guard isActive, lastPercent >= 0 else { return }
-    Terminal.error("\r" + String(repeating: " ", count: label.count + 40) + "\r")
+    Terminal.write("\r" + String(repeating: " ", count: label.count + 40) + "\r", to: 2)
     lastPercent = -1
   }
 }

@@ -24,10 +24,11 @@ enum ExportCommand {
     }
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 1)
+    // Data formats, written exactly (not escaped as terminal text is).
     switch format {
-    case "json": Terminal.out(json(vault).rendered() + "\n")
-    case "csv": Terminal.out(csv(vault))
-    default: Terminal.out(try xml(vault))
+    case "json": Terminal.write(json(vault).rendered() + "\n", to: 1)
+    case "csv": Terminal.write(csv(vault), to: 1)
+    default: Terminal.write(try xml(vault), to: 1)
     }
   }
 

@@ -56,10 +56,13 @@ enum InfoCommand {
       return
     }
     var lines: [String] = []
-    lines.append("File:            \(vault.path)")
-    lines.append("Name:            \(database.meta.databaseName ?? "")")
-    if let text = database.meta.databaseDescription, !text.isEmpty { lines.append("Description:     \(text)") }
-    lines.append("Generator:       \(database.meta.generator ?? "")")
+    // Vault text is escaped for the terminal (TerminalText); the description may span lines.
+    lines.append("File:            \(TerminalText.line(vault.path))")
+    lines.append("Name:            \(TerminalText.line(database.meta.databaseName ?? ""))")
+    if let text = database.meta.databaseDescription, !text.isEmpty {
+      lines.append("Description:     \(TerminalText.multiline(text))")
+    }
+    lines.append("Generator:       \(TerminalText.line(database.meta.generator ?? ""))")
     lines.append("Format:          \(Names.format(of: vault.opened))")
     lines.append("Cipher:          \(Names.cipher(header.cipher))")
     let parameters = kdf.map { "\($0.0) \($0.1)" }.joined(separator: ", ")

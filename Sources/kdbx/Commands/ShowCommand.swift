@@ -25,7 +25,8 @@ enum ShowCommand {
     let json = arguments.flag("--json")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 2)
-    let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
+    let located = try vault.locateEntry(try arguments.positional(1, "ENTRY"))
+    let entry = located.entry
     let code = totp ? try currentCode(entry) : nil
 
     if !attributes.isEmpty {
@@ -45,7 +46,7 @@ enum ShowCommand {
     }
     if json {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
-      members.append(("groupPath", .array((groupPath(vault, entry) ?? []).map { .string($0) })))
+      members.append(("groupPath", .array(vault.groupPath(of: located.position.group).map { .string($0) })))
       members.append(
         ("fields", .object(names.map { ($0, JSONValue.string(shown(entry[field: $0]))) })))
       members.append(("tags", .array(entry.tagList.map { .string($0) })))
@@ -56,14 +57,20 @@ enum ShowCommand {
       Terminal.out(JSONValue.object(members).rendered() + "\n")
       return
     }
+    // Vault text is escaped for the terminal: names and single-line fields on one line, Notes and custom fields
+    // (which may span lines on purpose) with their line breaks.
     var lines: [String] = []
-    for name in names { lines.append("\(name): \(shown(entry[field: name]))") }
-    if !entry.tagList.isEmpty { lines.append("Tags: \(entry.tagList.joined(separator: ", "))") }
+    for name in names {
+      let value = shown(entry[field: name])
+      let text = isMultiline(name) ? TerminalText.multiline(value) : TerminalText.line(value)
+      lines.append("\(TerminalText.line(name)): \(text)")
+    }
+    if !entry.tagList.isEmpty { lines.append("Tags: \(TerminalText.line(entry.tagList.joined(separator: ", ")))") }
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
       for attachment in entry.attachments {
         let size = vault.database.data(of: attachment)?.count ?? 0
-        lines.append("  \(attachment.name) (\(size) bytes)")
+        lines.append("  \(TerminalText.line(attachment.name)) (\(size) bytes)")
       }
     }
     lines.append("Uuid: \(entry.uuid)")
@@ -79,14 +86,23 @@ enum ShowCommand {
     return entry.fields.first { $0.key.lowercased() == name.lowercased() }?.value
   }
 
-  static func groupPath(_ vault: VaultAccess, _ entry: Entry) -> [String]? {
-    guard let parent = vault.database.parentGroupUUID(ofEntry: entry.uuid) else { return nil }
-    return vault.groupPath(of: parent)
-  }
+  /// Whether `name` is printed over several lines when its value has line breaks: Notes and custom fields.
+  static func isMultiline(_ name: String) -> Bool { !["Title", "UserName", "Password", "URL"].contains(name) }
 
-  /// The entry's current one-time password and its remaining validity.
+  /// The entry's current one-time password and its remaining validity. An entry whose OTP settings are present
+  /// but unusable is reported with the reason (for example a period of 0), not as having none.
   static func currentCode(_ entry: Entry) throws(CLIError) -> (code: String, seconds: Int?, remaining: JSONValue) {
-    guard let generator = entry.oneTimePassword() else { throw .failure("the entry has no one-time password") }
+    guard let generator = entry.oneTimePassword() else {
+      let readings = entry.oneTimePasswordReadings()
+      for reading in readings {
+        if case .failure(let error) = reading.result {
+          throw .failure(
+            "the entry's one-time password settings are invalid: \(TerminalText.line(error.description)) "
+              + "(in \(reading.format.fieldsDescription))")
+        }
+      }
+      throw .failure("the entry has no one-time password")
+    }
     let now = Int64(time(nil))
     let seconds = generator.secondsRemaining(at: now)
     return (generator.code(at: now), seconds, seconds.map { .number($0) } ?? .null)

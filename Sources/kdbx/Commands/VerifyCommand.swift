@@ -6,7 +6,8 @@ enum VerifyCommand {
     USAGE: kdbx verify FILE [--json] [--key-file PATH] [--no-password]
       Opens FILE, which checks the outer header, its hash or HMAC, the key, every block's hash or HMAC, the
       decompression and the XML. Then checks the tree: unique UUIDs, attachments that point at stored data,
-      unused attachment data, history entries that carry their entry's UUID, and the recycle bin reference.
+      unused attachment data, history entries that carry their entry's UUID, and the recycle bin reference
+      (a bin that is the root group is a problem: other apps would delete for good).
       Exit status 0 when everything is sound, 1 when a problem was found, 2 for a wrong password.
     """
 
@@ -53,8 +54,14 @@ enum VerifyCommand {
     }
     let unused = (0..<database.binaries.count).filter { !usedBinaries.contains($0) }
     if !unused.isEmpty { notes.append("\(unused.count) stored attachment(s) are not used by any entry") }
-    if let bin = database.meta.recycleBinUUID, !bin.isZero, database.group(withUUID: bin) == nil {
-      notes.append("the recycle bin UUID \(bin) names no group (a new bin will be made when needed)")
+    if let bin = database.meta.recycleBinUUID, !bin.isZero {
+      if bin == database.root?.uuid {
+        problems.append(
+          "the recycle bin UUID \(bin) names the root group: KeePass would delete entries for good instead of "
+            + "recycling them (kdbx makes a new bin at the next deletion)")
+      } else if database.group(withUUID: bin) == nil {
+        notes.append("the recycle bin UUID \(bin) names no group (a new bin will be made when needed)")
+      }
     }
     let header = vault.opened.header
     var layers =
@@ -76,8 +83,8 @@ enum VerifyCommand {
           : "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
       )
       Terminal.out("Tree: \(seen.count) groups and entries, \(database.binaries.count) stored attachment(s)\n")
-      for note in notes { Terminal.out("note: \(note)\n") }
-      for problem in problems { Terminal.out("PROBLEM: \(problem)\n") }
+      for note in notes { Terminal.out("note: \(TerminalText.line(note))\n") }
+      for problem in problems { Terminal.out("PROBLEM: \(TerminalText.line(problem))\n") }
       Terminal.out(problems.isEmpty ? "OK\n" : "\(problems.count) problem(s) found\n")
     }
     if !problems.isEmpty { throw .failure("\(problems.count) problem(s) found") }
