@@ -446,5 +446,47 @@ else
   echo "cli-tests: NOTE vault-changing commands not built yet; #19 model checks skipped"
 fi
 
+# #18 interop: AES-KDF UUID, quirks
+# KDBX 4 AES-KDF files carry KeePass 2's KDF UUID (c9d9f39a-...), not KeePassXC's alias (7c02bb82-...), which
+# KeePass 2.47 and pykeepass refuse.
+for format in 4.0 4.1; do
+  U="$TMP/aeskdf-$format.kdbx"
+  check "create $format --kdf aes-kdf" 0 'AES-KDF' -- pw 'uuid <&> ü' create "$U" --format "$format" --kdf aes-kdf --rounds 1000
+  check "create $format aes-kdf: KeePass 2 KDF UUID" 0 '' -- bash -c "hexdump_of() { od -An -tx1 -v \"\$1\" | tr -d ' \n'; }; hexdump_of \"$U\" | grep -q c9d9f39a628a4460bf740d08c18a4fea && ! hexdump_of \"$U\" | grep -q 7c02bb8279a74ac0927d114a00648238"
+  if python3 -c 'import pykeepass' 2>/dev/null; then
+    check "pykeepass opens $format aes-kdf" 0 '^opened$' -- python3 -c "from pykeepass import PyKeePass; PyKeePass('$U', password='uuid <&> ü'); print('opened')"
+  else
+    echo "cli-tests: SKIP pykeepass is missing (.ci/install-peers.sh installs it)"
+  fi
+done
+# Quirks of other writers open once the blocks verify; verify says so (exit 0), other commands stay quiet.
+Q=Vectors/kdbx/quirks
+QP='quirk <&> pässwörd'
+check "verify: bytes after gzip (4.0 ChaCha20)" 0 '^warning: payload has [0-9]+ bytes? after the compressed data; written by another application; harmless, and a save removes them$' -- pw "$QP" verify "$Q/kdbx40-chacha20-bytes-after-gzip.kdbx"
+check "verify: bytes after gzip (3.1 AES)" 0 '^warning: payload has [0-9]+ bytes? after the compressed data' -- pw "$QP" verify "$Q/kdbx31-aes256-bytes-after-gzip.kdbx"
+check "verify: zero padding (3.1 AES)" 0 '^warning: the last encrypted block has malformed padding \([0-9]+ bytes? after the content\)' -- pw "$QP" verify "$Q/kdbx31-aes256-zero-padding.kdbx"
+check "verify: no padding (3.1 Twofish)" 0 '^warning: the last encrypted block has no padding; written by another application' -- pw "$QP" verify "$Q/kdbx31-twofish-no-padding.kdbx"
+check "verify: zero padding (4.0 AES)" 0 '^warning: the last encrypted block has malformed padding' -- pw "$QP" verify "$Q/kdbx40-aes256-zero-padding.kdbx"
+check "verify --json: warnings" 0 '"warnings": \[' -- pw "$QP" verify "$Q/kdbx40-chacha20-bytes-after-gzip.kdbx" --json
+check "verify --json: no warnings" 0 '"warnings": \[\]' -- pw fixture verify "$F" --json
+check "quirk: show reads the entry" 0 '^Password: correct <horse> & battery$' -- pw "$QP" show "$Q/kdbx31-aes256-zero-padding.kdbx" "Internet/Forge <&> ✓" -s
+check "quirk: ls stays quiet" 0 '' -- bash -c "printf '%s\n' '$QP' | \"$K\" ls -R \"$Q/kdbx40-chacha20-bytes-after-gzip.kdbx\" 2>&1 | grep -qi warning && exit 1 || exit 0"
+check "quirk: export stays quiet" 0 '' -- bash -c "printf '%s\n' '$QP' | \"$K\" export \"$Q/kdbx31-twofish-no-padding.kdbx\" --format json 2>&1 >/dev/null | grep -q . && exit 1 || exit 0"
+for name in kdbx40-chacha20-bytes-after-gzip kdbx31-aes256-zero-padding kdbx31-twofish-no-padding; do
+  check "quirk $name: wrong password" 2 'wrong password' -- pw "quirk <&> passwörd" verify "$Q/$name.kdbx"
+  T="$TMP/$name-tampered.kdbx"
+  cp "$Q/$name.kdbx" "$T"
+  chmod u+w "$T"
+  offset=$(($(wc -c <"$T") - 300))
+  byte=$(od -An -tu1 -j "$offset" -N1 "$T" | tr -d ' ')
+  printf "\\x$(printf %02x $((byte ^ 1)))" | dd of="$T" bs=1 seek="$offset" conv=notrunc status=none
+  check "quirk $name: tampered block refused" 1 'corrupted block' -- pw "$QP" verify "$T"
+  S="$TMP/$name-saved.kdbx"
+  cp "$Q/$name.kdbx" "$S"
+  chmod u+w "$S"
+  check "quirk $name: edit saves" 0 '' -- pw "$QP" edit "$S" "Internet/Forge <&> ✓" --notes "saved by kdbx"
+  check "quirk $name: a save removes it" 0 '' -- bash -c "printf '%s\n' '$QP' | \"$K\" verify \"$S\" | grep -q '^warning:' && exit 1 || exit 0"
+done
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -44,7 +44,9 @@ extension DatabaseXMLWalk {
       case XMLNames.lastSelectedGroup: uuid(meta.lastSelectedGroup)
       case XMLNames.lastTopVisibleGroup: uuid(meta.lastTopVisibleGroup)
       case XMLNames.binaries:
-        guard !self.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return }
+        // KDBX 3.x: always, empty too, as KeePass writes it (`KdbxFile.WriteBinPool`); pykeepass cannot add an
+        // attachment to a 3.1 file without it.
+        guard !self.version.isKDBX4 else { return }
         self.metaBinaries(binaries, parent: layout, into: &sink)
       case XMLNames.customData:
         if let data = meta.customData { self.customData(data, parent: layout, into: &sink) }

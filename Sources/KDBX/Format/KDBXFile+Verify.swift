@@ -10,6 +10,8 @@ public struct IntegrityReport: Sendable, Equatable {
   public var elementCount: Int
   /// KDBX 3.x: whether Meta held a `HeaderHash` (it was checked); KDBX 4 authenticates the header by HMAC.
   public var checkedHeaderHash: Bool
+  /// Harmless irregularities accepted after the integrity checks, as ``OpenedDatabase/warnings`` lists them.
+  public var warnings: [KDBXWarning] = []
 }
 
 extension KDBXFile {
@@ -77,6 +79,6 @@ extension KDBXFile {
     }
     return IntegrityReport(
       version: decoded.header.version, xmlByteCount: decoded.xml.count, elementCount: elementCount,
-      checkedHeaderHash: checkedHeaderHash)
+      checkedHeaderHash: checkedHeaderHash, warnings: decoded.warnings)
   }
 }

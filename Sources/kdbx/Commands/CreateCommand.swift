@@ -125,8 +125,8 @@ enum CreateCommand {
           variant: variant, iterations: UInt64(iterations), memoryBytes: UInt64(memory) * 1_048_576,
           parallelism: UInt32(parallelism), salt: salt))
     case "aes-kdf", "aeskdf", "aes":
-      kdf = .aesKDF(
-        AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: version.isKDBX4 ? .aesKDBX4 : .aesKDBX3))
+      // The KeePass 2 UUID in every version: KeePass 2 and pykeepass refuse KeePassXC's KDBX 4 alias.
+      kdf = .aesKDF(AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: .aesKDBX3))
     case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
     }
     return SaveSettings(version: version, cipher: cipher, kdf: kdf)

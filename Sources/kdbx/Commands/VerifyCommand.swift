@@ -9,6 +9,8 @@ enum VerifyCommand {
       unused attachment data, history entries that carry their entry's UUID, and the recycle bin reference
       (a bin that is the root group is a problem: other apps would delete for good).
       Exit status 0 when everything is sound, 1 when a problem was found, 2 for a wrong password.
+      A 'warning:' line names a harmless irregularity of another writer that was accepted once every block
+      had verified (bytes after the compressed data, malformed final padding); a save removes it. Exit 0.
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
@@ -74,6 +76,7 @@ enum VerifyCommand {
         ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(of: vault.opened))),
         ("checked", .string(layers)), ("problems", .array(problems.map { .string($0) })),
         ("notes", .array(notes.map { .string($0) })),
+        ("warnings", .array(vault.opened.warnings.map { .string($0.description) })),
       ])
       Terminal.out(value.rendered() + "\n")
     } else {
@@ -83,6 +86,7 @@ enum VerifyCommand {
           : "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
       )
       Terminal.out("Tree: \(seen.count) groups and entries, \(database.binaries.count) stored attachment(s)\n")
+      for warning in vault.opened.warnings { Terminal.out("warning: \(warning.description)\n") }
       for note in notes { Terminal.out("note: \(TerminalText.line(note))\n") }
       for problem in problems { Terminal.out("PROBLEM: \(TerminalText.line(problem))\n") }
       Terminal.out(problems.isEmpty ? "OK\n" : "\(problems.count) problem(s) found\n")
