@@ -59,7 +59,7 @@ check "search" 0 '^Email/Mail$' -- pw fixture search "$F" mail
 check "search --json" 0 '"title": "Mail"' -- pw fixture search "$F" mail --json
 check "export json" 0 '"deletedObjects"' -- pw fixture export "$F" --format json
 check "export csv" 0 '^"Group","Title","Username","Password","URL","Notes"' -- pw fixture export "$F" --format csv
-check "export xml" 0 '<Value ProtectedInMemory="True">' -- pw fixture export "$F" --format xml
+check "export xml" 0 '<Value ProtectInMemory="True">' -- pw fixture export "$F" --format xml
 check "key file" 0 '/$' -- "$K" ls "$FX/keyfile-only.kdbx" --no-password --key-file "$FX/keys/xml-v2.keyx"
 check "verify" 0 '^OK$' -- pw fixture verify "$F"
 check "verify demo --json" 0 '"ok": true' -- pw demo verify "$DEMO" --json

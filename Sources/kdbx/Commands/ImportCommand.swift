@@ -25,18 +25,13 @@ enum ImportCommand {
     try arguments.finish(maxPositionals: 2)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
     let bytes = try VaultAccess.readFile(xmlPath)
-    let document: XMLElement
-    do {
-      document = protected(try XMLElement.parse(bytes))
-    } catch {
-      throw .failure("\(xmlPath): \(error)")
-    }
     var database: Database
     do throws(KDBXError) {
+      // Straight from the pull reader (no tree); plain-text values marked ProtectInMemory="True" (KeePass and
+      // keepassxc-cli exports) are read as protected values.
       var stream = PlaintextInnerStream()
       var random = SystemRandomNumberGenerator()
-      database = try DatabaseXMLReader.read(
-        document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+      database = try DatabaseXMLReader.read(xml: bytes, stream: &stream, random: &random, gzip: NoGzipDecompressor())
     } catch {
       throw .failure("\(xmlPath): \(error.description)")
     }
@@ -45,24 +40,5 @@ enum ImportCommand {
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(database, key: key, settings: settings, to: path)
     Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")
-  }
-
-  /// Turns plain-text values marked `ProtectedInMemory="True"` (KeePass XML exports) into `Protected="True"`
-  /// values as the identity inner stream reads them (base64 of the plain text), so they stay protected.
-  static func protected(_ element: XMLElement) -> XMLElement {
-    var copy = element
-    if copy.name == "Value",
-      let index = copy.attributes.firstIndex(where: { $0.name == "ProtectedInMemory" && $0.value == "True" })
-    {
-      copy.attributes[index] = XMLAttribute(name: "Protected", value: "True")
-      let text = Base64.encode(Array(copy.text.utf8))
-      copy.children = text.isEmpty ? [] : [.text(text)]
-      return copy
-    }
-    copy.children = copy.children.map { node in
-      if case .element(let child) = node { return .element(protected(child)) }
-      return node
-    }
-    return copy
   }
 }

@@ -32,7 +32,7 @@ enum ShowCommand {
       var lines: [String] = []
       for name in attributes {
         guard let value = field(entry, name) else { throw .failure("the entry has no attribute '\(name)'") }
-        lines.append(value.reveal())
+        lines.append(displayed(value))
       }
       if let code { lines.append(code.code) }
       Terminal.out(lines.map { $0 + "\n" }.joined())
@@ -42,6 +42,10 @@ enum ShowCommand {
     func shown(_ value: FieldValue?) -> String {
       guard let value else { return "" }
       return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
+    }
+    func shownText(_ value: FieldValue?) -> String {
+      guard let value else { return "" }
+      return value.isProtected && !showProtected ? "PROTECTED" : displayed(value)
     }
     if json {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
@@ -57,13 +61,16 @@ enum ShowCommand {
       return
     }
     var lines: [String] = []
-    for name in names { lines.append("\(name): \(shown(entry[field: name]))") }
+    for name in names { lines.append("\(name): \(shownText(entry[field: name]))") }
     if !entry.tagList.isEmpty { lines.append("Tags: \(entry.tagList.joined(separator: ", "))") }
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
       for attachment in entry.attachments {
-        let size = vault.database.data(of: attachment)?.count ?? 0
-        lines.append("  \(attachment.name) (\(size) bytes)")
+        if let data = vault.database.data(of: attachment) {
+          lines.append("  \(attachment.name) (\(data.count) bytes)")
+        } else {
+          lines.append("  \(attachment.name) (missing: \(missingReference(attachment)))")
+        }
       }
     }
     lines.append("Uuid: \(entry.uuid)")
@@ -72,6 +79,18 @@ enum ShowCommand {
       lines.append("TOTP: \(code.code)\(remaining)")
     }
     Terminal.out(lines.joined(separator: "\n") + "\n")
+  }
+
+  /// A value as text for the terminal: bytes of a protected value that are not valid UTF-8 print as `\xNN`
+  /// (the vault keeps them as they are).
+  static func displayed(_ value: FieldValue) -> String {
+    value.reveal { byte in "\\x" + Hex.encode([byte]) }
+  }
+
+  /// Why an attachment has no content: the file's reference names no stored binary.
+  static func missingReference(_ attachment: Attachment) -> String {
+    let reference = attachment.missingReference ?? String(attachment.binaryIndex)
+    return "the file's reference \(reference) names no stored data"
   }
 
   static func field(_ entry: Entry, _ name: String) -> FieldValue? {

@@ -20,10 +20,13 @@ enum VerifyCommand {
     var notes: [String] = []
     var seen: Set<KDBXUUID> = []
     var usedBinaries: Set<Int> = []
+    var notUTF8: [String] = []
     func checkEntry(_ entry: Entry, path: String) {
+      for field in entry.fields where !field.value.isValidUTF8 { notUTF8.append("\(path): \(field.key)") }
       for attachment in entry.attachments {
         if database.binaries[attachment.binaryIndex] == nil {
-          problems.append("\(path): attachment '\(attachment.name)' points at missing data #\(attachment.binaryIndex)")
+          let reference = attachment.missingReference ?? "#\(attachment.binaryIndex)"
+          problems.append("\(path): attachment '\(attachment.name)' points at missing data (reference \(reference))")
         } else {
           usedBinaries.insert(attachment.binaryIndex)
         }
@@ -57,14 +60,31 @@ enum VerifyCommand {
       notes.append("the recycle bin UUID \(bin) names no group (a new bin will be made when needed)")
     }
     let header = vault.opened.header
+    // What the file lets us check: KDBX 3.x authenticates its header only through Meta/HeaderHash (KeePass 2.20+).
+    let report = try integrity(vault)
+    let headerAuthenticated = header.version.isKDBX4 || report.checkedHeaderHash
     let layers =
       header.version.isKDBX4
       ? "header SHA-256 and HMAC-SHA-256, key, HMAC block stream"
-      : "header hash in Meta, key, stream start bytes, hashed blocks"
+      : report.checkedHeaderHash
+        ? "header hash in Meta, key, stream start bytes, hashed blocks" : "key, stream start bytes, hashed blocks"
+    var warnings: [String] = []
+    if !headerAuthenticated {
+      warnings.append(
+        "header not authenticated (no HeaderHash in this KDBX 3.x file); content verified by block hashes")
+    }
+    if !notUTF8.isEmpty {
+      let listed = notUTF8.prefix(5).joined(separator: ", ") + (notUTF8.count > 5 ? ", ..." : "")
+      warnings.append(
+        "\(notUTF8.count) protected value(s) are not valid UTF-8 (\(listed)); they are kept as they are and 'show' "
+          + "prints the bytes as \\xNN"
+          + (headerAuthenticated ? "" : "; with an unauthenticated header, a damaged ProtectedStreamKey does this"))
+    }
     if json {
       let value = JSONValue.object([
         ("ok", .bool(problems.isEmpty)), ("version", .string(Names.version(of: header))),
-        ("checked", .string(layers)), ("problems", .array(problems.map { .string($0) })),
+        ("checked", .string(layers)), ("headerAuthenticated", .bool(headerAuthenticated)),
+        ("problems", .array(problems.map { .string($0) })), ("warnings", .array(warnings.map { .string($0) })),
         ("notes", .array(notes.map { .string($0) })),
       ])
       Terminal.out(value.rendered() + "\n")
@@ -72,11 +92,23 @@ enum VerifyCommand {
       Terminal.out(
         "KDBX \(Names.version(of: header)): integrity OK (\(layers), \(Names.compression(header.compression)), XML)\n"
       )
+      for warning in warnings { Terminal.out("warning: \(warning)\n") }
       Terminal.out("Tree: \(seen.count) groups and entries, \(database.binaries.count) stored attachment(s)\n")
       for note in notes { Terminal.out("note: \(note)\n") }
       for problem in problems { Terminal.out("PROBLEM: \(problem)\n") }
       Terminal.out(problems.isEmpty ? "OK\n" : "\(problems.count) problem(s) found\n")
     }
     if !problems.isEmpty { throw .failure("\(problems.count) problem(s) found") }
+  }
+
+  /// The container-level check of the file as read again with the key already derived (no second KDF run).
+  static func integrity(_ vault: VaultAccess) throws(CLIError) -> IntegrityReport {
+    let bytes = try VaultAccess.readFile(vault.path)
+    do {
+      return try KDBXFile.verifyIntegrity(
+        bytes: bytes, key: CompositeKey(transformedKey: vault.opened.transformedKey), primitives: StandardPrimitives())
+    } catch {
+      throw .failure("\(vault.path) changed or is damaged: \(error.description)")
+    }
   }
 }
