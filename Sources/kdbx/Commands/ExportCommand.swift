@@ -7,8 +7,9 @@ enum ExportCommand {
   static let help = """
     USAGE: kdbx export FILE [-f|--format xml|json|csv] [--key-file PATH] [--no-password]
       Writes the whole database IN CLEAR to standard output (default format: xml).
-      xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text,
-            as keepassxc-cli export does.
+      xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text
+            marked ProtectInMemory="True", as keepassxc-cli export does. Characters XML 1.0 cannot carry
+            (control characters, U+FFFE, U+FFFF) are left out, as KeePass does, and standard error says where.
       json: one document, schema in the README: {"version", "meta", "groups", "entries", "deletedObjects"}.
       csv:  keepassxc-cli's columns: Group, Title, Username, Password, URL, Notes, TOTP, Icon,
             Last Modified, Created (recycle bin excluded).

@@ -7,6 +7,8 @@ enum VerifyCommand {
       Opens FILE, which checks the outer header, its hash or HMAC, the key, every block's hash or HMAC, the
       decompression and the XML. Then checks the tree: unique UUIDs, attachments that point at stored data,
       unused attachment data, history entries that carry their entry's UUID, and the recycle bin reference.
+      Warns when a KDBX 3.x file has no Meta/HeaderHash (its header is then not authenticated) and when
+      protected values are not valid UTF-8 (kept as they are; 'show' prints such bytes as \\xNN).
       Exit status 0 when everything is sound, 1 when a problem was found, 2 for a wrong password.
     """
 
