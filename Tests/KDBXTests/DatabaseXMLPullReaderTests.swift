@@ -262,7 +262,30 @@ final class Box<T>: @unchecked Sendable {
     _ = try Self.read(xml, options: LoadOptions(maxXMLNodeCount: 1_010))
   }
 
-  @Test func modelsBeyondTwiceTheDocumentAreRefused() throws {
+  /// `KDBXFile.verifyIntegrity` (the read-back check of a save) applies the same node limit, to elements.
+  @Test func integrityCheckAppliesTheNodeLimit() throws {
+    var uuids = SplitMix64(seed: 7)
+    var database = Database.new(
+      name: "limits", clock: FixedClock(Timestamp(unixSeconds: 1_700_000_000)), random: &uuids)
+    database.meta.layout = XMLLayout(items: Array(repeating: .unknown(.element(XMLElement(name: "a"))), count: 1_000))
+    let key = CompositeKey(password: "limits")
+    let settings = SaveSettings(
+      version: .v4_0, kdf: .aesKDF(AESKDFParameters(rounds: 1, seed: [UInt8](repeating: 0, count: 32))))
+    var random = SplitMix64(seed: 8)
+    let saved = try KDBXFile.write(
+      database, key: key, settings: settings, primitives: StandardPrimitives(), random: &random)
+    let cached = try CompositeKey(transformedKey: saved.transformedKey)
+    let report = try KDBXFile.verifyIntegrity(bytes: saved.bytes, key: cached, primitives: StandardPrimitives())
+    #expect(report.elementCount > 1_000)
+    #expect(throws: KDBXError.self) {
+      try KDBXFile.verifyIntegrity(
+        bytes: saved.bytes, key: cached, primitives: StandardPrimitives(), options: LoadOptions(maxXMLNodeCount: 900))
+    }
+    let reopened = try KDBXFile.open(bytes: saved.bytes, key: cached)
+    #expect(reopened.database.meta.layout.unknownNodes.count == 1_000)
+  }
+
+  @Test func modelsBeyondThreeTimesTheDocumentAreRefused() throws {
     // 8 bytes of XML per entry, several hundred bytes of model.
     let xml = Self.document(group: String(repeating: "<Entry/>", count: 200_000))
     do {
