@@ -59,7 +59,7 @@ check "search" 0 '^Email/Mail$' -- pw fixture search "$F" mail
 check "search --json" 0 '"title": "Mail"' -- pw fixture search "$F" mail --json
 check "export json" 0 '"deletedObjects"' -- pw fixture export "$F" --format json
 check "export csv" 0 '^"Group","Title","Username","Password","URL","Notes"' -- pw fixture export "$F" --format csv
-check "export xml" 0 '<Value ProtectedInMemory="True">' -- pw fixture export "$F" --format xml
+check "export xml" 0 '<Value ProtectInMemory="True">' -- pw fixture export "$F" --format xml
 check "key file" 0 '/$' -- "$K" ls "$FX/keyfile-only.kdbx" --no-password --key-file "$FX/keys/xml-v2.keyx"
 check "verify" 0 '^OK$' -- pw fixture verify "$F"
 check "verify demo --json" 0 '"ok": true' -- pw demo verify "$DEMO" --json
@@ -487,6 +487,54 @@ for name in kdbx40-chacha20-bytes-after-gzip kdbx31-aes256-zero-padding kdbx31-t
   check "quirk $name: edit saves" 0 '' -- pw "$QP" edit "$S" "Internet/Forge <&> ✓" --notes "saved by kdbx"
   check "quirk $name: a save removes it" 0 '' -- bash -c "printf '%s\n' '$QP' | \"$K\" verify \"$S\" | grep -q '^warning:' && exit 1 || exit 0"
 done
+
+# #19 reader: XML memory, UTF-8, dangling references
+# Hostile vaults made with 'kdbx import' from crafted KeePass XML: 16 MiB of <a/> inside Meta (4 M unknown elements),
+# protected values that are not UTF-8 or hold U+0011, and an attachment reference that names no binary.
+if "$K" --help | grep -qE '^ +import '; then
+  R="$TMP/reader"
+  mkdir -p "$R"
+  root='</Meta><Root><Group><UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID><Name>Root</Name>'
+  odd='<Entry><UUID>AAAAAAAAAAAAAAAAAAAAAg==</UUID><String><Key>Title</Key><Value>Odd</Value></String>'
+  odd+='<String><Key>Password</Key><Value Protected="True">Zv9v</Value></String>'
+  odd+='<String><Key>Notes</Key><Value Protected="True">YRFi</Value></String>'
+  odd+='<Binary><Key>lost.txt</Key><Value Ref="5"/></Binary></Entry>'
+  { printf '<?xml version="1.0" encoding="utf-8"?><KeePassFile><Meta><Generator>cli-tests</Generator>'
+    yes '<a/>' | head -n $((4 << 20)) | tr -d '\n'
+    printf '%s%s</Group></Root></KeePassFile>' "$root" "$odd"; } > "$R/hostile.xml"
+  printf '<?xml version="1.0" encoding="utf-8"?><KeePassFile><Meta>%s</Group></Root></KeePassFile>' "$root" > "$R/empty.xml"
+  printf '<?xml version="1.0" encoding="utf-8"?><KeePassFile><Meta>%s%s</Group></Root></KeePassFile>' "$root" "$odd" > "$R/odd.xml"
+  check "reader: import hostile XML" 0 'Imported' -- pw x import "$R/hostile.xml" "$R/hostile.kdbx" --kdf aes-kdf --rounds 1000
+  check "reader: import empty XML" 0 'Imported' -- pw x import "$R/empty.xml" "$R/empty.kdbx" --kdf aes-kdf --rounds 1000
+  check "reader: import odd XML" 0 'Imported' -- pw x import "$R/odd.xml" "$R/odd.kdbx" --kdf aes-kdf --rounds 1000
+  check "reader: ls hostile" 0 '^Odd$' -- pw x ls "$R/hostile.kdbx"
+  if [ -x /usr/bin/time ]; then
+    # Peak memory: at most four times the XML plus 16 MiB above what an empty vault takes (issue #19 item 8).
+    base=$(printf 'x\n' | /usr/bin/time -f '%M' "$K" ls "$R/empty.kdbx" 2>&1 >/dev/null | tail -1)
+    peak=$(printf 'x\n' | /usr/bin/time -f '%M' "$K" ls "$R/hostile.kdbx" 2>&1 >/dev/null | tail -1)
+    xml_kb=$(( $(wc -c < "$R/hostile.xml") / 1024 ))
+    bound=$(( base + 4 * xml_kb + 16384 ))
+    if [ "$peak" -le "$bound" ]; then
+      passes=$((passes + 1))
+      echo "cli-tests: reader: ls of 16 MiB of <a/> peaks at $peak KB (bound $bound KB, empty vault $base KB)"
+    else
+      echo "FAIL reader: ls of 16 MiB of <a/> peaks at $peak KB, over $bound KB"; fails=$((fails + 1))
+    fi
+  else
+    echo "cli-tests: NOTE /usr/bin/time missing; peak memory check skipped"
+  fi
+  check "reader: show escapes invalid UTF-8" 0 '^Password: f\\xffo$' -- pw x show "$R/odd.kdbx" Odd -s
+  check "reader: show missing attachment" 0 'lost.txt \(missing: the file.s reference 5 names no stored data\)' -- pw x show "$R/odd.kdbx" Odd
+  check "reader: verify reports the reference" 1 "attachment 'lost.txt' points at missing data \(reference 5\)" -- pw x verify "$R/odd.kdbx"
+  check "reader: verify warns about UTF-8" 1 'protected value\(s\) are not valid UTF-8 \(Odd: Password\)' -- pw x verify "$R/odd.kdbx"
+  check "reader: export xml strips U+0011" 0 'left out 1 character\(s\) that XML 1.0 cannot carry .*\(in Odd: Notes\)' -- pw x export "$R/odd.kdbx" --format xml
+  check "reader: export xml keeps the rest" 0 '<Value ProtectInMemory="True">ab</Value>' -- pw x export "$R/odd.kdbx" --format xml
+  check "reader: save keeps the missing reference" 0 'Edited' -- pw x edit "$R/odd.kdbx" Odd --username someone
+  check "reader: still missing after a save" 0 'lost.txt \(missing' -- pw x show "$R/odd.kdbx" Odd
+  check "reader: bytes kept after a save" 0 '^Password: f\\xffo$' -- pw x show "$R/odd.kdbx" Odd -s
+else
+  echo "cli-tests: NOTE import not built; reader checks skipped"
+fi
 
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

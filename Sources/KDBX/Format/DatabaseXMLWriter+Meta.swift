@@ -3,7 +3,7 @@ import KDBXXML
 extension DatabaseXMLWalk {
   func meta<Sink: DatabaseXMLSink>(_ meta: Meta, binaries: BinaryPool, into sink: inout Sink) {
     let layout = meta.layout
-    container(XMLNames.meta, layout, Meta.canonicalOrder, parent: Self.noParent, into: &sink) { name, sink in
+    container(XMLNames.meta, layout, .meta, parent: Self.noParent, into: &sink) { name, sink in
       func text(_ value: String?) {
         if let value { self.leaf(name, value, parent: layout, into: &sink) }
       }
@@ -59,7 +59,7 @@ extension DatabaseXMLWalk {
     _ protection: MemoryProtection, parent: XMLLayout, into sink: inout Sink
   ) {
     let layout = protection.layout
-    container(XMLNames.memoryProtection, layout, MemoryProtection.canonicalOrder, parent: parent, into: &sink) {
+    container(XMLNames.memoryProtection, layout, .memoryProtection, parent: parent, into: &sink) {
       name, sink in
       let value: Bool?
       switch name {
@@ -75,8 +75,7 @@ extension DatabaseXMLWalk {
 
   func customIcon<Sink: DatabaseXMLSink>(_ icon: CustomIcon, into sink: inout Sink) {
     let layout = icon.layout
-    let order = [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]
-    container(XMLNames.icon, layout, order, parent: Self.noParent, into: &sink) { name, sink in
+    container(XMLNames.icon, layout, .customIcon, parent: Self.noParent, into: &sink) { name, sink in
       switch name {
       case XMLNames.uuid: self.leaf(name, icon.uuid.base64, parent: layout, into: &sink)
       case XMLNames.data: self.leaf(name, Base64.encode(icon.data), parent: layout, into: &sink)

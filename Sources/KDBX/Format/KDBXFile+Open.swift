@@ -29,20 +29,18 @@ extension KDBXFile {
   ) throws(KDBXError) -> OpenedDatabase {
     let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
     let header = decoded.header
-    let document = try primitives.parseXML(decoded.xml, maxDepth: options.maxXMLDepth)
     if let inner = decoded.innerHeader {
       var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
-      let database = try DatabaseXMLReader.read(
-        document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
-        options: options)
+      let database = try primitives.readDatabase(
+        xml: decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, options: options)
       return OpenedDatabase(
         database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes,
         warnings: decoded.warnings)
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
-    let database = try DatabaseXMLReader.read(
-      document: document, stream: &stream, random: &random, gzip: primitives, options: options)
+    let database = try primitives.readDatabase(
+      xml: decoded.xml, binaries: [], stream: &stream, random: &random, options: options)
     if let stored = database.meta.headerHash {
       try checkHeaderHash(stored, header: header)
     }

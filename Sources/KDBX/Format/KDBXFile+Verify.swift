@@ -41,11 +41,13 @@ extension KDBXFile {
     var headerHashText: String? = nil
     var rootName: String? = nil
     do throws(XMLError) {
-      while let event = try reader.next() {
+      reading: while let event = try reader.next() {
         switch event {
         case .startElement(let name, _):
           if depth == 0 { rootName = name }
           elementCount += 1
+          // The open path's node limit, counted on elements only (the text is not read here).
+          if elementCount > options.maxXMLNodeCount { break reading }
           if depth < 3 { ancestors[depth] = name }
           depth += 1
           inHeaderHash =
@@ -65,6 +67,10 @@ extension KDBXFile {
       }
     } catch {
       throw .xml(error)
+    }
+    if elementCount > options.maxXMLNodeCount {
+      throw .limitExceeded(
+        what: "XML node count", value: UInt64(elementCount), limit: UInt64(clamping: options.maxXMLNodeCount))
     }
     guard rootName == XMLNames.keePassFile else {
       throw .malformedValue(element: rootName ?? "", reason: "the root element must be KeePassFile")

@@ -33,25 +33,20 @@ enum ImportCommand {
     let bytes = try VaultAccess.readFile(xmlPath)
     if KDB1File.isKDB1(bytes) {
       try importKeePass1(
-        bytes, from: xmlPath, to: path, keyFilePath: keyFilePath, noPassword: noPassword, settings: settings,
-        decryptionTime: decryptionTime)
+        bytes, from: xmlPath, to: path, keyFilePath: keyFilePath, noPassword: noPassword,
+        allowsLargeKeyFile: allowsLargeKeyFile, settings: settings, decryptionTime: decryptionTime)
       return
     }
     if (try? KDBXFile.readVersion(bytes: bytes)) != nil {
       throw .failure("\(xmlPath) is a KDBX database already; 'kdbx convert' changes its settings")
     }
-    let document: XMLElement
-    do {
-      document = protected(try XMLElement.parse(bytes))
-    } catch {
-      throw .failure("\(xmlPath): \(error)")
-    }
     var database: Database
     do throws(KDBXError) {
+      // Straight from the pull reader (no tree); plain-text values marked ProtectInMemory="True" (KeePass and
+      // keepassxc-cli exports) are read as protected values.
       var stream = PlaintextInnerStream()
       var random = SystemRandomNumberGenerator()
-      database = try DatabaseXMLReader.read(
-        document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+      database = try DatabaseXMLReader.read(xml: bytes, stream: &stream, random: &random, gzip: NoGzipDecompressor())
     } catch {
       throw .failure("\(xmlPath): \(error.description)")
     }
@@ -67,9 +62,9 @@ enum ImportCommand {
   /// KeePassXC's import does; an empty password with a key file is no password, as KeePass 1.x reads it).
   static func importKeePass1(
     _ bytes: [UInt8], from source: String, to path: String, keyFilePath: String?, noPassword: Bool,
-    settings: SaveSettings, decryptionTime: Duration?
+    allowsLargeKeyFile: Bool, settings: SaveSettings, decryptionTime: Duration?
   ) throws(CLIError) {
-    let keyFile = try VaultAccess.readKeyFile(keyFilePath)
+    let keyFile = try VaultAccess.readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
     let password =
       noPassword
       ? nil
@@ -98,22 +93,4 @@ enum ImportCommand {
         + "groups, \(entries) entries) into \(path) (\(CreateCommand.describe(settings))).\n")
   }
 
-  /// Turns plain-text values marked `ProtectedInMemory="True"` (KeePass XML exports) into `Protected="True"`
-  /// values as the identity inner stream reads them (base64 of the plain text), so they stay protected.
-  static func protected(_ element: XMLElement) -> XMLElement {
-    var copy = element
-    if copy.name == "Value",
-      let index = copy.attributes.firstIndex(where: { $0.name == "ProtectedInMemory" && $0.value == "True" })
-    {
-      copy.attributes[index] = XMLAttribute(name: "Protected", value: "True")
-      let text = Base64.encode(Array(copy.text.utf8))
-      copy.children = text.isEmpty ? [] : [.text(text)]
-      return copy
-    }
-    copy.children = copy.children.map { node in
-      if case .element(let child) = node { return .element(protected(child)) }
-      return node
-    }
-    return copy
-  }
 }

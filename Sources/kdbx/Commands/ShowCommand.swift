@@ -33,7 +33,7 @@ enum ShowCommand {
       var lines: [String] = []
       for name in attributes {
         guard let value = field(entry, name) else { throw .failure("the entry has no attribute '\(name)'") }
-        lines.append(value.reveal())
+        lines.append(displayed(value))
       }
       if let code { lines.append(code.code) }
       Terminal.out(lines.map { $0 + "\n" }.joined())
@@ -43,6 +43,10 @@ enum ShowCommand {
     func shown(_ value: FieldValue?) -> String {
       guard let value else { return "" }
       return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
+    }
+    func shownText(_ value: FieldValue?) -> String {
+      guard let value else { return "" }
+      return value.isProtected && !showProtected ? "PROTECTED" : displayed(value)
     }
     if json {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
@@ -61,7 +65,7 @@ enum ShowCommand {
     // (which may span lines on purpose) with their line breaks.
     var lines: [String] = []
     for name in names {
-      let value = shown(entry[field: name])
+      let value = shownText(entry[field: name])
       let text = isMultiline(name) ? TerminalText.multiline(value) : TerminalText.line(value)
       lines.append("\(TerminalText.line(name)): \(text)")
     }
@@ -69,8 +73,11 @@ enum ShowCommand {
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
       for attachment in entry.attachments {
-        let size = vault.database.data(of: attachment)?.count ?? 0
-        lines.append("  \(TerminalText.line(attachment.name)) (\(size) bytes)")
+        if let data = vault.database.data(of: attachment) {
+          lines.append("  \(TerminalText.line(attachment.name)) (\(data.count) bytes)")
+        } else {
+          lines.append("  \(TerminalText.line(attachment.name)) (missing: \(missingReference(attachment)))")
+        }
       }
     }
     lines.append("Uuid: \(entry.uuid)")
@@ -79,6 +86,18 @@ enum ShowCommand {
       lines.append("TOTP: \(code.code)\(remaining)")
     }
     Terminal.out(lines.joined(separator: "\n") + "\n")
+  }
+
+  /// A value as text for the terminal: bytes of a protected value that are not valid UTF-8 print as `\xNN`
+  /// (the vault keeps them as they are).
+  static func displayed(_ value: FieldValue) -> String {
+    value.reveal { byte in "\\x" + Hex.encode([byte]) }
+  }
+
+  /// Why an attachment has no content: the file's reference names no stored binary.
+  static func missingReference(_ attachment: Attachment) -> String {
+    let reference = attachment.missingReference ?? String(attachment.binaryIndex)
+    return "the file's reference \(reference) names no stored data"
   }
 
   static func field(_ entry: Entry, _ name: String) -> FieldValue? {
