@@ -363,6 +363,11 @@ if "$K" --help | grep -qE '^ +add '; then
   left="$(cd "$IO" && ls -A | grep 'kdbx\.tmp-' | sort | tr '\n' ' ')"
   want="$(printf '%s\n' ".v.kdbx.tmp-$$-2" ".v.kdbx.tmp-$dead-x" ".w.kdbx.tmp-$dead-1" | sort | tr '\n' ' ')"
   [ "$left" = "$want" ] && ok || bad "stale temporary files: left '$left', expected '$want'"
+  # Files to attach or import may be pipes (the shell's <(command)); vaults and key files may not.
+  cp "$F" "$IO/attach.kdbx"
+  check "attach from a pipe" 0 'as piped.txt \(18 bytes\)' -- bash -c "printf 'fixture\\n' | '$K' attachment-import '$IO/attach.kdbx' Email/Mail piped.txt <(echo hello from a pipe)"
+  check "attached pipe content" 0 '^hello from a pipe$' -- pw fixture attachment-export "$IO/attach.kdbx" Email/Mail piped.txt --stdout
+  check "attach a directory" 1 'is a directory, not a regular file' -- pw fixture attachment-import "$IO/attach.kdbx" Email/Mail d.txt "$IO"
   # Key files: regular files only, refused at once; large ones need a flag and are hashed in a stream.
   mkfifo "$IO/key.fifo"
   check "FIFO key file" 1 'key file .*key.fifo is a FIFO \(named pipe\), not a regular file' -- timeout 20 bash -c "printf 'fixture\\n' | '$K' ls '$F' --key-file '$IO/key.fifo'"

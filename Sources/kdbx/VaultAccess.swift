@@ -146,6 +146,16 @@ struct VaultAccess {
     }
   }
 
+  /// Content the user names by path (a file to attach or import): a regular file, or a pipe, FIFO or character
+  /// device read to its end (``FileIO/readInput(atPath:maxByteCount:)``).
+  static func readInput(_ path: String) throws(CLIError) -> [UInt8] {
+    do {
+      return try FileIO.readInput(atPath: path)
+    } catch {
+      throw .failure(error.description)
+    }
+  }
+
   static func readFileAndVersion(_ path: String) throws(CLIError) -> (bytes: [UInt8], version: FileVersion) {
     do {
       return try FileIO.readFileAndVersion(atPath: path)

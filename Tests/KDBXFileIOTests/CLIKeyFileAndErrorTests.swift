@@ -27,6 +27,34 @@ struct CLIKeyFileAndErrorTests {
     #expect(folder.err.contains("is a directory, not a regular file"), "\(folder.err)")
   }
 
+  /// A file to attach may be a pipe or FIFO (the shell's `<(command)`), read to its end; a directory is refused.
+  /// (Refusing every FIFO, as vaults and key files do, broke `attachment-import ... <(command)`.)
+  @Test func attachmentsMayComeFromAFIFO() throws {
+    let directory = try CLIRunner.scratchDirectory()
+    defer { CLIRunner.remove(directory) }
+    let vault = directory + "/v.kdbx"
+    let bytes = try FileIO.readFile(atPath: CLI.fixture)
+    try FileIO.atomicWrite(bytes, toPath: vault)
+    let fifo = directory + "/content.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let writer = Thread {
+      let descriptor = open(fifo, O_WRONLY)
+      let text = Array("from a FIFO\n".utf8)
+      _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      close(descriptor)
+    }
+    writer.start()
+    let (result, timedOut) = try CLIRunner.run(
+      ["attachment-import", vault, "Email/Mail", "fifo.txt", fifo], input: "fixture\n", within: 20)
+    #expect(!timedOut)
+    #expect(result.status == 0, "\(result.err)")
+    let exported = try CLI.run(["attachment-export", vault, "Email/Mail", "fifo.txt", "--stdout"], input: "fixture\n")
+    #expect(exported.out == "from a FIFO\n")
+    let folder = try CLI.run(["attachment-import", vault, "Email/Mail", "d.txt", directory], input: "fixture\n")
+    #expect(folder.status == 1)
+    #expect(folder.err.contains("is a directory, not a regular file"), "\(folder.err)")
+  }
+
   /// A 65 MiB (sparse) key file, just over the limit, is refused unless asked; with the flag it opens a vault
   /// whose key is the SHA-256 of the same content computed by another tool, and the process stays small.
   @Test func aLargeKeyFileNeedsTheFlagAndIsHashedInAStream() throws {

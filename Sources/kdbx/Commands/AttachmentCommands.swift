@@ -20,7 +20,7 @@ enum AttachmentImportCommand {
     if !force && located.entry.attachments.contains(where: { $0.name == name }) {
       throw .failure("the entry already has an attachment named '\(name)' (use --force to replace it)")
     }
-    let data = try VaultAccess.readFile(path)
+    let data = try VaultAccess.readInput(path)
     let attachment = vault.database.makeAttachment(name: name, data: data)
     vault.database.editEntry(at: located.position, clock: SystemClock()) { edited in
       edited.attachments.removeAll { $0.name == name }

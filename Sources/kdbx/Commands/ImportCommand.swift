@@ -30,7 +30,7 @@ enum ImportCommand {
     let decryptionTime = try CreateCommand.decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 2)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
-    let bytes = try VaultAccess.readFile(xmlPath)
+    let bytes = try VaultAccess.readInput(xmlPath)
     if KDB1File.isKDB1(bytes) {
       try importKeePass1(
         bytes, from: xmlPath, to: path, keyFilePath: keyFilePath, noPassword: noPassword,
