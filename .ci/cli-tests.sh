@@ -541,5 +541,15 @@ else
   echo "cli-tests: NOTE import not built; reader checks skipped"
 fi
 
+# #19: plain fields refuse characters a KeePass file cannot store (a save used to drop them without a word)
+PF="$TMP/plain.kdbx"
+cp "$F" "$PF"
+chmod u+w "$PF"
+check "notes with U+0011 refused" 1 '--notes contains U\+0011, which a KeePass file cannot store' -- pw fixture edit "$PF" Email/Mail --notes "$(printf 'a\021b')"
+check "title with ESC refused" 1 'the title contains U\+001B' -- pw fixture add "$PF" "$(printf 'Ev\033il')"
+check "group name with BEL refused" 1 'the group name contains U\+0007' -- pw fixture mkdir "$PF" "$(printf 'G\007')"
+check "tab, CR and LF are kept" 0 '' -- pw fixture edit "$PF" Email/Mail --notes "$(printf 'a\tb\r\nc')"
+check "CR survives the save" 0 '^Notes: a	b\\r$' -- pw fixture show "$PF" Email/Mail
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -46,6 +46,11 @@ struct EntryFieldOptions {
     url = arguments.value("--url")
     notes = arguments.value("--notes")
     tags = arguments.value("--tags")
+    try StorableText.check(title, as: "--title")
+    try StorableText.check(username, as: "--username")
+    try StorableText.check(url, as: "--url")
+    try StorableText.check(notes, as: "--notes")
+    try StorableText.check(tags, as: "--tags")
     passwordPrompt = arguments.flag("-p", "--password-prompt")
     generate = arguments.flag("-g", "--generate")
     if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {

@@ -16,6 +16,7 @@ enum AddCommand {
     let path = try arguments.positional(1, "GROUP/TITLE")
     let parts = VaultAccess.split(path)
     guard let title = parts.last else { throw .usage("the entry path '\(path)' has no title") }
+    try StorableText.check(title, as: "the title")
     let group = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
     if group.group.entries.contains(where: { $0[field: Entry.titleField]?.reveal() == title }) {
       throw .failure("an entry '\(path)' already exists")

@@ -15,6 +15,7 @@ enum AttachmentImportCommand {
     try arguments.finish(maxPositionals: 4)
     let reference = try arguments.positional(1, "ENTRY")
     let name = try arguments.positional(2, "NAME")
+    try StorableText.check(name, as: "the attachment name")
     let path = try arguments.positional(3, "PATH")
     let located = try vault.locateEntry(reference)
     if !force && located.entry.attachments.contains(where: { $0.name == name }) {

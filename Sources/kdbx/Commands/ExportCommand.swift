@@ -173,16 +173,9 @@ enum ExportCommand {
     return String(decoding: bytes, as: UTF8.self) + "\n"
   }
 
-  /// Whether XML 1.0 can carry `scalar` (§2.2 `Char`).
-  static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    if value < 0x20 { return value == 0x09 || value == 0x0A || value == 0x0D }
-    return value != 0xFFFE && value != 0xFFFF
-  }
-
   static func unwritableCount(_ text: String) -> Int {
     var count = 0
-    for scalar in text.unicodeScalars where !isXMLCharacter(scalar) { count += 1 }
+    for scalar in text.unicodeScalars where !StorableText.isXMLCharacter(scalar) { count += 1 }
     return count
   }
 

@@ -67,6 +67,7 @@ enum MakeGroupCommand {
     let path = try arguments.positional(1, "GROUP")
     let parts = VaultAccess.split(path)
     guard let name = parts.last else { throw .usage("the group path '\(path)' has no name") }
+    try StorableText.check(name, as: "the group name")
     let parent = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
     if parent.group.groups.contains(where: { $0.name == name }) {
       throw .failure("the group '\(path)' already exists")
