@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails if a library target imports anything but the standard library, Synchronization and the
-# project's own modules. KDBXFileIO (file paths, atomic save) may also import the C library (Glibc, Musl or Darwin).
+# project's own modules. KDBXFileIO (file paths, atomic save) may also import the C library (Glibc, Musl, Darwin).
 # Also fails on `@_silgen_name` (which can bind a declaration to any symbol, C included) outside the one file that
 # names LLVM's prefetch intrinsic.
 set -euo pipefail

@@ -20,7 +20,7 @@ enum MergeCommand {
     let otherNoPassword = arguments.flag("--no-password-from")
     let dryRun = arguments.flag("-d", "--dry-run")
     let mode: DatabaseMerge.Mode = arguments.flag("--keep-newer") ? .keepNewer : .synchronize
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: !dryRun)
     try arguments.finish(maxPositionals: .max)
     let others = Array(arguments.positionals.dropFirst())
     guard !others.isEmpty else { throw .usage("missing OTHER database") }
