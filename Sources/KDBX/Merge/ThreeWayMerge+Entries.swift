@@ -21,8 +21,7 @@ extension ThreeWayMerger {
       if let base {
         // Deleted locally: stays deleted unless the remote side changed it.
         guard
-          MergeSupport.content(remoteNode.entry) != MergeSupport.content(base.entry)
-            || remoteNode.parent != base.parent
+          !MergeEquivalence.same(remoteNode.entry, base.entry, pool: comparePool) || remoteNode.parent != base.parent
         else { return }
         conflicts.append(
           MergeConflict(
@@ -47,7 +46,7 @@ extension ThreeWayMerger {
         return
       }
       // Deleted remotely: applied unless the local side changed it.
-      if MergeSupport.content(node.entry) != MergeSupport.content(base.entry) || node.parent != base.parent {
+      if !MergeEquivalence.same(node.entry, base.entry, pool: comparePool) || node.parent != base.parent {
         conflicts.append(MergeConflict(object: .entry, uuid: uuid, kind: .editedLocallyDeletedRemotely))
       } else {
         tree.entries[uuid] = nil
@@ -58,25 +57,28 @@ extension ThreeWayMerger {
     var merged = node
     let l = node.entry
     let r = remoteNode.entry
-    let localContent = MergeSupport.content(l)
-    let remoteContent = MergeSupport.content(r)
-    if localContent == remoteContent {
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: r.history ?? []).history
-    } else if let base, MergeSupport.content(base.entry) == localContent {
+    let pool = comparePool
+    var added = 0
+    if MergeEquivalence.same(l, r, pool: pool) {
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: r.history ?? [], pool: pool)
+    } else if let base, MergeEquivalence.same(base.entry, l, pool: pool) {
       // Remote change only.
       merged.entry = r
-      merged.entry.history = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l]).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l], pool: pool)
+      added = max(added, 1)
       merged.entry.times?.locationChanged = l.times?.locationChanged
       merged.entry.previousParentGroup = l.previousParentGroup
-    } else if let base, MergeSupport.content(base.entry) == remoteContent {
+    } else if let base, MergeEquivalence.same(base.entry, r, pool: pool) {
       // Local change only.
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: r.history ?? []).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: r.history ?? [], pool: pool)
     } else {
       conflicts.append(
         MergeConflict(
           object: .entry, uuid: uuid, kind: base == nil ? .addedOnBothSides : .editedOnBothSides, remoteEntry: r))
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r]).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r], pool: pool)
     }
+    if merged.entry.history?.isEmpty == true && l.history == nil && r.history == nil { merged.entry.history = nil }
+    if added > 0 { historyChanged.append(uuid) }
     if remoteNode.parent != node.parent {
       if base?.parent == node.parent, tree.groups[remoteNode.parent] != nil {
         merged.parent = remoteNode.parent
