@@ -5,6 +5,8 @@ need_apt=()
 command -v gzip >/dev/null || need_apt+=(gzip)
 command -v python3 >/dev/null || need_apt+=(python3)
 command -v keepassxc-cli >/dev/null || need_apt+=(keepassxc)
+[ -f /usr/lib/keepass2/KeePass.exe ] || need_apt+=(keepass2)
+command -v mcs >/dev/null || need_apt+=(mono-mcs)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "apt-get install ${need_apt[*]}"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}") >/dev/null 2>&1 \

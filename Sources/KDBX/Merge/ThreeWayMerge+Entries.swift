@@ -27,7 +27,7 @@ extension ThreeWayMerger {
           MergeConflict(
             object: .entry, uuid: uuid, kind: .deletedLocallyEditedRemotely, remoteEntry: remoteNode.entry))
       } else if let tombstone = tombstones[uuid],
-        MergeSupport.modified(remoteNode.entry.times) <= (tombstone.deletionTime ?? .maximum)
+        MergeSupport.modified(remoteNode.entry.times) < (tombstone.deletionTime ?? .maximum)
       {
         // Not in the base but deleted locally after the remote version: the two-way rule applies.
         return
@@ -39,7 +39,7 @@ extension ThreeWayMerger {
     guard let remoteNode else {
       guard let base else {
         if let tombstone = tombstones[uuid],
-          MergeSupport.modified(node.entry.times) <= (tombstone.deletionTime ?? .maximum)
+          MergeSupport.modified(node.entry.times) < (tombstone.deletionTime ?? .maximum)
         {
           tree.entries[uuid] = nil
         }
