@@ -190,7 +190,7 @@ struct MergeScenario: CustomTestStringConvertible, Sendable {
   var testDescription: String { name }
 }
 
-@Suite("Merge: KeePass 2 as the oracle", .serialized)
+@Suite("Merge: KeePass 2 as the oracle")
 struct MergeKeePassOracleTests {
   typealias F = MergeFixture
   static let password = "oracle"

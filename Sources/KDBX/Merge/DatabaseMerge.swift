@@ -23,7 +23,8 @@
 /// `HistoryMaxSize` (oldest versions first; a negative limit means none; absent limits are KeePass's defaults of
 /// 10 items and 6 MiB), as KeePass 2 does at the end of `PwDatabase.MergeIn` (`MaintainBackups`); unlike KeePass,
 /// entries the merge did not touch keep their history as it is, so that merging a vault with a copy of itself
-/// changes nothing. Both merges are linear in the size of the databases (up to sorting).
+/// changes nothing. Histories are united and compared through hashed sets of versions, so the work grows linearly
+/// with the number of history items (sorting aside).
 public enum DatabaseMerge {
   /// How the two-way merge treats `DeletedObjects`.
   public enum Mode: Sendable, Equatable {
