@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the interop tests need. Tests that find a peer missing report a skip; they never pass silently.
+# Installs what the interop tests need: keepassxc-cli, pykeepass, and KeePass 2 (KeePassLib on mono, driven by
+# ../shared/peers/kp2dump.sh) for the peer matrix (Tests/KDBXFileIOTests/PeerMatrixTests.swift). Tests that find a
+# peer missing report a skip; they never pass silently.
 set -uo pipefail
 need_apt=()
 command -v gzip >/dev/null || need_apt+=(gzip)
@@ -20,8 +22,9 @@ if [ ${#pip_need[@]} -gt 0 ]; then
   python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \
     || echo "warning: pip install ${pip_need[*]} failed; tests that need them will report skips"
 fi
-for tool in gzip python3 keepassxc-cli; do
+for tool in gzip python3 keepassxc-cli mono mcs; do
   printf '%-14s %s\n' "$tool" "$(command -v "$tool" || echo missing)"
 done
 python3 -c 'import pykeepass; print("pykeepass     ", pykeepass.__version__)' 2>/dev/null || echo "pykeepass      missing"
+printf '%-14s %s\n' "KeePass 2" "$( [ -f /usr/lib/keepass2/KeePass.exe ] && echo /usr/lib/keepass2/KeePass.exe || echo missing)"
 exit 0

@@ -97,6 +97,24 @@ func kdbxBenchmarks() -> [Benchmark] {
         }
       }
     },
+    // The open path's XML stage: the model built straight from the pull reader's events (no tree), issue #22.
+    Benchmark(name: "kdbx-stage-xml-model-large5000", unit: .millisecondsPerIteration, runs: 5) {
+      let input = prepared()
+      let xml = input.map { largeVaultXML($0.opened) } ?? []
+      let binaries = (input?.opened.database.binaries.binaries ?? []).map {
+        InnerHeader.Binary(isProtected: $0.isProtected, data: $0.data)
+      }
+      return { iterations in
+        guard input != nil else { return }
+        for _ in 0..<iterations {
+          var stream = PlaintextInnerStream()
+          var random = BenchRandom()
+          blackHole(
+            try? DatabaseXMLReader.read(
+              xml: xml, binaries: binaries, stream: &stream, random: &random, gzip: NoGzipDecompressor()))
+        }
+      }
+    },
     // The container stages, on a payload of the file's size (the work does not depend on the key): the HMAC-SHA-256
     // of the blocks (KDBX 4 HMAC block stream) and the AES-256-CBC decryption.
     Benchmark(name: "kdbx-stage-hmac-blocks-large5000", unit: .millisecondsPerIteration, runs: 5) {

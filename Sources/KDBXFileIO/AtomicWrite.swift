@@ -1,6 +1,6 @@
 import Glibc
 
-/// The steps of ``FileIO/atomicWrite(_:toPath:options:verify:)``, in order.
+/// The steps of ``FileIO/atomicWrite(_:toPath:options:expecting:verify:)``, in order.
 public enum AtomicWriteStage: String, CaseIterable, Equatable, Sendable {
   /// Creating the temporary file beside the destination.
   case createTemporary
@@ -16,7 +16,7 @@ public enum AtomicWriteStage: String, CaseIterable, Equatable, Sendable {
   case rename
 }
 
-/// How ``FileIO/atomicWrite(_:toPath:options:verify:)`` saves.
+/// How ``FileIO/atomicWrite(_:toPath:options:expecting:verify:)`` saves.
 public struct AtomicWriteOptions: Sendable {
   /// Keep the previous version of the file at `path + backupSuffix`.
   public var keepsBackup: Bool = false
@@ -31,25 +31,42 @@ public struct AtomicWriteOptions: Sendable {
 
 extension FileIO {
   /// Replaces the file at `path` with `bytes` so that an interruption at any moment leaves either the old
-  /// file or the new one, never a damaged one.
+  /// file or the new one, never a damaged one, and (with `expecting`) never replaces another program's save.
   ///
-  /// The bytes go to a new temporary file in the same directory, which is flushed with `fsync`, read back and
-  /// given to `verify` (return `nil` when the bytes are good, or a reason). Only then is the previous version
-  /// kept as a backup (when asked) and the temporary file renamed over `path` (`rename(2)` is atomic within one
-  /// file system), and the directory flushed. On any failure the temporary file is removed and `path` is
-  /// untouched. A new file gets mode 0600; a replaced file keeps its mode.
+  /// - A symbolic link is followed (``resolveDestination(_:)``): the real file is replaced and the link stays.
+  /// - Temporary files that an earlier, interrupted save of this file left behind are removed first
+  ///   (``removeStaleTemporaryFiles(for:now:)``).
+  /// - The bytes go to a new temporary file in the real file's directory, which gets the replaced file's
+  ///   permissions (exactly, whatever the umask) and, where allowed (as root), its owner and group; it is flushed
+  ///   with `fsync`, read back and given to `verify` (return `nil` when the bytes are good, or a reason).
+  /// - Then the file on disk is compared with `expecting` (a compare-and-replace: see ``FileExpectation``); on a
+  ///   difference nothing is replaced and ``FileIOError/changedSinceRead(path:)`` or
+  ///   ``FileIOError/alreadyExists(path:)`` is thrown. A cooperating writer is kept out of the short window
+  ///   between this check and the rename by holding ``VaultFileLock`` around the whole read-change-write.
+  /// - Only then is the previous version kept as a backup (when asked) beside the real file, the temporary file
+  ///   renamed over it (`rename(2)` is atomic within one file system; a new file expected `.absent` is linked in
+  ///   with `link(2)`, which refuses to replace a file that appeared meanwhile), and the directory flushed.
+  ///
+  /// On any failure the temporary file is removed and `path` is untouched. A new file gets mode 0600.
+  ///
+  /// - Returns: the version of the file written (for the next save's `expecting`).
+  @discardableResult
   public static func atomicWrite(
     _ bytes: [UInt8], toPath path: String, options: AtomicWriteOptions = AtomicWriteOptions(),
-    verify: (([UInt8]) -> String?)? = nil
-  ) throws(FileIOError) {
+    expecting expectation: FileExpectation = .anything, verify: (([UInt8]) -> String?)? = nil
+  ) throws(FileIOError) -> FileVersion {
+    let target = try resolveDestination(path)
     var mode: mode_t = 0o600
-    var status = stat()
-    let exists = stat(path, &status) == 0
-    if exists {
-      mode = status.st_mode & 0o7777
-      if options.refusesReadOnlyDestination && (mode & 0o222) == 0 { throw .readOnly(path: path) }
+    var existing: FileStatus? = nil
+    if case .success(let status) = FileStatus.of(path: target) {
+      existing = status
+      mode = mode_t(status.permissions)
+      if options.refusesReadOnlyDestination && (mode & 0o222) == 0 { throw .readOnly(path: target) }
     }
-    let temporary = temporaryPath(for: path)
+    if expectation == .absent && existing != nil { throw .alreadyExists(path: target) }
+    if case .unchanged = expectation, existing == nil { throw .changedSinceRead(path: target) }
+    removeStaleTemporaryFiles(for: target)
+    let temporary = temporaryPath(for: target)
     func fail(_ stage: AtomicWriteStage) -> Bool { options.injectedFailure == stage }
 
     let descriptor = fail(.createTemporary) ? -1 : open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -59,28 +76,63 @@ extension FileIO {
     }
     var closed = false
     defer { if !closed { close(descriptor) } }
+    let written: FileVersion
     do throws(FileIOError) {
+      if let existing {
+        // Keep the owner and group (allowed for root; for others only their own groups, else left as is), then
+        // the exact permissions, which the umask may have narrowed at open and chown may have cleared.
+        if existing.owner != UInt32(geteuid()) || existing.group != UInt32(getegid()) {
+          _ = fchown(descriptor, uid_t(existing.owner), gid_t(existing.group))
+        }
+        _ = fchmod(descriptor, mode)
+      }
       if fail(.write) { throw .injectedFailure(stage: .write) }
       try writeAll(bytes, to: descriptor, path: temporary)
       if fail(.sync) { throw .injectedFailure(stage: .sync) }
       guard fsync(descriptor) == 0 else { throw .syncFailed(path: temporary, errno: errno) }
+      let status = try FileStatus.of(descriptor: descriptor, path: temporary)
       closed = true
       guard close(descriptor) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
       if fail(.verify) { throw .injectedFailure(stage: .verify) }
       let readBack = try readFile(atPath: temporary, maxByteCount: bytes.count)
       guard readBack == bytes else { throw .verificationFailed(path: temporary, reason: "read-back differs") }
       if let verify, let reason = verify(readBack) { throw .verificationFailed(path: temporary, reason: reason) }
-      if options.keepsBackup && exists {
+      written = FileVersion(bytes: readBack, status: status)
+      try check(expectation, path: target)
+      if options.keepsBackup && existing != nil {
         if fail(.backup) { throw .injectedFailure(stage: .backup) }
-        try keepBackup(of: path, at: path + options.backupSuffix)
+        try keepBackup(of: target, at: target + options.backupSuffix)
       }
       if fail(.rename) { throw .injectedFailure(stage: .rename) }
-      guard rename(temporary, path) == 0 else { throw .renameFailed(from: temporary, to: path, errno: errno) }
+      if expectation == .absent {
+        try linkNew(temporary, to: target)
+      } else {
+        guard rename(temporary, target) == 0 else {
+          throw .renameFailed(from: temporary, to: target, errno: errno)
+        }
+      }
     } catch {
       unlink(temporary)
       throw error
     }
-    syncDirectory(containing: path)
+    syncDirectory(containing: target)
+    return written
+  }
+
+  /// Puts the new file `temporary` at `target`, which must not exist: `link(2)` fails with `EEXIST` instead of
+  /// replacing a file that appeared since the check. File systems without hard links fall back to `rename(2)`.
+  static func linkNew(_ temporary: String, to target: String) throws(FileIOError) {
+    if link(temporary, target) == 0 {
+      unlink(temporary)
+      return
+    }
+    let code = errno
+    if code == EEXIST { throw .alreadyExists(path: target) }
+    guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK else {
+      throw .renameFailed(from: temporary, to: target, errno: code)
+    }
+    if FileStatus.ofLink(path: target) != nil { throw .alreadyExists(path: target) }
+    guard rename(temporary, target) == 0 else { throw .renameFailed(from: temporary, to: target, errno: errno) }
   }
 
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileIOError) {

@@ -57,7 +57,9 @@ enum JSONValue {
     }
   }
 
-  /// `text` as a JSON string literal (RFC 8259 §7), escaping quotes, backslashes and control characters.
+  /// `text` as a JSON string literal (RFC 8259 §7), escaping quotes, backslashes and control characters. Besides
+  /// C0 (which JSON requires), DEL, C1, the bidi controls ``TerminalText`` escapes and U+2028/U+2029 are written as
+  /// `\uXXXX` too: the decoded value is the same, and JSON printed to a terminal cannot drive it.
   static func quoted(_ text: String) -> String {
     var out = "\""
     let hex: [Character] = Array("0123456789abcdef")
@@ -69,10 +71,9 @@ enum JSONValue {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if scalar.value < 0x20 {
-          out += "\\u00"
-          out.append(hex[Int(scalar.value >> 4)])
-          out.append(hex[Int(scalar.value & 15)])
+        if TerminalText.isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+          out += "\\u"
+          for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 15)]) }
         } else {
           out.unicodeScalars.append(scalar)
         }

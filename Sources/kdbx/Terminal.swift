@@ -1,17 +1,20 @@
 import Glibc
+import KDBXFileIO
 
 /// Standard streams and the terminal: writing output, and reading a password with echo off.
 enum Terminal {
-  /// Writes `text` to standard output.
+  /// Writes plain-text output to standard output, control characters other than line feeds and tabs escaped
+  /// (``TerminalText``): nothing from a vault reaches the terminal raw.
   static func out(_ text: String) {
-    write(text, to: 1)
+    write(TerminalText.multiline(text), to: 1)
   }
 
-  /// Writes `text` to standard error.
+  /// Writes plain-text output to standard error, escaped as ``out(_:)`` does.
   static func error(_ text: String) {
-    write(text, to: 2)
+    write(TerminalText.multiline(text), to: 2)
   }
 
+  /// Writes `text` exactly: for data formats (`export`) and the progress bar's carriage returns.
   static func write(_ text: String, to descriptor: Int32) {
     _ = writeBytes(Array(text.utf8), to: descriptor)
   }
@@ -32,15 +35,14 @@ enum Terminal {
   /// Creates the new file `path` (mode 0600; an existing file is refused) holding `contents`.
   static func createFile(_ path: String, contents: [UInt8]) throws(CLIError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      let reason = errno == EEXIST ? "it already exists" : "errno \(errno)"
-      throw .failure("cannot create \(path): \(reason)")
-    }
+    guard descriptor >= 0 else { throw .failure("cannot create \(path): \(FileIO.describe(errno: errno))") }
     let written = writeBytes(contents, to: descriptor)
+    let writeError = errno
     let closed = close(descriptor) == 0
     guard written && closed else {
+      let reason = FileIO.describe(errno: written ? errno : writeError)
       unlink(path)
-      throw .failure("cannot write \(path) (errno \(errno))")
+      throw .failure("cannot write \(path): \(reason)")
     }
   }
 

@@ -6,11 +6,19 @@ import KDBXFileIO
 /// bar, and finding entries and groups by path or UUID.
 struct VaultAccess {
   /// The value options every vault command accepts.
-  static let valueOptions: Set<String> = ["--key-file", "-k"]
+  static let valueOptions: Set<String> = ["--key-file", "-k", "--lock-timeout"]
+  /// How long a command that changes a vault waits for another one saving it (`--lock-timeout`), in seconds.
+  static let defaultLockTimeoutSeconds = 20.0
+  /// The option that lifts the key file size limit (``FileIO/defaultMaxKeyFileByteCount``).
+  static let allowLargeKeyFileFlag = "--allow-large-key-file"
 
   var path: String
   var key: CompositeKey
   var opened: OpenedDatabase
+  /// The version of the file that was opened: a save replaces the file only while it still holds these bytes.
+  var version: FileVersion?
+  /// The vault's lock, held from before the read to after the save, by commands that change the vault.
+  var lock: VaultFileLock?
 
   var database: Database {
     get { opened.database }
@@ -18,36 +26,109 @@ struct VaultAccess {
   }
 
   /// Reads the credential options from `arguments` and opens positional 0 as the vault.
-  static func open(_ arguments: inout Arguments) throws(CLIError) -> VaultAccess {
+  ///
+  /// With `forChange` (every command that saves the vault), the vault's lock (``VaultFileLock``) is taken before
+  /// the file is read and held until the process ends, so that concurrent commands take turns (waiting up to
+  /// `--lock-timeout` seconds, default 20), and ``save()`` replaces the file only if it still holds what was read.
+  static func open(_ arguments: inout Arguments, forChange: Bool = false) throws(CLIError) -> VaultAccess {
     let path = try arguments.positional(0, "FILE")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
-    return try open(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let allowsLargeKeyFile = arguments.flag(allowLargeKeyFileFlag)
+    var lockTimeout: Double? = nil
+    if forChange {
+      lockTimeout = defaultLockTimeoutSeconds
+      if let text = arguments.value("--lock-timeout") {
+        guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+          throw .usage("--lock-timeout needs a number of seconds from 0 to 3600, not '\(text)'")
+        }
+        lockTimeout = seconds
+      }
+    }
+    return try open(
+      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile,
+      lockTimeout: lockTimeout)
   }
 
-  static func open(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> VaultAccess {
-    let bytes = try readFile(path)
-    let keyFile = try readKeyFile(keyFilePath)
+  /// Opens the vault at `path`; with a `lockTimeout`, under the vault's lock (see ``open(_:forChange:)``).
+  static func open(
+    path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false,
+    lockTimeout: Double? = nil
+  ) throws(CLIError) -> VaultAccess {
+    var (bytes, version) = try readFileAndVersion(path)
+    let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
     let password =
       noPassword
       ? nil
       : try readPassword(
         prompt: "Enter password to unlock \(path): ",
         missing: "no password given (pipe it on standard input, or use --no-password)")
+    var lock: VaultFileLock? = nil
+    if let lockTimeout {
+      // Locked after the password prompt, so that a person typing does not hold up other commands; the file is
+      // read again under the lock, and that version is the one opened, changed and replaced.
+      lock = try acquireLock(path, timeout: lockTimeout)
+      if let lock {
+        do {
+          (bytes, version) = try lock.read()
+        } catch {
+          throw .failure(error.description)
+        }
+      } else {
+        (bytes, version) = try readFileAndVersion(path)
+      }
+    }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try openBytes(bytes, key: key)
     ProcessLifetime.keep(opened)
-    return VaultAccess(path: path, key: key, opened: opened)
+    return VaultAccess(path: path, key: key, opened: opened, version: version, lock: lock)
   }
 
-  /// The key file at `path`, or `nil` without one.
-  static func readKeyFile(_ path: String?) throws(CLIError) -> KeyFile? {
-    guard let path else { return nil }
-    let contents = try readFile(path)
+  /// The vault's lock, waiting up to `timeout` seconds for another holder (and saying so on a terminal); `nil`
+  /// when the file system cannot lock, with a note: the save's version check still refuses to overwrite.
+  static func acquireLock(_ path: String, timeout: Double) throws(CLIError) -> VaultFileLock? {
     do {
-      return try KeyFile(contents: contents)
+      return try VaultFileLock.acquire(path, timeoutSeconds: timeout) { holder in
+        guard Terminal.standardErrorIsTerminal else { return }
+        let who = holder.map { " (\($0.description))" } ?? ""
+        Terminal.error("Waiting for another program\(who) that is changing \(path)...\n")
+      }
+    } catch .lockFailed(_, let code) {
+      Terminal.error(
+        "kdbx: note: cannot lock \(path) (\(FileIO.describe(errno: code))); "
+          + "saving only if nobody else saved it meanwhile\n")
+      return nil
+    } catch .lockTimeout(_, let seconds, let holder) {
+      let who = holder.map { " (\($0.description))" } ?? ""
+      let wait = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+      throw .failure(
+        "\(path) is locked by another program\(who) that is changing it; gave up after \(wait) s "
+          + "(--lock-timeout SECONDS waits longer); nothing was saved")
     } catch {
-      throw .failure("key file \(path): \(error.description)")
+      throw .failure(error.description)
+    }
+  }
+
+  /// The key file at `path`, or `nil` without one: read with bounded memory, regular files only, and at most
+  /// 64 MiB unless `allowsLarge` (``FileIO/readKeyFile(atPath:maxByteCount:)``).
+  static func readKeyFile(_ path: String?, allowsLarge: Bool = false) throws(CLIError) -> KeyFile? {
+    guard let path else { return nil }
+    do {
+      return try FileIO.readKeyFile(atPath: path, maxByteCount: allowsLarge ? nil : FileIO.defaultMaxKeyFileByteCount)
+    } catch .notRegularFile(_, let kind) {
+      throw .failure("key file \(path) is \(kind), not a regular file")
+    } catch .tooLarge(_, let count, let limit) {
+      let size = "\(count >> 20) MiB"
+      guard allowsLarge else {
+        throw .failure(
+          "key file \(path) is \(size), larger than any real key file (limit \(limit >> 20) MiB); "
+            + "pass \(allowLargeKeyFileFlag) to use it anyway")
+      }
+      throw .failure(
+        "key file \(path) is \(size) and starts like an XML key file; XML key files over \(limit >> 20) MiB are not read"
+      )
+    } catch {
+      throw .failure(error.description)
     }
   }
 
@@ -65,11 +146,32 @@ struct VaultAccess {
     }
   }
 
+  /// Content the user names by path (a file to attach or import): a regular file, or a pipe, FIFO or character
+  /// device read to its end (``FileIO/readInput(atPath:maxByteCount:)``).
+  static func readInput(_ path: String) throws(CLIError) -> [UInt8] {
+    do {
+      return try FileIO.readInput(atPath: path)
+    } catch {
+      throw .failure(error.description)
+    }
+  }
+
+  static func readFileAndVersion(_ path: String) throws(CLIError) -> (bytes: [UInt8], version: FileVersion) {
+    do {
+      return try FileIO.readFileAndVersion(atPath: path)
+    } catch {
+      throw .failure(error.description)
+    }
+  }
+
   /// Opens `bytes`, showing a progress bar on standard error when it is a terminal.
   static func openBytes(_ bytes: [UInt8], key: CompositeKey) throws(CLIError) -> OpenedDatabase {
     let bar = ProgressBar(label: "Deriving key")
     defer { bar.finish() }
     do {
+      if KDB1File.isKDB1(bytes) {  // KeePass 1.x: detected by its signature, read-only (KeePass1Access)
+        return try KeePass1Access.openDatabase(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
+      }
       return try KDFTuning.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
     } catch .invalidCredentials {
       throw .invalidCredentials
@@ -78,9 +180,11 @@ struct VaultAccess {
     }
   }
 
-  /// Saves the database atomically: writes a temporary file, reads it back and verifies every integrity layer
-  /// and the XML, then renames it over the original.
+  /// Saves the database atomically: writes a temporary file beside the real vault (symbolic links are followed),
+  /// reads it back and verifies every integrity layer and the XML, checks that the vault on disk still holds the
+  /// bytes that were opened (SHA-256), then renames the new file over it.
   func save() throws(CLIError) {
+    try KeePass1Access.refuseChange(opened, path: path)
     let saved: SavedFile
     let bar = ProgressBar(label: "Saving")
     do {
@@ -97,7 +201,13 @@ struct VaultAccess {
       KDFTuning.problem(verifying: written, transformedKey: transformedKey)
     }
     do {
-      try FileIO.atomicWrite(saved.bytes, toPath: path, verify: verify)
+      try FileIO.atomicWrite(
+        saved.bytes, toPath: lock?.path ?? path, expecting: version.map { .unchanged($0) } ?? .anything,
+        verify: verify)
+    } catch .changedSinceRead {
+      throw .failure(
+        "\(path) changed since it was read (another program saved it meanwhile); nothing was saved; "
+          + "run the command again")
     } catch {
       throw .failure("cannot save: \(error.description)")
     }
@@ -114,50 +224,128 @@ struct VaultAccess {
   }
 
   // MARK: Finding things
+  //
+  // A reference resolves to a position in the tree, and commands act on that position: in a file where two objects
+  // share a UUID (which KDBX forbids, but damaged files have), acting "on the UUID" could change the other one.
+
+  /// An entry found from a command-line reference, with where it is.
+  struct LocatedEntry {
+    var entry: Entry
+    var position: EntryPosition
+  }
+
+  /// A group found from a command-line reference, with where it is.
+  struct LocatedGroup {
+    var group: Group
+    var position: GroupPosition
+  }
 
   /// Finds an entry by `Group/Sub/Title` (from the root's children) or by UUID.
   func entry(_ reference: String) throws(CLIError) -> Entry {
-    if let uuid = VaultAccess.uuid(reference), let entry = database.entry(withUUID: uuid) { return entry }
+    try locateEntry(reference).entry
+  }
+
+  /// Finds an entry by `Group/Sub/Title` (from the root's children) or by UUID; refuses a reference that names
+  /// several entries, listing them.
+  func locateEntry(_ reference: String) throws(CLIError) -> LocatedEntry {
+    if let uuid = VaultAccess.uuid(reference) {
+      let found = database.positions(ofEntry: uuid)
+      if found.count > 1 {
+        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
+        throw .failure(
+          "the UUID \(uuid) names \(found.count) entries (\(paths)), which KDBX forbids; name the entry by its path "
+            + "('kdbx verify' lists the duplicates)")
+      }
+      if let position = found.first, let entry = database.entry(at: position) {
+        return LocatedEntry(entry: entry, position: position)
+      }
+    }
     let parts = VaultAccess.split(reference)
     guard let title = parts.last else { throw .failure("no entry named '\(reference)'") }
-    let groupPath = Array(parts.dropLast())
-    let matches = database.flatEntries.filter {
-      $0.groupPath == groupPath && ($0.entry[field: "Title"]?.reveal() ?? "") == title
+    var matches: [LocatedEntry] = []
+    for groupPosition in groups(named: Array(parts.dropLast())) {
+      guard let group = database.group(at: groupPosition) else { continue }
+      for (index, entry) in group.entries.enumerated() where ListCommand.title(entry) == title {
+        matches.append(LocatedEntry(entry: entry, position: EntryPosition(group: groupPosition, index: index)))
+      }
     }
     guard let first = matches.first else { throw .failure("no entry named '\(reference)'") }
     if matches.count > 1 {
-      throw .failure("'\(reference)' names \(matches.count) entries; use a UUID (\(first.entry.uuid), ...)")
+      let uuids = matches.map { $0.entry.uuid.description }.joined(separator: ", ")
+      throw .failure("'\(reference)' names \(matches.count) entries; use a UUID (\(uuids))")
     }
-    return first.entry
+    return first
   }
 
   /// Finds a group by path (empty or `/` for the root) or by UUID.
   func group(_ reference: String) throws(CLIError) -> Group {
-    guard let root = database.root else { throw .failure("the database has no root group") }
-    if let uuid = VaultAccess.uuid(reference), let group = database.group(withUUID: uuid) { return group }
-    var current = root
-    for name in VaultAccess.split(reference) {
-      let children = current.groups.filter { ($0.name ?? "") == name }
-      guard let next = children.first else { throw .failure("no group named '\(reference)'") }
-      if children.count > 1 { throw .failure("'\(reference)' names \(children.count) groups; use a UUID") }
+    try locateGroup(reference).group
+  }
+
+  /// Finds a group by path (empty or `/` for the root) or by UUID; refuses a reference that names several groups,
+  /// listing them.
+  func locateGroup(_ reference: String) throws(CLIError) -> LocatedGroup {
+    guard database.root != nil else { throw .failure("the database has no root group") }
+    if let uuid = VaultAccess.uuid(reference) {
+      let found = database.positions(ofGroup: uuid)
+      if found.count > 1 {
+        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
+        throw .failure(
+          "the UUID \(uuid) names \(found.count) groups (\(paths)), which KDBX forbids; name the group by its path "
+            + "('kdbx verify' lists the duplicates)")
+      }
+      if let position = found.first, let group = database.group(at: position) {
+        return LocatedGroup(group: group, position: position)
+      }
+    }
+    let matches = groups(named: VaultAccess.split(reference))
+    guard let first = matches.first, let group = database.group(at: first) else {
+      throw .failure("no group named '\(reference)'")
+    }
+    if matches.count > 1 {
+      let uuids = matches.compactMap { database.group(at: $0)?.uuid.description }.joined(separator: ", ")
+      throw .failure("'\(reference)' names \(matches.count) groups; use a UUID (\(uuids))")
+    }
+    return LocatedGroup(group: group, position: first)
+  }
+
+  /// The positions of the groups whose names from below the root are `names` (the root for no names).
+  func groups(named names: [String]) -> [GroupPosition] {
+    var current: [GroupPosition] = database.root == nil ? [] : [.root]
+    for name in names {
+      var next: [GroupPosition] = []
+      for position in current {
+        guard let group = database.group(at: position) else { continue }
+        for (index, child) in group.groups.enumerated() where (child.name ?? "") == name {
+          next.append(GroupPosition(indexPath: position.indexPath + [index]))
+        }
+      }
       current = next
     }
     return current
   }
 
-  /// The names from the root's child down to `uuid` (root excluded); `nil` when the group is not in the tree.
-  func groupPath(of uuid: KDBXUUID) -> [String]? {
-    guard let root = database.root else { return nil }
-    if root.uuid == uuid { return [] }
-    func search(_ group: Group, _ path: [String]) -> [String]? {
-      for child in group.groups {
-        let here = path + [child.name ?? ""]
-        if child.uuid == uuid { return here }
-        if let found = search(child, here) { return found }
-      }
-      return nil
+  /// The names from the root's child down to the group at `position` (root excluded).
+  func groupPath(of position: GroupPosition) -> [String] {
+    guard var group = database.root else { return [] }
+    var names: [String] = []
+    for index in position.indexPath where group.groups.indices.contains(index) {
+      group = group.groups[index]
+      names.append(group.name ?? "")
     }
-    return search(root, [])
+    return names
+  }
+
+  /// The group at `position` as a path for a message ('/' for the root), escaped for the terminal.
+  func pathText(of position: GroupPosition) -> String {
+    let names = groupPath(of: position)
+    return names.isEmpty ? "/" : TerminalText.line(names.joined(separator: "/"))
+  }
+
+  /// The entry at `position` as `Group/Title` for a message, escaped for the terminal.
+  func pathText(of position: EntryPosition) -> String {
+    let title = database.entry(at: position).map(ListCommand.title) ?? ""
+    return TerminalText.line((groupPath(of: position.group) + [title]).joined(separator: "/"))
   }
 
   static func split(_ path: String) -> [String] {
@@ -189,13 +377,13 @@ final class ProgressBar {
     lastPercent = percent
     let filled = percent * 30 / 100
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
-    Terminal.error("\r\(label) [\(bar)] \(percent)%")
+    Terminal.write("\r\(label) [\(bar)] \(percent)%", to: 2)
     return true
   }
 
   func finish() {
     guard isActive, lastPercent >= 0 else { return }
-    Terminal.error("\r" + String(repeating: " ", count: label.count + 40) + "\r")
+    Terminal.write("\r" + String(repeating: " ", count: label.count + 40) + "\r", to: 2)
     lastPercent = -1
   }
 }

@@ -6,22 +6,16 @@ struct SystemClock: WallClock {
   func now() -> Timestamp { Timestamp(unixSeconds: Int64(time(nil))) }
 }
 
-extension Database {
-  /// Appends `group` to the children of group `parent`; `false` when there is no such group.
-  mutating func appendGroup(_ group: Group, to parent: KDBXUUID) -> Bool {
-    guard var tree = root else { return false }
-    func visit(_ node: inout Group) -> Bool {
-      if node.uuid == parent {
-        node.groups.append(group)
-        node.childOrder.append(false)
-        return true
-      }
-      for index in node.groups.indices where visit(&node.groups[index]) { return true }
-      return false
-    }
-    guard visit(&tree) else { return false }
-    root = tree
-    return true
+extension VaultAccess {
+  /// A note for standard error when the vault's `RecycleBinUUID` names the root group, which is never taken as the
+  /// bin (deleting would then remove everything for good): the next deletion makes a new bin, as KeePass does for
+  /// a missing one. `nil` otherwise. Ask before deleting.
+  func recycleBinNote() -> String? {
+    guard database.isRecycleBinEnabled, let bin = database.meta.recycleBinUUID, !bin.isZero,
+      bin == database.root?.uuid
+    else { return nil }
+    return "note: the vault's recycle bin setting named the root group, which cannot be the bin; "
+      + "a new '\(Database.recycleBinName)' group was made in the root (see 'kdbx verify')\n"
   }
 }
 
@@ -52,6 +46,11 @@ struct EntryFieldOptions {
     url = arguments.value("--url")
     notes = arguments.value("--notes")
     tags = arguments.value("--tags")
+    try StorableText.check(title, as: "--title")
+    try StorableText.check(username, as: "--username")
+    try StorableText.check(url, as: "--url")
+    try StorableText.check(notes, as: "--notes")
+    try StorableText.check(tags, as: "--tags")
     passwordPrompt = arguments.flag("-p", "--password-prompt")
     generate = arguments.flag("-g", "--generate")
     if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {

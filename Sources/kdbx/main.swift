@@ -8,7 +8,8 @@ let usage = """
 
   USAGE: kdbx <command> [arguments] [options]
 
-  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin):
+  READING A VAULT (FILE first; the password is read from the terminal, or the first line of stdin;
+  a KeePass 1.x .kdb file opens read-only):
     info               Format version, cipher, key derivation, compression and counts.
     ls [GROUP]         List a group's entries and subgroups (-R recursive, --flatten full paths).
     show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
@@ -18,7 +19,8 @@ let usage = """
     attachment-export ENTRY NAME PATH
                        Write an attachment to a new file (or --stdout).
 
-  CHANGING A VAULT (saved atomically: temporary file, fsync, verify, rename):
+  CHANGING A VAULT (locked while the command runs; saved atomically beside the real file through symbolic links:
+  temporary file, fsync, verify, check that nobody else saved meanwhile, rename):
     add GROUP/TITLE    Add an entry (--username, --url, --notes, --password-prompt or --generate).
     edit ENTRY         Change an entry; the old version goes to its history.
     rm ENTRY           Move an entry to the recycle bin (delete it if it is already there).
@@ -35,7 +37,8 @@ let usage = """
     merge FILE OTHER...
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
-    import XML OUT     Create a database from a KeePass 2 XML export (settings as for create).
+    import SOURCE OUT  Create a database from a KeePass 2 XML export or a KeePass 1.x .kdb file
+                       (detected from the content; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
 
@@ -47,6 +50,9 @@ let usage = """
   VAULT OPTIONS:
     --key-file PATH    Use a key file (with the password, or alone with --no-password).
     --no-password      Do not ask for a password.
+    --allow-large-key-file
+                       Accept a key file over 64 MiB (hashed in a stream).
+    --lock-timeout S   Commands that change a vault wait up to S seconds (default 20) for another one saving it.
     --json             Machine-readable output (info, ls, show, search, totp, calibrate).
 
   ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.
@@ -115,6 +121,7 @@ func main() -> Int32 {
   // in a fresh process: start one now, while the vault and the password are read.
   Task.detached(priority: .high) {}
   do {
+    try KeePass1Access.refuseEarly(command: command.name, arguments: rest)
     try command.run(rest)
     return 0
   } catch {

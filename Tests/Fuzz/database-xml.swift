@@ -1,19 +1,31 @@
-// Fuzz target: `DatabaseXMLReader` on arbitrary XML parsed by the tree parser (plaintext inner stream, no gzip),
-// then `DatabaseXMLWriter` on every database it accepts.
+// Fuzz target: `DatabaseXMLReader` on arbitrary XML, through the pull reader and through the tree parser (plaintext
+// inner stream, no gzip), which must agree; then `DatabaseXMLWriter` on every database they accept.
 import KDBX
 import KDBXXML
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  guard let document = try? XMLElement.parse(bytes) else { return 0 }
+  let binaries = [InnerHeader.Binary(isProtected: false, data: [1, 2, 3])]
+  // The open path: the model straight from the pull reader. It must agree with the tree path below.
+  var pullStream = PlaintextInnerStream()
+  var pullRandom = SplitMix64(seed: 1)
+  let pulled = try? DatabaseXMLReader.read(
+    xml: bytes, binaries: binaries, stream: &pullStream, random: &pullRandom, gzip: NoGzipDecompressor())
+  guard let document = try? XMLElement.parse(bytes) else {
+    if pulled != nil { fatalError("the pull reader read a document the tree parser refuses") }
+    return 0
+  }
   var stream = PlaintextInnerStream()
   var random = SplitMix64(seed: 1)
-  let binaries = [InnerHeader.Binary(isProtected: false, data: [1, 2, 3])]
   guard
     let database = try? DatabaseXMLReader.read(
       document: document, binaries: binaries, stream: &stream, random: &random, gzip: NoGzipDecompressor())
-  else { return 0 }
+  else {
+    if pulled != nil { fatalError("the pull reader read a document the tree path refuses") }
+    return 0
+  }
+  guard pulled == database else { fatalError("the pull reader and the tree path read different models") }
   // What was read must be written, and the written document must read again (a save must not lose the vault).
   // As `KDBXFile.save` does for KDBX 4: compact the binary pool, which goes to the inner header.
   let saved = database.compactingBinaries()

@@ -121,6 +121,24 @@ struct MergeSemanticsTests {
     )
   }
 
+  /// A remote attachment whose reference names no binary of the remote file stays missing after the merge; it
+  /// used to keep its number and so point at whatever local binary had that number.
+  @Test func aDanglingRemoteAttachmentStaysMissing() throws {
+    var local = F.base()
+    for index in 0..<6 { _ = local.makeAttachment(name: "n", data: [UInt8(index)]) }
+    var remote = F.base()
+    F.addEntry(&remote, F.entry(F.uuid(45), title: "dangling"), to: F.groupA)
+    F.mutate(&remote) { group in
+      if let index = group.entries.firstIndex(where: { $0.uuid == F.uuid(45) }) {
+        group.entries[index].attachments = [Attachment(name: "gone.txt", binaryIndex: 5)]
+      }
+    }
+    let result = DatabaseMerge.synchronize(local: local, remote: remote)
+    let merged = try #require(F.entry(F.uuid(45), in: result.database)?.attachments.first)
+    #expect(result.database.data(of: merged) == nil, "still missing, not local binary 5")
+    #expect(merged.binaryIndex == Attachment.missingBinaryIndex)
+  }
+
   @Test func aRealDifferenceStillCounts() {
     let local = Self.vault()
     for change in [

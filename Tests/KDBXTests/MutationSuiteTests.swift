@@ -89,7 +89,9 @@ struct MutationSuiteTests {
     case .headerChecksumMismatch, .headerHashMismatch: return .headerIntegrity
     case .invalidCredentials: return .credentials
     case .corruptedBlock: return .block
-    case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml: return .payload
+    case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml, .damagedContent,
+      .malformedRecord:
+      return .payload
     }
   }
 
@@ -166,7 +168,8 @@ struct MutationSuiteTests {
   }
 
   /// Regression: a KDBX 3.x file whose CBC padding is damaged (the key is right: the stream start bytes match)
-  /// was reported as invalidCredentials.
+  /// was reported as invalidCredentials. The flip also garbles the block before, which holds the end of the hashed
+  /// block stream: that block is reported (a malformed padding alone is tolerated, issue #18).
   @Test func damagedPaddingIsNotInvalidCredentials() throws {
     let target = try Self.target(Fixture(name: "kdbx31-aes256-aeskdf"))
     var mutated = target.bytes
@@ -175,7 +178,7 @@ struct MutationSuiteTests {
       Issue.record("opened")
       return
     }
-    #expect(error == .crypto(.invalidPadding))
+    #expect(error == .corruptedBlock(index: try #require(target.blockRegions().last?.index)))
     #expect(throws: KDBXError.invalidCredentials) {
       try KDBXFile.open(bytes: mutated, key: CompositeKey(password: "wrong"))
     }
@@ -211,12 +214,19 @@ struct MutationSuiteTests {
     let length = target.bytes.count - start
     let isKDBX4 = target.header.version.isKDBX4
     let isCBC = target.header.cipher != .chaCha20
+    let original = try target.open(target.bytes).get().database
     for _ in 0..<256 {
       let offset = start + Int(random.next() % UInt64(length))
       var mutated = target.bytes
       mutated[offset] ^= 1 << UInt8(random.next() % 8)
-      guard case .failure(let error) = target.open(mutated) else {
-        Issue.record("\(fixture.name): payload bit flip at \(offset) opened")
+      let result = target.open(mutated)
+      guard case .failure(let error) = result else {
+        // Issue #18: no hash covers a KDBX 3.x last CBC block that holds only padding; a flip there may open, with
+        // the content unchanged (and a malformed-padding warning).
+        let harmless = (try? result.get().database) == original
+        if !(isCBC && !isKDBX4 && offset >= target.bytes.count - 16 && harmless) {
+          Issue.record("\(fixture.name): payload bit flip at \(offset) opened")
+        }
         continue
       }
       // The first damaged byte in block-stream coordinates, and whether the damage reaches a size field.

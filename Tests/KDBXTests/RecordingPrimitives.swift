@@ -43,6 +43,14 @@ struct RecordingPrimitives: KDBXPrimitives {
     return document
   }
   func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
+  /// Records the document as a tree, and reads the model as `KDBXFile.open` does with the standard primitives:
+  /// straight from the pull reader (so the round-trip tests check that path).
+  func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
+  ) throws(KDBXError) -> Database {
+    _ = try parseXML(xml, maxDepth: options.maxXMLDepth)
+    return try base.readDatabase(xml: xml, binaries: binaries, stream: &stream, random: &random, options: options)
+  }
 
   /// Opens `bytes` and returns the database XML with every protected value replaced by the base64 of its
   /// plaintext (the form a document has under the `none` inner stream), plus the opened database.

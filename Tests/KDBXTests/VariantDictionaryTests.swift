@@ -69,9 +69,15 @@ import Testing
     #expect(throws: KDBXError.unsupportedKDF(uuid: "01010101-0101-0101-0101-010101010101")) {
       try KDFParameters(dictionary: unknown)
     }
-    let aes = KDFParameters.aesKDF(
-      AESKDFParameters(rounds: 60_000, seed: [UInt8](repeating: 1, count: 32), uuidVariant: .aesKDBX4))
+    let aes = KDFParameters.aesKDF(AESKDFParameters(rounds: 60_000, seed: [UInt8](repeating: 1, count: 32)))
     #expect(try KDFParameters(dictionary: aes.dictionary) == aes)
+    // Issue #18: KeePassXC's alias UUID is read, and written back as KeePass 2's, which every reader knows.
+    var alias = aes.dictionary
+    alias["$UUID"] = .byteArray(KnownUUIDs.aesKDFKDBX4.bytes)
+    let read = try KDFParameters(dictionary: alias)
+    #expect(read.algorithm == .aesKDBX4)
+    #expect(read.dictionary["$UUID"] == .byteArray(KnownUUIDs.aesKDFKDBX3.bytes))
+    #expect(read.dictionary.serialized() == aes.dictionary.serialized())
     var shortSeed = aes.dictionary
     shortSeed["S"] = .byteArray([1])
     #expect(throws: KDBXError.self) { try KDFParameters(dictionary: shortSeed) }

@@ -15,6 +15,10 @@ import KDBXCrypto
 ///
 /// An empty password (`""`) is a component (`SHA-256("")`); no password (`nil`) is not: they give different keys.
 ///
+/// KeePass 1.x (`.kdb`) files build their key differently (``KDB1File``): the password in the bytes KeePass 1.x
+/// used (CP-1252, then Latin-1 and UTF-8 as KeePassX wrote them), and `SHA-256(SHA-256(password) ‖ key file key)`
+/// for both; the key keeps what that needs, in the same zeroing storage.
+///
 /// Challenge-response: read the header without a key (``KDBXFile/readHeader(bytes:options:)``), send
 /// ``OuterHeader/challenge`` to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
 /// `challengeResponse`. The raw secrets are not stored: only the component hashes, and ``description`` hides them.
@@ -30,6 +34,9 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   let storage: Storage
+  /// What a KeePass 1.x file needs, which the KDBX components cannot give back (the password in other encodings,
+  /// the raw hash of an XML key file); `nil` for a transformed key.
+  let keePass1: KDB1KeyMaterial?
 
   /// A key from a password and/or key file, with an optional challenge-response result.
   public init(password: String?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
@@ -51,6 +58,8 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
     }
     if let keyFile { components.append(SecureBytes(keyFile.keyBytes)) }
     storage = .components(components, challengeResponse: challengeResponse.map { SecureBytes($0) })
+    keePass1 = KDB1KeyMaterial(
+      passwordBytes: passwordBytes, keyFile: keyFile, hasChallengeResponse: challengeResponse != nil)
   }
 
   /// A key that is already the KDF's output for the file (for example cached by an app for its AutoFill
@@ -58,6 +67,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   public init(transformedKey: [UInt8]) throws(KDBXError) {
     guard transformedKey.count == 32 else { throw .invalidKeyFile(reason: "a transformed key must be 32 bytes") }
     storage = .transformed(SecureBytes(transformedKey))
+    keePass1 = nil
   }
 
   /// Whether this key skips the KDF.

@@ -1,33 +1,35 @@
 import KDBXXML
 
-extension DatabaseXMLReader {
-  mutating func readGroup(_ element: XMLElement, depth: Int) throws(KDBXError) -> Group {
+extension DatabaseModelReader {
+  mutating func readGroup(_ attributes: [XMLAttribute], depth: Int) throws(KDBXError) -> Group {
     guard depth <= options.maxXMLDepth else {
       throw .limitExceeded(
         what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxXMLDepth))
     }
     var group = Group(uuid: .zero, name: nil)
-    group.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.uuid: group.uuid = try reader.uuid(child)
-      case XMLNames.name: group.name = reader.text(child)
-      case XMLNames.notes: group.notes = reader.text(child)
-      case XMLNames.iconID: group.iconID = try reader.integer(child)
-      case XMLNames.customIconUUID: group.customIconUUID = try reader.uuid(child)
-      case XMLNames.times: group.times = try reader.readTimes(child)
-      case XMLNames.isExpanded: group.isExpanded = try reader.bool(child)
-      case XMLNames.defaultAutoTypeSequence: group.defaultAutoTypeSequence = reader.text(child)
-      case XMLNames.enableAutoType: group.enableAutoType = .some(try reader.nullableBool(child))
-      case XMLNames.enableSearching: group.enableSearching = .some(try reader.nullableBool(child))
-      case XMLNames.lastTopVisibleEntry: group.lastTopVisibleEntry = try reader.uuid(child)
-      case XMLNames.previousParentGroup: group.previousParentGroup = try reader.uuid(child)
-      case XMLNames.tags: group.tags = reader.text(child)
-      case XMLNames.customData: group.customData = try reader.readCustomData(child)
-      case XMLNames.entry:
-        group.entries.append(try reader.readEntry(child, isHistory: false))
+    group.layout = try forEachChild(attributes: attributes, .group) { (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .uuid?: group.uuid = try reader.uuid(child.name)
+      case .name?: group.name = try reader.text()
+      case .notes?: group.notes = try reader.text()
+      case .iconID?: group.iconID = try reader.integer(child.name)
+      case .customIconUUID?: group.customIconUUID = try reader.uuid(child.name)
+      case .times?: group.times = try reader.readTimes(child.attributes)
+      case .isExpanded?: group.isExpanded = try reader.bool(child.name)
+      case .defaultAutoTypeSequence?: group.defaultAutoTypeSequence = try reader.text()
+      case .enableAutoType?: group.enableAutoType = .some(try reader.nullableBool(child.name))
+      case .enableSearching?: group.enableSearching = .some(try reader.nullableBool(child.name))
+      case .lastTopVisibleEntry?: group.lastTopVisibleEntry = try reader.uuid(child.name)
+      case .previousParentGroup?: group.previousParentGroup = try reader.uuid(child.name)
+      case .tags?: group.tags = try reader.text()
+      case .customData?: group.customData = try reader.readCustomData(child.attributes)
+      case .entry?:
+        try reader.charge(Self.elementCost(Entry.self) + 2)
+        group.entries.append(try reader.readEntry(child.attributes, isHistory: false))
         group.childOrder.append(true)
-      case XMLNames.group:
-        group.groups.append(try reader.readGroup(child, depth: depth + 1))
+      case .group?:
+        try reader.charge(Self.elementCost(Group.self) + 2)
+        group.groups.append(try reader.readGroup(child.attributes, depth: depth + 1))
         group.childOrder.append(false)
       default: return false
       }
@@ -36,17 +38,18 @@ extension DatabaseXMLReader {
     return group
   }
 
-  mutating func readTimes(_ element: XMLElement) throws(KDBXError) -> Times {
+  mutating func readTimes(_ attributes: [XMLAttribute]) throws(KDBXError) -> Times {
     var times = Times()
-    times.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.creationTime: times.creationTime = try reader.time(child)
-      case XMLNames.lastModificationTime: times.lastModificationTime = try reader.time(child)
-      case XMLNames.lastAccessTime: times.lastAccessTime = try reader.time(child)
-      case XMLNames.expiryTime: times.expiryTime = try reader.time(child)
-      case XMLNames.expires: times.expires = try reader.bool(child)
-      case XMLNames.usageCount: times.usageCount = try reader.integer(child)
-      case XMLNames.locationChanged: times.locationChanged = try reader.time(child)
+    times.layout = try forEachChild(attributes: attributes, .times, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .creationTime?: times.creationTime = try reader.time(child.name)
+      case .lastModificationTime?: times.lastModificationTime = try reader.time(child.name)
+      case .lastAccessTime?: times.lastAccessTime = try reader.time(child.name)
+      case .expiryTime?: times.expiryTime = try reader.time(child.name)
+      case .expires?: times.expires = try reader.bool(child.name)
+      case .usageCount?: times.usageCount = try reader.integer(child.name)
+      case .locationChanged?: times.locationChanged = try reader.time(child.name)
       default: return false
       }
       return true
@@ -54,30 +57,36 @@ extension DatabaseXMLReader {
     return times
   }
 
-  mutating func readEntry(_ element: XMLElement, isHistory: Bool) throws(KDBXError) -> Entry {
+  mutating func readEntry(_ attributes: [XMLAttribute], isHistory: Bool) throws(KDBXError) -> Entry {
     var entry = Entry(uuid: .zero)
-    entry.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.uuid: entry.uuid = try reader.uuid(child)
-      case XMLNames.iconID: entry.iconID = try reader.integer(child)
-      case XMLNames.customIconUUID: entry.customIconUUID = try reader.uuid(child)
-      case XMLNames.foregroundColor: entry.foregroundColor = reader.text(child)
-      case XMLNames.backgroundColor: entry.backgroundColor = reader.text(child)
-      case XMLNames.overrideURL: entry.overrideURL = reader.text(child)
-      case XMLNames.qualityCheck: entry.qualityCheck = try reader.bool(child)
-      case XMLNames.tags: entry.tags = reader.text(child)
-      case XMLNames.previousParentGroup: entry.previousParentGroup = try reader.uuid(child)
-      case XMLNames.times: entry.times = try reader.readTimes(child)
-      case XMLNames.customData: entry.customData = try reader.readCustomData(child)
-      case XMLNames.string: entry.fields.append(try reader.readField(child))
-      case XMLNames.binary: entry.attachments.append(try reader.readAttachment(child))
-      case XMLNames.autoType: entry.autoType = try reader.readAutoType(child)
-      case XMLNames.history:
+    entry.layout = try forEachChild(attributes: attributes, .entry) { (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .uuid?: entry.uuid = try reader.uuid(child.name)
+      case .iconID?: entry.iconID = try reader.integer(child.name)
+      case .customIconUUID?: entry.customIconUUID = try reader.uuid(child.name)
+      case .foregroundColor?: entry.foregroundColor = try reader.text()
+      case .backgroundColor?: entry.backgroundColor = try reader.text()
+      case .overrideURL?: entry.overrideURL = try reader.text()
+      case .qualityCheck?: entry.qualityCheck = try reader.bool(child.name)
+      case .tags?: entry.tags = try reader.text()
+      case .previousParentGroup?: entry.previousParentGroup = try reader.uuid(child.name)
+      case .times?: entry.times = try reader.readTimes(child.attributes)
+      case .customData?: entry.customData = try reader.readCustomData(child.attributes)
+      case .string?:
+        try reader.charge(Self.elementCost(EntryField.self))
+        entry.fields.append(try reader.readField(child.attributes))
+      case .binary?:
+        try reader.charge(Self.elementCost(Attachment.self))
+        entry.attachments.append(try reader.readAttachment(child.attributes))
+      case .autoType?: entry.autoType = try reader.readAutoType(child.attributes)
+      case .history?:
         guard !isHistory else { return false }
         var history: [Entry] = []
-        entry.historyLayout = try reader.forEachChild(of: child) { (item, reader) throws(KDBXError) in
-          guard item.name == XMLNames.entry else { return false }
-          history.append(try reader.readEntry(item, isHistory: true))
+        entry.historyLayout = try reader.forEachChild(attributes: child.attributes, .history) {
+          (child, reader) throws(KDBXError) in
+          guard child.known == .entry else { return false }
+          try reader.charge(Self.elementCost(Entry.self))
+          history.append(try reader.readEntry(child.attributes, isHistory: true))
           return true
         }
         entry.history = history
@@ -88,76 +97,135 @@ extension DatabaseXMLReader {
     return entry
   }
 
-  mutating func readField(_ element: XMLElement) throws(KDBXError) -> EntryField {
-    guard element.child(XMLNames.key) != nil else {
-      throw .malformedDocument(path: "Entry/String", reason: "missing Key")
-    }
+  mutating func readField(_ attributes: [XMLAttribute]) throws(KDBXError) -> EntryField {
     var field = EntryField(key: "", value: .plain(""))
-    field.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.key: field.key = reader.text(child)
-      case XMLNames.value:
-        if reader.isProtected(child) {
-          field.value = .protected(ProtectedValue(bytes: try reader.unprotect(child), using: &reader.random))
-        } else if child.attribute(XMLNames.protectInMemory)?.lowercased() == "true" {
-          field.value = .protected(ProtectedValue(reader.text(child), using: &reader.random))
+    var sawKey = false
+    field.layout = try forEachChild(attributes: attributes, .field, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .key?:
+        field.key = try reader.text()
+        sawKey = true
+      case .value?:
+        if Self.isProtected(child.attributes) {
+          let bytes = try reader.unprotect(child.name)
+          try reader.charge(bytes.count + 48)
+          field.value = .protected(reader.protect(bytes))
+        } else if Self.marksProtectInMemory(child.attributes) {
+          let text = try reader.elementText()
+          try reader.charge(2 * (text.utf8.count + 48))
+          field.value = .protected(reader.protect(Array(text.utf8)))
         } else {
-          field.value = .plain(reader.text(child))
+          field.value = .plain(try reader.text())
         }
-        field.extraValueAttributes = child.attributes.filter {
+        let extra = attributes.filter {
           $0.name != XMLNames.protected && $0.name != XMLNames.protectInMemory
+            && $0.name != XMLNames.protectedInMemory
         }
+        if !extra.isEmpty { try reader.charge(Self.attributesCost(extra)) }
+        field.extraValueAttributes = extra
       default: return false
       }
       return true
     }
+    guard sawKey else { throw .malformedDocument(path: "Entry/String", reason: "missing Key") }
     return field
   }
 
-  mutating func readAttachment(_ element: XMLElement) throws(KDBXError) -> Attachment {
-    guard element.child(XMLNames.key) != nil, element.child(XMLNames.value) != nil else {
-      throw .malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")
+  /// Whether a plain-text value is marked to be protected in memory: KeePass's XML export writes
+  /// `ProtectInMemory="True"` (and this library's exports before 2026 wrote `ProtectedInMemory="True"`).
+  static func marksProtectInMemory(_ attributes: [XMLAttribute]) -> Bool {
+    for attribute in attributes
+    where attribute.name == XMLNames.protectInMemory || attribute.name == XMLNames.protectedInMemory {
+      if attribute.value.lowercased() == "true" { return true }
     }
+    return false
+  }
+
+  mutating func readAttachment(_ attributes: [XMLAttribute]) throws(KDBXError) -> Attachment {
     var attachment = Attachment(name: "", binaryIndex: 0)
-    attachment.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.key: attachment.name = reader.text(child)
-      case XMLNames.value:
-        attachment.binaryIndex = try reader.binaryIndex(child)
-        attachment.extraValueAttributes = child.attributes.filter { $0.name != XMLNames.ref }
+    var sawKey = false
+    var sawValue = false
+    attachment.layout = try forEachChild(attributes: attributes, .attachment, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .key?:
+        attachment.name = try reader.text()
+        sawKey = true
+      case .value?:
+        sawValue = true
+        let reference = try reader.binaryReference(child.attributes)
+        attachment.binaryIndex = reference.index
+        attachment.missingReference = reference.missing
+        let extra = attributes.filter { $0.name != XMLNames.ref }
+        if !extra.isEmpty { try reader.charge(Self.attributesCost(extra)) }
+        attachment.extraValueAttributes = extra
       default: return false
       }
       return true
     }
+    guard sawKey, sawValue else { throw .malformedDocument(path: "Entry/Binary", reason: "missing Key or Value") }
     return attachment
   }
 
   /// The pool index a `Binary/Value` refers to (`Ref` = KDBX 4 pool position or KDBX 3 `Meta/Binaries` ID); an
-  /// inline value (very old KeePass 2.x) is added to the pool.
-  mutating func binaryIndex(_ value: XMLElement) throws(KDBXError) -> Int {
-    guard let ref = value.attribute(XMLNames.ref) else {
-      let data = isProtected(value) ? try unprotect(value) : try base64(value)
-      return binaries.add(data)
+  /// inline value (very old KeePass 2.x) is added to the pool. A `Ref` that names no binary is kept as it was
+  /// read (`missing`), with an index past the pool, so that the entry opens and the reference is not lost.
+  mutating func binaryReference(_ attributes: [XMLAttribute]) throws(KDBXError) -> (index: Int, missing: String?) {
+    guard let ref = Self.attribute(XMLNames.ref, in: attributes) else {
+      let data = Self.isProtected(attributes) ? try unprotect(XMLNames.value) : try base64(XMLNames.value)
+      return (binaries.add(data), nil)
     }
-    if let mapped = binaryIDs.first(where: { $0.id == ref }) { return mapped.index }
-    if let number = Int(ref), number >= 0, number < binaries.count { return number }
-    throw .malformedValue(element: "Entry/Binary/Value", reason: "Ref \(ref) names no binary")
+    try skipElement()
+    if let index = binaryIndex(forID: ref) { return (index, nil) }
+    if let number = Int(ref), number >= 0, number < binaries.count { return (number, nil) }
+    missingReferenceCount += 1
+    try charge(Self.stringCost(ref))
+    return (Attachment.missingBinaryIndex, ref)
   }
 
-  mutating func readAutoType(_ element: XMLElement) throws(KDBXError) -> AutoType {
+  /// The pool index of the KDBX 3.x `Meta/Binaries` ID `id`. IDs are usually "0", "1"... in file order, which the
+  /// position answers at once; other IDs are found in a sorted copy (so a file with many binaries and
+  /// references costs N log N, not N²).
+  mutating func binaryIndex(forID id: String) -> Int? {
+    guard !binaryIDs.isEmpty else { return nil }
+    if let number = Int(id), number >= 0, number < binaryIDs.count, binaryIDs[number].id == id {
+      return binaryIDs[number].index
+    }
+    if sortedBinaryIDs == nil {
+      // Stable order for equal IDs, so that the first binary with an ID wins, as a linear search would give.
+      sortedBinaryIDs = binaryIDs.enumerated().sorted { a, b in
+        a.element.id.utf8.lexicographicallyPrecedes(b.element.id.utf8)
+          || (a.element.id.utf8.elementsEqual(b.element.id.utf8) && a.offset < b.offset)
+      }.map { $0.element }
+    }
+    guard let sorted = sortedBinaryIDs else { return nil }
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if sorted[middle].id.utf8.lexicographicallyPrecedes(id.utf8) { low = middle + 1 } else { high = middle }
+    }
+    guard low < sorted.count, sorted[low].id.utf8.elementsEqual(id.utf8) else { return nil }
+    return sorted[low].index
+  }
+
+  mutating func readAutoType(_ attributes: [XMLAttribute]) throws(KDBXError) -> AutoType {
     var autoType = AutoType()
-    autoType.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.enabled: autoType.enabled = try reader.bool(child)
-      case XMLNames.dataTransferObfuscation: autoType.dataTransferObfuscation = try reader.integer(child)
-      case XMLNames.defaultSequence: autoType.defaultSequence = reader.text(child)
-      case XMLNames.association:
+    autoType.layout = try forEachChild(attributes: attributes, .autoType) { (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .enabled?: autoType.enabled = try reader.bool(child.name)
+      case .dataTransferObfuscation?: autoType.dataTransferObfuscation = try reader.integer(child.name)
+      case .defaultSequence?: autoType.defaultSequence = try reader.text()
+      case .association?:
+        try reader.charge(Self.elementCost(AutoType.Association.self))
         var association = AutoType.Association(window: "", keystrokeSequence: nil)
-        association.layout = try reader.forEachChild(of: child, keepsKnownOrder: false) {
-          (field, reader) throws(KDBXError) in
-          switch field.name {
-          case XMLNames.window: association.window = reader.text(field)
-          case XMLNames.keystrokeSequence: association.keystrokeSequence = reader.text(field)
+        association.layout = try reader.forEachChild(attributes: child.attributes, .association, keepsKnownOrder: false)
+        {
+          (child, reader) throws(KDBXError) in
+          switch child.known {
+          case .window?: association.window = try reader.text()
+          case .keystrokeSequence?: association.keystrokeSequence = try reader.text()
           default: return false
           }
           return true

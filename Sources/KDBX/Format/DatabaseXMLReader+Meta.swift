@@ -1,47 +1,49 @@
 import KDBXXML
 
-extension DatabaseXMLReader {
-  mutating func readMeta(_ element: XMLElement) throws(KDBXError) -> Meta {
+extension DatabaseModelReader {
+  mutating func readMeta(_ attributes: [XMLAttribute]) throws(KDBXError) -> Meta {
     var meta = Meta()
-    meta.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.generator: meta.generator = reader.text(child)
-      case XMLNames.headerHash: meta.headerHash = try reader.base64(child)
-      case XMLNames.settingsChanged: meta.settingsChanged = try reader.time(child)
-      case XMLNames.databaseName: meta.databaseName = reader.text(child)
-      case XMLNames.databaseNameChanged: meta.databaseNameChanged = try reader.time(child)
-      case XMLNames.databaseDescription: meta.databaseDescription = reader.text(child)
-      case XMLNames.databaseDescriptionChanged: meta.databaseDescriptionChanged = try reader.time(child)
-      case XMLNames.defaultUserName: meta.defaultUserName = reader.text(child)
-      case XMLNames.defaultUserNameChanged: meta.defaultUserNameChanged = try reader.time(child)
-      case XMLNames.maintenanceHistoryDays: meta.maintenanceHistoryDays = try reader.integer(child)
-      case XMLNames.color: meta.color = reader.text(child)
-      case XMLNames.masterKeyChanged: meta.masterKeyChanged = try reader.time(child)
-      case XMLNames.masterKeyChangeRec: meta.masterKeyChangeRec = try reader.integer(child)
-      case XMLNames.masterKeyChangeForce: meta.masterKeyChangeForce = try reader.integer(child)
-      case XMLNames.masterKeyChangeForceOnce: meta.masterKeyChangeForceOnce = try reader.bool(child)
-      case XMLNames.memoryProtection: meta.memoryProtection = try reader.readMemoryProtection(child)
-      case XMLNames.customIcons:
+    meta.layout = try forEachChild(attributes: attributes, .meta) { (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .generator?: meta.generator = try reader.text()
+      case .headerHash?: meta.headerHash = try reader.base64(child.name)
+      case .settingsChanged?: meta.settingsChanged = try reader.time(child.name)
+      case .databaseName?: meta.databaseName = try reader.text()
+      case .databaseNameChanged?: meta.databaseNameChanged = try reader.time(child.name)
+      case .databaseDescription?: meta.databaseDescription = try reader.text()
+      case .databaseDescriptionChanged?: meta.databaseDescriptionChanged = try reader.time(child.name)
+      case .defaultUserName?: meta.defaultUserName = try reader.text()
+      case .defaultUserNameChanged?: meta.defaultUserNameChanged = try reader.time(child.name)
+      case .maintenanceHistoryDays?: meta.maintenanceHistoryDays = try reader.integer(child.name)
+      case .color?: meta.color = try reader.text()
+      case .masterKeyChanged?: meta.masterKeyChanged = try reader.time(child.name)
+      case .masterKeyChangeRec?: meta.masterKeyChangeRec = try reader.integer(child.name)
+      case .masterKeyChangeForce?: meta.masterKeyChangeForce = try reader.integer(child.name)
+      case .masterKeyChangeForceOnce?: meta.masterKeyChangeForceOnce = try reader.bool(child.name)
+      case .memoryProtection?: meta.memoryProtection = try reader.readMemoryProtection(child.attributes)
+      case .customIcons?:
         var icons: [CustomIcon] = []
-        meta.customIconsLayout = try reader.forEachChild(of: child) { (icon, reader) throws(KDBXError) in
-          guard icon.name == XMLNames.icon else { return false }
-          icons.append(try reader.readCustomIcon(icon))
+        meta.customIconsLayout = try reader.forEachChild(attributes: child.attributes, .customIcons) {
+          (child, reader) throws(KDBXError) in
+          guard child.known == .icon else { return false }
+          try reader.charge(Self.elementCost(CustomIcon.self))
+          icons.append(try reader.readCustomIcon(child.attributes))
           return true
         }
         meta.customIcons = icons
-      case XMLNames.recycleBinEnabled: meta.recycleBinEnabled = try reader.bool(child)
-      case XMLNames.recycleBinUUID: meta.recycleBinUUID = try reader.uuid(child)
-      case XMLNames.recycleBinChanged: meta.recycleBinChanged = try reader.time(child)
-      case XMLNames.entryTemplatesGroup: meta.entryTemplatesGroup = try reader.uuid(child)
-      case XMLNames.entryTemplatesGroupChanged: meta.entryTemplatesGroupChanged = try reader.time(child)
-      case XMLNames.historyMaxItems: meta.historyMaxItems = try reader.integer(child)
-      case XMLNames.historyMaxSize: meta.historyMaxSize = try reader.integer(child)
-      case XMLNames.lastSelectedGroup: meta.lastSelectedGroup = try reader.uuid(child)
-      case XMLNames.lastTopVisibleGroup: meta.lastTopVisibleGroup = try reader.uuid(child)
-      case XMLNames.binaries:
+      case .recycleBinEnabled?: meta.recycleBinEnabled = try reader.bool(child.name)
+      case .recycleBinUUID?: meta.recycleBinUUID = try reader.uuid(child.name)
+      case .recycleBinChanged?: meta.recycleBinChanged = try reader.time(child.name)
+      case .entryTemplatesGroup?: meta.entryTemplatesGroup = try reader.uuid(child.name)
+      case .entryTemplatesGroupChanged?: meta.entryTemplatesGroupChanged = try reader.time(child.name)
+      case .historyMaxItems?: meta.historyMaxItems = try reader.integer(child.name)
+      case .historyMaxSize?: meta.historyMaxSize = try reader.integer(child.name)
+      case .lastSelectedGroup?: meta.lastSelectedGroup = try reader.uuid(child.name)
+      case .lastTopVisibleGroup?: meta.lastTopVisibleGroup = try reader.uuid(child.name)
+      case .binaries?:
         meta.hasBinariesElement = true
-        try reader.readMetaBinaries(child)
-      case XMLNames.customData: meta.customData = try reader.readCustomData(child)
+        try reader.readMetaBinaries()
+      case .customData?: meta.customData = try reader.readCustomData(child.attributes)
       default: return false
       }
       return true
@@ -49,16 +51,17 @@ extension DatabaseXMLReader {
     return meta
   }
 
-  mutating func readMemoryProtection(_ element: XMLElement) throws(KDBXError) -> MemoryProtection {
+  mutating func readMemoryProtection(_ attributes: [XMLAttribute]) throws(KDBXError) -> MemoryProtection {
     var protection = MemoryProtection(
       protectTitle: nil, protectUserName: nil, protectPassword: nil, protectURL: nil, protectNotes: nil)
-    protection.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.protectTitle: protection.protectTitle = try reader.bool(child)
-      case XMLNames.protectUserName: protection.protectUserName = try reader.bool(child)
-      case XMLNames.protectPassword: protection.protectPassword = try reader.bool(child)
-      case XMLNames.protectURL: protection.protectURL = try reader.bool(child)
-      case XMLNames.protectNotes: protection.protectNotes = try reader.bool(child)
+    protection.layout = try forEachChild(attributes: attributes, .memoryProtection, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .protectTitle?: protection.protectTitle = try reader.bool(child.name)
+      case .protectUserName?: protection.protectUserName = try reader.bool(child.name)
+      case .protectPassword?: protection.protectPassword = try reader.bool(child.name)
+      case .protectURL?: protection.protectURL = try reader.bool(child.name)
+      case .protectNotes?: protection.protectNotes = try reader.bool(child.name)
       default: return false
       }
       return true
@@ -66,14 +69,15 @@ extension DatabaseXMLReader {
     return protection
   }
 
-  mutating func readCustomIcon(_ element: XMLElement) throws(KDBXError) -> CustomIcon {
+  mutating func readCustomIcon(_ attributes: [XMLAttribute]) throws(KDBXError) -> CustomIcon {
     var icon = CustomIcon(uuid: .zero, data: [])
-    icon.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.uuid: icon.uuid = try reader.uuid(child)
-      case XMLNames.data: icon.data = try reader.base64(child)
-      case XMLNames.name: icon.name = reader.text(child)
-      case XMLNames.lastModificationTime: icon.lastModificationTime = try reader.time(child)
+    icon.layout = try forEachChild(attributes: attributes, .customIcon, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .uuid?: icon.uuid = try reader.uuid(child.name)
+      case .data?: icon.data = try reader.base64(child.name)
+      case .name?: icon.name = try reader.text()
+      case .lastModificationTime?: icon.lastModificationTime = try reader.time(child.name)
       default: return false
       }
       return true
@@ -82,36 +86,49 @@ extension DatabaseXMLReader {
   }
 
   /// KDBX 3.x `Meta/Binaries`: `Binary` elements with an `ID`, optionally `Compressed="True"` (gzip) and
-  /// `Protected="True"` (inner random stream). They join the pool in file order.
-  mutating func readMetaBinaries(_ element: XMLElement) throws(KDBXError) {
+  /// `Protected="True"` (inner random stream). They join the pool in file order. Other children are skipped.
+  mutating func readMetaBinaries() throws(KDBXError) {
     // The compressed binaries together may not expand beyond the payload limit (not each one on its own).
     var decompressedTotal = 0
-    for child in element.childElements where child.name == XMLNames.binary {
-      guard let id = child.attribute(XMLNames.id) else {
-        throw .malformedValue(element: "Meta/Binaries/Binary", reason: "missing ID")
+    while true {
+      switch try next() {
+      case .startElement(let name, let attributes):
+        guard name == XMLNames.binary else {
+          try skipElement()
+          continue
+        }
+        guard let id = Self.attribute(XMLNames.id, in: attributes) else {
+          throw .malformedValue(element: "Meta/Binaries/Binary", reason: "missing ID")
+        }
+        let isProtected = Self.isProtected(attributes)
+        var data = isProtected ? try unprotect(name) : try base64(name)
+        // An empty binary stays empty even when flagged compressed, as KeePass reads it (seen in pykeepass files).
+        if Self.attribute(XMLNames.compressed, in: attributes)?.lowercased() == "true" && !data.isEmpty {
+          data = try decompress(data, options.maxPayloadByteCount - decompressedTotal)
+          decompressedTotal += data.count
+        }
+        try charge(
+          Self.elementCost(BinaryPool.Binary.self) + Self.elementCost((String, Int).self) + Self.stringCost(id))
+        binaryIDs.append((id, binaries.count))
+        binaries.appendAsRead(.init(data: data, isProtected: isProtected))
+      case .endElement: return
+      default: continue
       }
-      let isProtected = isProtected(child)
-      var data = isProtected ? try unprotect(child) : try base64(child)
-      // An empty binary stays empty even when flagged compressed, as KeePass reads it (seen in pykeepass files).
-      if child.attribute(XMLNames.compressed)?.lowercased() == "true" && !data.isEmpty {
-        data = try gzip.decompressGzip(data, maxOutputByteCount: options.maxPayloadByteCount - decompressedTotal)
-        decompressedTotal += data.count
-      }
-      binaryIDs.append((id, binaries.count))
-      binaries.appendAsRead(.init(data: data, isProtected: isProtected))
     }
   }
 
-  mutating func readCustomData(_ element: XMLElement) throws(KDBXError) -> CustomData {
+  mutating func readCustomData(_ attributes: [XMLAttribute]) throws(KDBXError) -> CustomData {
     var data = CustomData()
-    data.layout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      guard child.name == XMLNames.item else { return false }
+    data.layout = try forEachChild(attributes: attributes, .customData) { (child, reader) throws(KDBXError) in
+      guard child.known == .item else { return false }
+      try reader.charge(Self.elementCost(CustomData.Item.self))
       var item = CustomData.Item(key: "", value: "")
-      item.layout = try reader.forEachChild(of: child, keepsKnownOrder: false) { (field, reader) throws(KDBXError) in
-        switch field.name {
-        case XMLNames.key: item.key = reader.text(field)
-        case XMLNames.value: item.value = reader.text(field)
-        case XMLNames.lastModificationTime: item.lastModificationTime = try reader.time(field)
+      item.layout = try reader.forEachChild(attributes: child.attributes, .customDataItem, keepsKnownOrder: false) {
+        (child, reader) throws(KDBXError) in
+        switch child.known {
+        case .key?: item.key = try reader.text()
+        case .value?: item.value = try reader.text()
+        case .lastModificationTime?: item.lastModificationTime = try reader.time(child.name)
         default: return false
         }
         return true

@@ -1,55 +1,241 @@
 import KDBXXML
 
-/// Maps the KeePass database XML tree (`KeePassFile`) to the model, unprotecting protected values with the inner
+/// Maps the KeePass database XML (`KeePassFile`) to the model, unprotecting protected values with the inner
 /// random stream in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
 ///
-/// Unknown elements, comments and attributes are kept in each object's ``XMLLayout`` so that
-/// ``DatabaseXMLWriter`` can put them back. A missing element stays `nil`; an empty one is an empty value.
-public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGenerator, Gzip: GzipDecompressing> {
-  var stream: Stream
-  var random: Random
-  let gzip: Gzip
-  let options: LoadOptions
-  var binaries: BinaryPool
-  /// KDBX 3.x `Meta/Binaries` IDs and their pool indices (an array: Embedded Swift has no `Dictionary` here).
-  var binaryIDs: [(id: String, index: Int)] = []
-
-  /// Reads `document` (the root `KeePassFile` element).
+/// ``read(xml:binaries:stream:random:gzip:options:)`` builds the model straight from the events of the pull
+/// reader (``XMLReader``), without a tree: opening a file uses it. ``read(document:binaries:stream:random:gzip:options:)``
+/// reads a tree already in memory through the same code. Unknown elements, comments and attributes are kept in
+/// each object's ``XMLLayout`` (in a compact form, a few bytes per node) so that ``DatabaseXMLWriter`` can put them
+/// back. A missing element stays `nil`; an empty one is an empty value.
+///
+/// The work is bounded for hostile documents: at most ``LoadOptions/maxXMLNodeCount`` nodes are read, and what
+/// the model and the layouts hold may not exceed three times the document's size plus 16 MiB
+/// (``heldByteLimit(xmlByteCount:)``); either limit throws ``KDBXError/limitExceeded(what:value:limit:)``. What
+/// they hold is charged as values are made, at the most they can take: each value in an array at twice its
+/// stride (an array's capacity is up to twice its count), strings and byte arrays with their allocation, kept
+/// XML at twice its bytes (its array doubles as it grows). Real vaults need about half of the bound (`large_5000`:
+/// 1.6 times its XML).
+public enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGenerator, Gzip: GzipDecompressing> {
+  /// Reads the database XML document `xml` (UTF-8 bytes) with the pull reader.
   ///
   /// - Parameters:
   ///   - binaries: the KDBX 4 inner-header binaries (empty for KDBX 3.x, whose binaries are in `Meta/Binaries`).
   ///   - stream: the inner random stream, positioned at its start.
   ///   - random: the source of the pads of ``ProtectedValue``s.
+  ///   - options: the XML depth and node limits (``LoadOptions/maxXMLDepth``, ``LoadOptions/maxXMLNodeCount``)
+  ///     and the payload limit for KDBX 3.x compressed binaries.
+  /// - Throws: ``KDBXError/xml(_:)`` for XML that is not well-formed, ``KDBXError/limitExceeded(what:value:limit:)``
+  ///   over a limit, and the model's errors (``KDBXError/malformedDocument(path:reason:)``,
+  ///   ``KDBXError/malformedValue(element:reason:)``).
+  public static func read(
+    xml: [UInt8], binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random, gzip: Gzip,
+    options: LoadOptions = .default
+  ) throws(KDBXError) -> Database {
+    var readerOptions = XMLReader.Options()
+    readerOptions.limits.maximumDepth = options.maxXMLDepth
+    let source = XMLReader(bytes: xml, options: readerOptions)
+    let limit = heldByteLimit(xmlByteCount: xml.count)
+    return try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+      (applyStream, protect, decompress) throws(KDBXError) in
+      // A reader of a concrete source type, so that it is specialized even here, where the stream, random and
+      // gzip types are generic.
+      var reader = DatabaseModelReader<XMLReader>(
+        source: source, options: options, heldByteLimit: limit, applyStream: applyStream, protect: protect,
+        decompress: decompress)
+      return try reader.readDocument(binaries: binaries)
+    }
+  }
+
+  /// Reads `document` (the root `KeePassFile` element), a tree already in memory (for example an XML import).
+  /// The same as ``read(xml:binaries:stream:random:gzip:options:)`` on the document's bytes, except that what the
+  /// model holds is not bounded by the document's size (the tree is already larger).
   public static func read(
     document: XMLElement, binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random,
     gzip: Gzip, options: LoadOptions = .default
   ) throws(KDBXError) -> Database {
-    var pool = BinaryPool()
-    for binary in binaries { pool.appendAsRead(.init(data: binary.data, isProtected: binary.isProtected)) }
-    var reader = DatabaseXMLReader(stream: stream, random: random, gzip: gzip, options: options, binaries: pool)
-    let database = try reader.readDocument(document)
-    stream = reader.stream
-    random = reader.random
-    return database
+    let source = XMLTreeEventSource(document, maximumDepth: options.maxXMLDepth)
+    return try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+      (applyStream, protect, decompress) throws(KDBXError) in
+      var reader = DatabaseModelReader<XMLTreeEventSource>(
+        source: source, options: options, heldByteLimit: .max, applyStream: applyStream, protect: protect,
+        decompress: decompress)
+      return try reader.readDocument(binaries: binaries)
+    }
   }
 
-  mutating func readDocument(_ document: XMLElement) throws(KDBXError) -> Database {
-    guard document.name == XMLNames.keePassFile else {
-      throw .malformedDocument(path: document.name, reason: "root element is not KeePassFile")
+  /// The most that the model and layouts may hold for a document of `xmlByteCount` bytes: three times its size
+  /// plus 16 MiB. With the document itself, which stays in memory while it is read, an open then peaks under four
+  /// times the document's size plus 16 MiB, plus the file's own bytes and its attachments.
+  public static func heldByteLimit(xmlByteCount: Int) -> Int {
+    xmlByteCount > (Int.max - (16 << 20)) / 3 ? .max : 3 * xmlByteCount + (16 << 20)
+  }
+
+  /// Calls `body` with the inner random stream, the pads of protected values and gzip as closures, so that the
+  /// model reader does not depend on their types.
+  static func withCallbacks(
+    stream: inout Stream, random: inout Random, gzip: Gzip,
+    _ body: (
+      _ applyStream: @escaping (inout [UInt8]) -> Void, _ protect: @escaping ([UInt8]) -> ProtectedValue,
+      _ decompress: @escaping ([UInt8], Int) throws(KDBXError) -> [UInt8]
+    ) throws(KDBXError) -> Database
+  ) throws(KDBXError) -> Database {
+    let decompress = { (bytes: [UInt8], limit: Int) throws(KDBXError) -> [UInt8] in
+      try gzip.decompressGzip(bytes, maxOutputByteCount: limit)
+    }
+    // `withoutActuallyEscaping` has untyped throws: the outcome travels as a `Result`.
+    let outcome = withoutActuallyEscaping({ (bytes: inout [UInt8]) in stream.apply(to: &bytes) }) { applyStream in
+      withoutActuallyEscaping({ (bytes: [UInt8]) in ProtectedValue(bytes: bytes, using: &random) }) { protect in
+        do throws(KDBXError) {
+          return Result<Database, KDBXError>.success(try body(applyStream, protect, decompress))
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+    return try outcome.get()
+  }
+}
+
+/// A child element as ``DatabaseModelReader/forEachChild(attributes:_:keepsKnownOrder:_:)`` hands it over.
+struct XMLChild {
+  var name: String
+  /// The KeePass element of that name, if it is one.
+  var known: KnownElement?
+  var attributes: [XMLAttribute]
+}
+
+/// The reader behind ``DatabaseXMLReader``: a recursive descent over the XML events, one function per KeePass
+/// element, building the model as the events pass. Generic over the event source only (the inner random stream,
+/// the pads and gzip are reached through closures), so that it is specialized for both sources.
+struct DatabaseModelReader<Source: XMLEventSource> {
+  var source: Source
+  let options: LoadOptions
+  /// XORs bytes with the next bytes of the inner random stream.
+  let applyStream: (inout [UInt8]) -> Void
+  /// Makes a protected value of plaintext bytes.
+  let protect: ([UInt8]) -> ProtectedValue
+  /// gzip-decompresses at most the given number of bytes.
+  let decompress: ([UInt8], Int) throws(KDBXError) -> [UInt8]
+  var binaries = BinaryPool()
+  /// KDBX 3.x `Meta/Binaries` IDs and their pool indices, in file order (an array: Embedded Swift has no
+  /// `Dictionary` with a non-trivial key here); `sortedBinaryIDs` is built for lookups that the position cannot
+  /// answer.
+  var binaryIDs: [(id: String, index: Int)] = []
+  var sortedBinaryIDs: [(id: String, index: Int)]? = nil
+  /// Nodes read (elements, text, CDATA, comments, processing instructions), against ``LoadOptions/maxXMLNodeCount``.
+  var nodeCount = 0
+  /// Elements started, to tell whether a known child had child elements of its own.
+  var elementCount = 0
+  /// What the model and layouts hold so far, estimated, against `heldByteLimit`.
+  var heldBytes = 0
+  let heldByteLimit: Int
+  /// Attachment references that name no binary, found so far.
+  var missingReferenceCount = 0
+  /// The element-name lookup, loaded once (a global's lazy-initialization check per element costs time).
+  let knownElements = KnownElementTable.shared
+
+  init(
+    source: Source, options: LoadOptions, heldByteLimit: Int, applyStream: @escaping (inout [UInt8]) -> Void,
+    protect: @escaping ([UInt8]) -> ProtectedValue,
+    decompress: @escaping ([UInt8], Int) throws(KDBXError) -> [UInt8]
+  ) {
+    self.source = source
+    self.options = options
+    self.heldByteLimit = heldByteLimit
+    self.applyStream = applyStream
+    self.protect = protect
+    self.decompress = decompress
+  }
+
+  // MARK: - Events
+
+  /// The next event inside the document, counted against the node limit.
+  mutating func next() throws(KDBXError) -> XMLEvent {
+    let event: XMLEvent?
+    do throws(XMLError) {
+      event = try source.nextEvent()
+    } catch {
+      throw .xml(error)
+    }
+    guard let event else { throw .malformedDocument(path: "KeePassFile", reason: "the document ended early") }
+    switch event {
+    case .endElement: return event
+    case .startElement: elementCount &+= 1
+    default: break
+    }
+    nodeCount &+= 1
+    if nodeCount > options.maxXMLNodeCount {
+      throw .limitExceeded(
+        what: "XML node count", value: UInt64(nodeCount), limit: UInt64(clamping: options.maxXMLNodeCount))
+    }
+    return event
+  }
+
+  /// Adds `bytes` to what the model holds.
+  mutating func charge(_ bytes: Int) throws(KDBXError) {
+    heldBytes = heldBytes.addingReportingOverflow(max(0, bytes)).partialValue
+    if heldBytes > heldByteLimit || heldBytes < 0 {
+      throw .limitExceeded(
+        what: "memory the XML document's content needs, in bytes,", value: UInt64(clamping: heldBytes),
+        limit: UInt64(clamping: heldByteLimit))
+    }
+  }
+
+  /// The cost of one more `T` in an array: its stride twice (an array's capacity is up to twice its count) and a
+  /// share of the array's allocation.
+  static func elementCost<T>(_ type: T.Type) -> Int { 2 * MemoryLayout<T>.stride + 16 }
+
+  /// The cost of a string the model keeps: nothing up to 15 UTF-8 bytes (stored inline), else its bytes and the
+  /// allocation's header.
+  static func stringCost(_ text: String) -> Int {
+    let count = text.utf8.count
+    return count <= 15 ? 0 : count + 48
+  }
+
+  // MARK: - Document
+
+  mutating func readDocument(binaries inner: [InnerHeader.Binary]) throws(KDBXError) -> Database {
+    for binary in inner { binaries.appendAsRead(.init(data: binary.data, isProtected: binary.isProtected)) }
+    var rootName = ""
+    var rootAttributes: [XMLAttribute] = []
+    // Comments and processing instructions before the root element are not kept (as the tree parser).
+    findRoot: while true {
+      switch try next() {
+      case .startElement(let name, let attributes):
+        rootName = name
+        rootAttributes = attributes
+        break findRoot
+      default: continue
+      }
+    }
+    guard rootName == XMLNames.keePassFile else {
+      throw .malformedDocument(path: rootName, reason: "root element is not KeePassFile")
     }
     var database = Database(root: nil)
     var meta: Meta?
     var sawRoot = false
-    database.documentLayout = try forEachChild(of: document) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.meta: meta = try reader.readMeta(child)
-      case XMLNames.root:
+    database.documentLayout = try forEachChild(attributes: rootAttributes, .document) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .meta?: meta = try reader.readMeta(child.attributes)
+      case .root?:
         guard !sawRoot else { throw .malformedDocument(path: "KeePassFile", reason: "more than one Root") }
         sawRoot = true
-        try reader.readRoot(child, into: &database)
+        try reader.readRoot(child.attributes, into: &database)
       default: return false
       }
       return true
+    }
+    // The rest of the document (comments, processing instructions) is checked, not kept.
+    while true {
+      let event: XMLEvent?
+      do throws(XMLError) {
+        event = try source.nextEvent()
+      } catch {
+        throw .xml(error)
+      }
+      if event == nil { break }
     }
     guard database.root != nil else { throw .malformedDocument(path: "KeePassFile/Root", reason: "no root group") }
     database.meta = meta ?? Meta()
@@ -57,20 +243,21 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
     return database
   }
 
-  mutating func readRoot(_ element: XMLElement, into database: inout Database) throws(KDBXError) {
-    database.rootLayout = try forEachChild(of: element) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.group:
+  mutating func readRoot(_ attributes: [XMLAttribute], into database: inout Database) throws(KDBXError) {
+    database.rootLayout = try forEachChild(attributes: attributes, .root) { (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .group?:
         guard database.root == nil else {
           throw .malformedDocument(path: "Root", reason: "more than one root group")
         }
-        database.root = try reader.readGroup(child, depth: 1)
-      case XMLNames.deletedObjects:
+        database.root = try reader.readGroup(child.attributes, depth: 1)
+      case .deletedObjects?:
         var list: [DeletedObject] = []
-        database.deletedObjectsLayout = try reader.forEachChild(of: child) {
-          (item, reader) throws(KDBXError) in
-          guard item.name == XMLNames.deletedObject else { return false }
-          list.append(try reader.readDeletedObject(item))
+        database.deletedObjectsLayout = try reader.forEachChild(attributes: child.attributes, .deletedObjects) {
+          (child, reader) throws(KDBXError) in
+          guard child.known == .deletedObject else { return false }
+          try reader.charge(Self.elementCost(DeletedObject.self))
+          list.append(try reader.readDeletedObject(child.attributes))
           return true
         }
         database.deletedObjects = list
@@ -80,12 +267,13 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
     }
   }
 
-  mutating func readDeletedObject(_ element: XMLElement) throws(KDBXError) -> DeletedObject {
+  mutating func readDeletedObject(_ attributes: [XMLAttribute]) throws(KDBXError) -> DeletedObject {
     var object = DeletedObject(uuid: .zero, deletionTime: nil)
-    object.layout = try forEachChild(of: element, keepsKnownOrder: false) { (child, reader) throws(KDBXError) in
-      switch child.name {
-      case XMLNames.uuid: object.uuid = try reader.uuid(child)
-      case XMLNames.deletionTime: object.deletionTime = try reader.time(child)
+    object.layout = try forEachChild(attributes: attributes, .deletedObject, keepsKnownOrder: false) {
+      (child, reader) throws(KDBXError) in
+      switch child.known {
+      case .uuid?: object.uuid = try reader.uuid(child.name)
+      case .deletionTime?: object.deletionTime = try reader.time(child.name)
       default: return false
       }
       return true
@@ -95,114 +283,232 @@ public struct DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberG
 
   // MARK: - Traversal
 
-  /// Visits the children of `element` in document order. `handle` returns `false` for an element it does not know,
-  /// which is then kept verbatim; known elements are recorded by name. Blank text is dropped.
+  /// Reads the children of the element just started (whose `attributes` the layout keeps), up to its end tag.
+  /// `handle` gets each child element's name and attributes: it reads the child whole and returns `true`, or
+  /// returns `false` without reading anything for an element it does not know, which is then kept verbatim.
+  /// Known elements are recorded by name; blank text is dropped; other text, CDATA, comments and processing
+  /// instructions are kept.
   ///
   /// With `keepsKnownOrder` false (small records such as `Times` or `String`, whose field order carries no
-  /// meaning), a child list without unknown nodes or attributes gives an empty layout, so nothing is allocated and
-  /// the writer uses the canonical order.
-  @discardableResult
+  /// meaning), the known order is not kept unless an unknown child is.
   mutating func forEachChild(
-    of element: XMLElement, keepsKnownOrder: Bool = true,
-    _ handle: (XMLElement, inout DatabaseXMLReader) throws(KDBXError) -> Bool
+    attributes: [XMLAttribute], _ order: XMLLayoutOrder, keepsKnownOrder: Bool = true,
+    _ handle: (XMLChild, inout DatabaseModelReader) throws(KDBXError) -> Bool
   ) throws(KDBXError) -> XMLLayout {
-    var layout = XMLLayout(attributes: element.attributes)
-    var sawUnknown = false
-    for node in element.children {
-      switch node {
-      case .element(let child):
+    if !attributes.isEmpty { try charge(Self.attributesCost(attributes)) }
+    var layout = XMLLayout.Builder(attributes: attributes, order: order)
+    // The part of the layout's bytes already charged: they are charged as they grow, in steps, so that millions
+    // of small unknown children are refused before they are all held.
+    var charged = 0
+    while true {
+      switch try next() {
+      case .startElement(let name, let childAttributes):
+        let elementsBefore = elementCount
+        let child = XMLChild(name: name, known: knownElements.element(name), attributes: childAttributes)
         if try handle(child, &self) {
-          layout.items.append(.known(child.name))
-          layout.keepAttributes(of: child)
+          layout.appendKnown(child.known, name)
+          // A leaf: the known child had no child elements of its own.
+          if !childAttributes.isEmpty && elementCount == elementsBefore {
+            let before = layout.childAttributes.count
+            layout.keepAttributes(name, childAttributes)
+            if layout.childAttributes.count > before { try charge(128 + Self.attributesCost(childAttributes)) }
+          }
         } else {
-          layout.items.append(.unknown(node))
-          sawUnknown = true
+          layout.beginUnknown()
+          try keepElement(name, childAttributes, into: &layout.bytes, charged: &charged)
         }
+      case .endElement:
+        let built = layout.finish(keepsKnownOrder: keepsKnownOrder)
+        try charge(2 * (built.keptByteCount - charged))
+        return built
       case .text(let text):
-        if !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) {
-          layout.items.append(.unknown(node))
-          sawUnknown = true
-        }
-      default:
-        layout.items.append(.unknown(node))
-        sawUnknown = true
+        guard !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) else { continue }
+        layout.beginUnknown()
+        KeptXML.appendText(text, to: &layout.bytes)
+      case .cdata(let text):
+        layout.beginUnknown()
+        KeptXML.appendLeaf(.cdata(text), to: &layout.bytes)
+      case .comment(let text):
+        layout.beginUnknown()
+        KeptXML.appendLeaf(.comment(text), to: &layout.bytes)
+      case .processingInstruction(let target, let data):
+        layout.beginUnknown()
+        KeptXML.appendLeaf(.processingInstruction(target: target, data: data), to: &layout.bytes)
+      }
+      if layout.bytes.count - charged >= Self.chargeStep { try chargeGrowth(of: layout.bytes, charged: &charged) }
+    }
+  }
+
+  /// The growth of a layout's bytes is charged in steps of this many bytes.
+  static var chargeStep: Int { 1 << 16 }
+
+  /// Charges the growth of kept bytes, twice (the array's capacity doubles as it grows).
+  mutating func chargeGrowth(of bytes: [UInt8], charged: inout Int) throws(KDBXError) {
+    try charge(2 * (bytes.count - charged))
+    charged = bytes.count
+  }
+
+  /// Keeps the unknown element just started, with its whole subtree, in the compact form of `KeptXML`; `charged`
+  /// is the part of `bytes` already charged.
+  mutating func keepElement(
+    _ name: String, _ attributes: [XMLAttribute], into bytes: inout [UInt8], charged: inout Int
+  ) throws(KDBXError) {
+    var open = [KeptXML.appendStart(name, attributes, to: &bytes)]
+    while let top = open.last {
+      switch try next() {
+      case .startElement(let child, let childAttributes):
+        open.append(KeptXML.appendStart(child, childAttributes, to: &bytes))
+      case .endElement:
+        bytes.append(KeptXML.end)
+        open.removeLast()
+      case .text(let text):
+        KeptXML.markHoldsText(at: top, in: &bytes)
+        KeptXML.appendText(text, to: &bytes)
+      case .cdata(let text):
+        KeptXML.markHoldsText(at: top, in: &bytes)
+        KeptXML.appendLeaf(.cdata(text), to: &bytes)
+      case .comment(let text): KeptXML.appendLeaf(.comment(text), to: &bytes)
+      case .processingInstruction(let target, let data):
+        KeptXML.appendLeaf(.processingInstruction(target: target, data: data), to: &bytes)
+      }
+      if bytes.count - charged >= Self.chargeStep { try chargeGrowth(of: bytes, charged: &charged) }
+    }
+  }
+
+  static func attributesCost(_ attributes: [XMLAttribute]) -> Int {
+    var cost = 48
+    for attribute in attributes {
+      cost += 2 * MemoryLayout<XMLAttribute>.stride + stringCost(attribute.name) + stringCost(attribute.value)
+    }
+    return cost
+  }
+
+  /// The text of the element just started: its text and CDATA children joined, up to its end tag. Child elements
+  /// are skipped (their content is not part of the value).
+  mutating func elementText() throws(KDBXError) -> String {
+    var text = ""
+    var parts = 0
+    var depth = 0
+    while true {
+      switch try next() {
+      case .text(let value), .cdata(let value):
+        guard depth == 0 else { continue }
+        if parts == 0 { text = value } else { text += value }
+        parts += 1
+      case .startElement: depth += 1
+      case .endElement:
+        if depth == 0 { return text }
+        depth -= 1
+      default: continue
       }
     }
-    if !keepsKnownOrder && !sawUnknown && layout.attributes.isEmpty && layout.childAttributes.isEmpty {
-      return XMLLayout()
+  }
+
+  /// Skips the rest of the element just started.
+  mutating func skipElement() throws(KDBXError) {
+    var depth = 0
+    while true {
+      switch try next() {
+      case .startElement: depth += 1
+      case .endElement:
+        if depth == 0 { return }
+        depth -= 1
+      default: continue
+      }
     }
-    return layout
   }
 
   // MARK: - Values
 
-  func text(_ element: XMLElement) -> String { element.textContent }
+  /// Text the model keeps (charged).
+  mutating func text() throws(KDBXError) -> String {
+    let value = try elementText()
+    try charge(Self.stringCost(value))
+    return value
+  }
 
   /// A boolean; empty text reads as absent (KeePass's lenient reading).
-  func bool(_ element: XMLElement) throws(KDBXError) -> Bool? {
-    let text = element.textContent.trimmingASCIIWhitespace()
+  mutating func bool(_ name: String) throws(KDBXError) -> Bool? {
+    try Self.bool(try elementText(), name)
+  }
+
+  static func bool(_ raw: String, _ name: String) throws(KDBXError) -> Bool? {
+    let text = raw.trimmingASCIIWhitespace()
     if text == XMLNames.trueValue { return true }
     if text == XMLNames.falseValue { return false }
     switch text.lowercased() {
     case "": return nil
     case "true", "1": return true
     case "false", "0": return false
-    default: throw .malformedValue(element: element.name, reason: "not a boolean")
+    default: throw .malformedValue(element: name, reason: "not a boolean")
     }
   }
 
-  func nullableBool(_ element: XMLElement) throws(KDBXError) -> Bool? {
-    let value = element.textContent.trimmingASCIIWhitespace()
+  mutating func nullableBool(_ name: String) throws(KDBXError) -> Bool? {
+    let raw = try elementText()
+    let value = raw.trimmingASCIIWhitespace()
     if value.isEmpty || value.lowercased() == XMLNames.nullValue { return nil }
-    return try bool(element)
+    return try Self.bool(raw, name)
   }
 
   /// An integer; empty text reads as absent.
-  func integer(_ element: XMLElement) throws(KDBXError) -> Int64? {
-    let text = element.textContent.trimmingASCIIWhitespace()
+  mutating func integer(_ name: String) throws(KDBXError) -> Int64? {
+    let text = try elementText().trimmingASCIIWhitespace()
     if text.isEmpty { return nil }
     guard let value = Int64(text) else {
-      throw .malformedValue(element: element.name, reason: "not an integer")
+      throw .malformedValue(element: name, reason: "not an integer")
     }
     return value
   }
 
-  func uuid(_ element: XMLElement) throws(KDBXError) -> KDBXUUID {
-    let value = element.textContent.trimmingASCIIWhitespace()
+  mutating func uuid(_ name: String) throws(KDBXError) -> KDBXUUID {
+    let value = try elementText().trimmingASCIIWhitespace()
     if value.isEmpty { return .zero }
     guard let uuid = KDBXUUID(base64: value) else {
-      throw .malformedValue(element: element.name, reason: "not a base64 16-byte UUID")
+      throw .malformedValue(element: name, reason: "not a base64 16-byte UUID")
     }
     return uuid
   }
 
   /// A time in either KDBX form; empty text reads as absent.
-  func time(_ element: XMLElement) throws(KDBXError) -> Timestamp? {
-    let text = element.textContent.trimmingASCIIWhitespace()
+  mutating func time(_ name: String) throws(KDBXError) -> Timestamp? {
+    let text = try elementText().trimmingASCIIWhitespace()
     if text.isEmpty { return nil }
     guard let value = KDBXTime.decode(text) else {
-      throw .malformedValue(element: element.name, reason: "not a KDBX time")
+      throw .malformedValue(element: name, reason: "not a KDBX time")
     }
     return value
   }
 
-  func base64(_ element: XMLElement) throws(KDBXError) -> [UInt8] {
-    guard let value = Base64.decode(element.textContent, options: .lenient) else {
-      throw .malformedValue(element: element.name, reason: "not base64")
+  /// Base64 bytes the model keeps (charged).
+  mutating func base64(_ name: String) throws(KDBXError) -> [UInt8] {
+    let bytes = try Self.base64(try elementText(), name)
+    try charge(bytes.count + 48)
+    return bytes
+  }
+
+  static func base64(_ text: String, _ name: String) throws(KDBXError) -> [UInt8] {
+    guard let value = Base64.decode(text, options: .lenient) else {
+      throw .malformedValue(element: name, reason: "not base64")
     }
     return value
   }
 
-  /// Whether `element` has `Protected="True"` (a value XORed with the inner random stream).
-  func isProtected(_ element: XMLElement) -> Bool {
-    guard let value = element.attribute(XMLNames.protected) else { return false }
+  /// Whether `attributes` have `Protected="True"` (a value XORed with the inner random stream).
+  static func isProtected(_ attributes: [XMLAttribute]) -> Bool {
+    guard let value = attribute(XMLNames.protected, in: attributes) else { return false }
     return value == XMLNames.trueValue || value.lowercased() == "true"
   }
 
-  /// Decodes a protected value: base64, then XOR with the next stream bytes.
-  mutating func unprotect(_ element: XMLElement) throws(KDBXError) -> [UInt8] {
-    var bytes = try base64(element)
-    stream.apply(to: &bytes)
+  static func attribute(_ name: String, in attributes: [XMLAttribute]) -> String? {
+    for attribute in attributes where attribute.name == name { return attribute.value }
+    return nil
+  }
+
+  /// Decodes a protected value: base64, then XOR with the next stream bytes (charged).
+  mutating func unprotect(_ name: String) throws(KDBXError) -> [UInt8] {
+    var bytes = try base64(name)
+    applyStream(&bytes)
     return bytes
   }
 }

@@ -3,7 +3,7 @@ import KDBXXML
 extension DatabaseXMLWalk {
   func group<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout, into sink: inout Sink) {
     let layout = group.layout
-    container(XMLNames.group, layout, Group.canonicalOrder, parent: parent, into: &sink) { name, sink in
+    container(XMLNames.group, layout, .group, parent: parent, into: &sink) { name, sink in
       func text(_ value: String?) {
         if let value { self.leaf(name, value, parent: layout, into: &sink) }
       }
@@ -36,13 +36,13 @@ extension DatabaseXMLWalk {
   /// Entries and subgroups in read order (entries first for new content), written at the first of the two
   /// positions; the call for the second name writes nothing.
   func children<Sink: DatabaseXMLSink>(of group: Group, at name: String, into sink: inout Sink) {
-    let firstName = group.layout.items.first { item in
-      if case .known(let known) = item { return known == XMLNames.entry || known == XMLNames.group }
-      return false
+    var first: String? = nil
+    KeptXML.forEachItem(in: group.layout.kept) { item in
+      if first == nil, case .known(let known) = item, known == XMLNames.entry || known == XMLNames.group {
+        first = known
+      }
     }
-    let first: String
-    if case .known(let known)? = firstName { first = known } else { first = XMLNames.entry }
-    guard name == first else { return }
+    guard name == (first ?? XMLNames.entry) else { return }
     var entryIndex = 0
     var groupIndex = 0
     for isEntry in group.childOrder {
@@ -69,7 +69,7 @@ extension DatabaseXMLWalk {
     _ entry: Entry, isHistory: Bool, parent: XMLLayout, into sink: inout Sink
   ) {
     let layout = entry.layout
-    container(XMLNames.entry, layout, Entry.canonicalOrder, parent: parent, into: &sink) { name, sink in
+    container(XMLNames.entry, layout, .entry, parent: parent, into: &sink) { name, sink in
       func text(_ value: String?) {
         if let value { self.leaf(name, value, parent: layout, into: &sink) }
       }
@@ -110,7 +110,7 @@ extension DatabaseXMLWalk {
 
   func field<Sink: DatabaseXMLSink>(_ field: EntryField, parent: XMLLayout, into sink: inout Sink) {
     let layout = field.layout
-    container(XMLNames.string, layout, [XMLNames.key, XMLNames.value], parent: parent, into: &sink) {
+    container(XMLNames.string, layout, .field, parent: parent, into: &sink) {
       name, sink in
       guard name == XMLNames.value else { return self.leaf(name, field.key, parent: layout, into: &sink) }
       switch field.value {
@@ -126,18 +126,27 @@ extension DatabaseXMLWalk {
 
   func attachment<Sink: DatabaseXMLSink>(_ attachment: Attachment, parent: XMLLayout, into sink: inout Sink) {
     let layout = attachment.layout
-    container(XMLNames.binary, layout, [XMLNames.key, XMLNames.value], parent: parent, into: &sink) {
+    container(XMLNames.binary, layout, .attachment, parent: parent, into: &sink) {
       name, sink in
       guard name == XMLNames.value else { return self.leaf(name, attachment.name, parent: layout, into: &sink) }
-      let reference = XMLAttribute(name: XMLNames.ref, value: "\(attachment.binaryIndex)")
+      let reference = XMLAttribute(name: XMLNames.ref, value: self.reference(of: attachment))
       self.leaf(name, "", attributes: [reference] + attachment.extraValueAttributes, parent: layout, into: &sink)
     }
   }
 
+  /// The `Ref` of `attachment`: its pool index, or for a reference that named no binary, the reference as read
+  /// while it still names none (else the first index past the pool), so that it stays missing and is not lost.
+  func reference(of attachment: Attachment) -> String {
+    guard let missing = attachment.missingReference, attachment.binaryIndex >= binaryCount else {
+      return String(attachment.binaryIndex)
+    }
+    if let number = Int(missing), number >= 0, number < binaryCount { return String(binaryCount) }
+    return missing
+  }
+
   func autoType<Sink: DatabaseXMLSink>(_ autoType: AutoType, parent: XMLLayout, into sink: inout Sink) {
     let layout = autoType.layout
-    let order = [XMLNames.enabled, XMLNames.dataTransferObfuscation, XMLNames.defaultSequence, XMLNames.association]
-    container(XMLNames.autoType, layout, order, parent: parent, into: &sink) { name, sink in
+    container(XMLNames.autoType, layout, .autoType, parent: parent, into: &sink) { name, sink in
       switch name {
       case XMLNames.enabled:
         if let enabled = autoType.enabled { self.leaf(name, self.bool(enabled), parent: layout, into: &sink) }
@@ -149,8 +158,7 @@ extension DatabaseXMLWalk {
       default:
         for association in autoType.associations {
           let inner = association.layout
-          let fields = [XMLNames.window, XMLNames.keystrokeSequence]
-          self.container(XMLNames.association, inner, fields, parent: layout, into: &sink) { field, sink in
+          self.container(XMLNames.association, inner, .association, parent: layout, into: &sink) { field, sink in
             if field == XMLNames.window {
               self.leaf(field, association.window, parent: inner, into: &sink)
             } else if let sequence = association.keystrokeSequence {

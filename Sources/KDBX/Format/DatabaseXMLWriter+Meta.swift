@@ -3,7 +3,7 @@ import KDBXXML
 extension DatabaseXMLWalk {
   func meta<Sink: DatabaseXMLSink>(_ meta: Meta, binaries: BinaryPool, into sink: inout Sink) {
     let layout = meta.layout
-    container(XMLNames.meta, layout, Meta.canonicalOrder, parent: Self.noParent, into: &sink) { name, sink in
+    container(XMLNames.meta, layout, .meta, parent: Self.noParent, into: &sink) { name, sink in
       func text(_ value: String?) {
         if let value { self.leaf(name, value, parent: layout, into: &sink) }
       }
@@ -44,7 +44,9 @@ extension DatabaseXMLWalk {
       case XMLNames.lastSelectedGroup: uuid(meta.lastSelectedGroup)
       case XMLNames.lastTopVisibleGroup: uuid(meta.lastTopVisibleGroup)
       case XMLNames.binaries:
-        guard !self.version.isKDBX4, meta.hasBinariesElement || binaries.count > 0 else { return }
+        // KDBX 3.x: always, empty too, as KeePass writes it (`KdbxFile.WriteBinPool`); pykeepass cannot add an
+        // attachment to a 3.1 file without it.
+        guard !self.version.isKDBX4 else { return }
         self.metaBinaries(binaries, parent: layout, into: &sink)
       case XMLNames.customData:
         if let data = meta.customData { self.customData(data, parent: layout, into: &sink) }
@@ -57,7 +59,7 @@ extension DatabaseXMLWalk {
     _ protection: MemoryProtection, parent: XMLLayout, into sink: inout Sink
   ) {
     let layout = protection.layout
-    container(XMLNames.memoryProtection, layout, MemoryProtection.canonicalOrder, parent: parent, into: &sink) {
+    container(XMLNames.memoryProtection, layout, .memoryProtection, parent: parent, into: &sink) {
       name, sink in
       let value: Bool?
       switch name {
@@ -73,8 +75,7 @@ extension DatabaseXMLWalk {
 
   func customIcon<Sink: DatabaseXMLSink>(_ icon: CustomIcon, into sink: inout Sink) {
     let layout = icon.layout
-    let order = [XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime]
-    container(XMLNames.icon, layout, order, parent: Self.noParent, into: &sink) { name, sink in
+    container(XMLNames.icon, layout, .customIcon, parent: Self.noParent, into: &sink) { name, sink in
       switch name {
       case XMLNames.uuid: self.leaf(name, icon.uuid.base64, parent: layout, into: &sink)
       case XMLNames.data: self.leaf(name, Base64.encode(icon.data), parent: layout, into: &sink)

@@ -6,8 +6,9 @@ protocol DatabaseXMLSink {
   mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool)
   /// A whole element holding only `text` (nothing when it is empty).
   mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String)
-  /// A kept node (an unknown element with its subtree, text, a comment...), written as it is.
-  mutating func node(_ node: XMLNode)
+  /// A kept node (an unknown element with its subtree, text, a comment...): the bytes `range` of a layout's
+  /// compact form (`KeptXML`), written as the node it stands for.
+  mutating func kept(_ bytes: [UInt8], _ range: Range<Int>)
   /// Ends the open element.
   mutating func endElement()
 }
@@ -24,10 +25,14 @@ struct XMLTreeSink: DatabaseXMLSink {
   }
 
   mutating func leaf(_ name: String, attributes: [XMLAttribute], text: String) {
-    node(.element(XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])))
+    append(.element(XMLElement(name: name, attributes: attributes, children: text.isEmpty ? [] : [.text(text)])))
   }
 
-  mutating func node(_ node: XMLNode) {
+  mutating func kept(_ bytes: [UInt8], _ range: Range<Int>) {
+    if let node = KeptXML.node(in: bytes, range: range) { append(node) }
+  }
+
+  private mutating func append(_ node: XMLNode) {
     guard !open.isEmpty else { preconditionFailure("DatabaseXMLWriter: a node outside the document element") }
     open[open.count - 1].children.append(node)
   }
@@ -68,9 +73,9 @@ struct XMLByteSink: DatabaseXMLSink {
     }
   }
 
-  mutating func node(_ node: XMLNode) {
+  mutating func kept(_ bytes: [UInt8], _ range: Range<Int>) {
     guard !failed else { return }
-    do throws(XMLError) { try writer.write(node) } catch { failure = error }
+    do throws(XMLError) { try KeptXML.replay(bytes, range: range, into: &writer) } catch { failure = error }
   }
 
   mutating func endElement() {

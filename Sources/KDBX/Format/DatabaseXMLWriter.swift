@@ -40,6 +40,8 @@ struct DatabaseXMLWalk {
   let version: KDBXVersion
   /// XORs bytes with the next bytes of the inner random stream.
   let applyStream: (inout [UInt8]) -> Void
+  /// The number of binaries in the pool written (for references that name none).
+  let binaryCount: Int
 
   /// Feeds `database` to `sink`; `applyStream` is called for every protected value, in document order. Generic
   /// over the sink only, so that each call with a concrete sink is specialized.
@@ -47,16 +49,17 @@ struct DatabaseXMLWalk {
     _ database: Database, version: KDBXVersion, applyStream: (inout [UInt8]) -> Void, into sink: inout Sink
   ) {
     withoutActuallyEscaping(applyStream) { applyStream in
-      DatabaseXMLWalk(version: version, applyStream: applyStream).document(database, into: &sink)
+      DatabaseXMLWalk(version: version, applyStream: applyStream, binaryCount: database.binaries.count)
+        .document(database, into: &sink)
     }
   }
 
   func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
     let layout = database.documentLayout
     sink.startElement(XMLNames.keePassFile, attributes: layout.attributes, containsText: layout.holdsText)
-    layout.forEachInWriteOrder(canonical: Database.documentOrder) { item in
-      switch item {
-      case .unknown(let node): sink.node(node)
+    layout.forEachInWriteOrder(.document) { slot in
+      switch slot {
+      case .kept(let range): sink.kept(layout.kept, range)
       case .known(XMLNames.meta): meta(database.meta, binaries: database.binaries, into: &sink)
       case .known(XMLNames.root): root(database, into: &sink)
       case .known: break
@@ -68,17 +71,16 @@ struct DatabaseXMLWalk {
   func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
     let layout = database.rootLayout
     sink.startElement(XMLNames.root, attributes: layout.attributes, containsText: layout.holdsText)
-    layout.forEachInWriteOrder(canonical: Database.rootOrder) { item in
-      switch item {
-      case .unknown(let node): sink.node(node)
+    layout.forEachInWriteOrder(.root) { slot in
+      switch slot {
+      case .kept(let range): sink.kept(layout.kept, range)
       case .known(XMLNames.group):
         if let group = database.root { self.group(group, parent: Self.noParent, into: &sink) }
       case .known(XMLNames.deletedObjects):
         guard let objects = database.deletedObjects else { break }
         list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: Self.noParent, into: &sink) { sink in
           for object in objects {
-            let order = [XMLNames.uuid, XMLNames.deletionTime]
-            self.container(XMLNames.deletedObject, object.layout, order, parent: Self.noParent, into: &sink) {
+            self.container(XMLNames.deletedObject, object.layout, .deletedObject, parent: Self.noParent, into: &sink) {
               name, sink in
               switch name {
               case XMLNames.uuid: self.leaf(name, object.uuid.base64, parent: object.layout, into: &sink)
@@ -101,14 +103,14 @@ struct DatabaseXMLWalk {
   /// elements of a known name (none when absent), unknown nodes are written as kept. `parent` is the layout of the
   /// enclosing element, whose kept child attributes go on this element when it has none of its own.
   func container<Sink: DatabaseXMLSink>(
-    _ name: String, _ layout: XMLLayout, _ canonical: [String], parent: XMLLayout, into sink: inout Sink,
+    _ name: String, _ layout: XMLLayout, _ canonical: XMLLayoutOrder, parent: XMLLayout, into sink: inout Sink,
     _ known: (String, inout Sink) -> Void
   ) {
     sink.startElement(
       name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
-    layout.forEachInWriteOrder(canonical: canonical) { item in
-      switch item {
-      case .unknown(let node): sink.node(node)
+    layout.forEachInWriteOrder(canonical) { slot in
+      switch slot {
+      case .kept(let range): sink.kept(layout.kept, range)
       case .known(let child): known(child, &sink)
       }
     }
@@ -123,9 +125,9 @@ struct DatabaseXMLWalk {
   ) {
     sink.startElement(name, attributes: restored(layout.attributes, name, parent), containsText: layout.holdsText)
     var wroteItems = false
-    for item in layout.items {
+    KeptXML.forEachItem(in: layout.kept) { item in
       switch item {
-      case .unknown(let node): sink.node(node)
+      case .node(let range): sink.kept(layout.kept, range)
       case .known:
         if !wroteItems {
           wroteItems = true
@@ -173,8 +175,8 @@ struct DatabaseXMLWalk {
   func customData<Sink: DatabaseXMLSink>(_ data: CustomData, parent: XMLLayout, into sink: inout Sink) {
     list(XMLNames.customData, data.layout, parent: parent, into: &sink) { sink in
       for item in data.items {
-        let order = [XMLNames.key, XMLNames.value, XMLNames.lastModificationTime]
-        self.container(XMLNames.item, item.layout, order, parent: Self.noParent, into: &sink) { name, sink in
+        self.container(XMLNames.item, item.layout, .customDataItem, parent: Self.noParent, into: &sink) {
+          name, sink in
           switch name {
           case XMLNames.key: self.leaf(name, item.key, parent: item.layout, into: &sink)
           case XMLNames.value: self.leaf(name, item.value, parent: item.layout, into: &sink)
@@ -189,7 +191,7 @@ struct DatabaseXMLWalk {
 
   func times<Sink: DatabaseXMLSink>(_ times: Times, parent: XMLLayout, into sink: inout Sink) {
     let layout = times.layout
-    container(XMLNames.times, layout, Times.canonicalOrder, parent: parent, into: &sink) { name, sink in
+    container(XMLNames.times, layout, .times, parent: parent, into: &sink) { name, sink in
       let text: String?
       switch name {
       case XMLNames.creationTime: text = times.creationTime.map { self.time($0) }
@@ -205,16 +207,4 @@ struct DatabaseXMLWalk {
     }
   }
 
-}
-
-extension XMLLayout {
-  /// Whether the kept children include text or CDATA, which makes the element mixed content (written on one line).
-  var holdsText: Bool {
-    items.contains { item in
-      switch item {
-      case .unknown(.text), .unknown(.cdata): return true
-      default: return false
-      }
-    }
-  }
 }

@@ -35,6 +35,8 @@ public enum FormatConstants {
   public static let hmacBlockSize = 1_048_576
   /// The block index whose HMAC key authenticates the KDBX 4 header (`UInt64.max`).
   public static let headerHMACBlockIndex = UInt64.max
+  /// The block size of AES and Twofish in CBC mode, the most PKCS#7 padding a payload carries.
+  static let cbcBlockByteCount = 16
 }
 
 /// Outer header field IDs (KDBX 4.1 specification, "Header"). Fields 5, 6, 8, 9 and 10 exist only in KDBX 3.x;
@@ -149,9 +151,11 @@ public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
 
 /// The key derivation function named by the `$UUID` KDF parameter.
 public enum KDFAlgorithm: Sendable, Hashable, CaseIterable {
-  /// AES-KDF under the UUID KeePass writes in every version (KeePassXC calls it the KDBX 3 AES-KDF).
+  /// AES-KDF under the UUID KeePass 2 writes in every version, `c9d9f39a-628a-4460-bf74-0d08c18a4fea` (KeePassXC
+  /// calls it the KDBX 3 AES-KDF and writes it in KDBX 4 files too). The only AES-KDF UUID this library writes.
   case aesKDBX3
-  /// AES-KDF under the second UUID KeePassXC writes in KDBX 4 files.
+  /// AES-KDF under `7c02bb82-79a7-4ac0-927d-114a00648238`, an alias that KeePassXC reads but never writes; KeePass 2
+  /// and pykeepass refuse it. Read, never written: a file read with it is saved under ``aesKDBX3``.
   case aesKDBX4
   case argon2d
   case argon2id

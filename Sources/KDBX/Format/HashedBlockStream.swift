@@ -11,6 +11,14 @@ public enum HashedBlockStream {
   public static func read(_ bytes: [UInt8], from offset: Int = 0, options: LoadOptions = .default) throws(KDBXError)
     -> [UInt8]
   {
+    try readThroughEnd(bytes, from: offset, options: options).payload
+  }
+
+  /// Reads as ``read(_:from:options:)`` does and also returns `end`, the offset just past the terminating empty
+  /// block: the bytes from there on are not part of the stream (KDBX 3.x: the cipher padding, if any is left).
+  static func readThroughEnd(_ bytes: [UInt8], from offset: Int, options: LoadOptions) throws(KDBXError)
+    -> (payload: [UInt8], end: Int)
+  {
     var reader = ByteReader(bytes, offset: offset)
     var output = [UInt8]()
     var expectedIndex: UInt32 = 0
@@ -23,7 +31,7 @@ public enum HashedBlockStream {
         guard size >= 0 else { throw KDBXError.corruptedBlock(index: blockIndex) }
         if size == 0 {
           guard hash.allSatisfy({ $0 == 0 }) else { throw KDBXError.corruptedBlock(index: blockIndex) }
-          return output
+          return (output, reader.offset)
         }
         guard Int(size) <= options.maxPayloadByteCount - output.count else {
           throw KDBXError.limitExceeded(

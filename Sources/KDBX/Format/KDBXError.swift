@@ -10,7 +10,7 @@ import KDBXXML
 public enum KDBXError: Error, Equatable, Sendable {
   /// The first signature is not KeePass's (`0x9AA2D903`): this is not a KeePass file.
   case notKeePassFile
-  /// A KeePass 1.x `.kdb` file (second signature `0xB54BFB65`), which this library does not read.
+  /// A KeePass 1.x `.kdb` file (second signature `0xB54BFB65`) given to the KDBX reader: ``KDB1File`` reads it.
   case unsupportedKDB1
   /// A KeePass 2.x pre-release file (second signature `0xB54BFB66`).
   case unsupportedPreReleaseFormat
@@ -54,6 +54,11 @@ public enum KDBXError: Error, Equatable, Sendable {
   case compression(CompressionError)
   /// `KDBXXML` rejected the database XML or an XML key file.
   case xml(XMLError)
+  /// KeePass 1.x: the key is right (the content decrypts to KeePass 1.x records) but the content is damaged;
+  /// `reason` says which check failed (content hash or padding).
+  case damagedContent(reason: String)
+  /// KeePass 1.x: a group or entry record of the decrypted content is malformed at byte `offset` of the content.
+  case malformedRecord(offset: Int, reason: String)
 }
 
 extension KDBXError: CustomStringConvertible {
@@ -61,7 +66,7 @@ extension KDBXError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .notKeePassFile: return "not a KeePass file (bad signature)"
-    case .unsupportedKDB1: return "KeePass 1.x (.kdb) files are not supported"
+    case .unsupportedKDB1: return "a KeePass 1.x (.kdb) file, not KDBX (import it to KDBX)"
     case .unsupportedPreReleaseFormat: return "KeePass 2 pre-release files are not supported"
     case .unsupportedVersion(let major, let minor): return "unsupported KDBX version \(major).\(minor)"
     case .truncated(let offset, let needed): return "file truncated: \(needed) byte(s) needed at offset \(offset)"
@@ -97,6 +102,8 @@ extension KDBXError: CustomStringConvertible {
       if case .outputLimitExceeded(let limit) = error { return "decompressed payload exceeds \(limit) bytes" }
       return "compressed payload damaged (\(error.failureClass)) at offset \(error.offset ?? 0)"
     case .xml(let error): return error.description
+    case .damagedContent(let reason): return "KeePass 1.x content damaged: \(reason)"
+    case .malformedRecord(let offset, let reason): return "malformed KeePass 1.x record at offset \(offset): \(reason)"
     }
   }
 }

@@ -11,6 +11,11 @@ public struct OpenedDatabase: Sendable {
   public var innerHeader: InnerHeader?
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
   public var transformedKey: [UInt8]
+  /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
+  public var keePass1Header: KDB1Header? = nil
+  /// Harmless irregularities of another writer that were accepted after the file's integrity was proven (bytes
+  /// after the compressed data, malformed final padding); empty for a regular file. A save writes none of them.
+  public var warnings: [KDBXWarning] = []
 }
 
 extension KDBXFile {
@@ -24,24 +29,24 @@ extension KDBXFile {
   ) throws(KDBXError) -> OpenedDatabase {
     let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
     let header = decoded.header
-    let document = try primitives.parseXML(decoded.xml, maxDepth: options.maxXMLDepth)
     if let inner = decoded.innerHeader {
       var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
-      let database = try DatabaseXMLReader.read(
-        document: document, binaries: inner.binaries, stream: &stream, random: &random, gzip: primitives,
-        options: options)
+      let database = try primitives.readDatabase(
+        xml: decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, options: options)
       return OpenedDatabase(
-        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes)
+        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes,
+        warnings: decoded.warnings)
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
-    let database = try DatabaseXMLReader.read(
-      document: document, stream: &stream, random: &random, gzip: primitives, options: options)
+    let database = try primitives.readDatabase(
+      xml: decoded.xml, binaries: [], stream: &stream, random: &random, options: options)
     if let stored = database.meta.headerHash {
       try checkHeaderHash(stored, header: header)
     }
     return OpenedDatabase(
-      database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey.bytes)
+      database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey.bytes,
+      warnings: decoded.warnings)
   }
 
   /// A file's payload after every container layer: the XML document's bytes, with the headers and key it took.
@@ -52,10 +57,17 @@ extension KDBXFile {
     var xml: [UInt8]
     /// The KDF output, in zeroing storage.
     var transformedKey: SecureBytes
+    /// Irregularities accepted once the integrity checks had passed.
+    var warnings: [KDBXWarning] = []
   }
 
   /// Checks the key and every container layer (header hash and HMAC, block HMACs or hashes, cipher padding,
   /// decompression) and returns the XML document's bytes.
+  ///
+  /// Two irregularities of other writers are accepted, with a ``KDBXWarning``, but only once the key and the
+  /// content are proven (KDBX 4: the header HMAC and every block HMAC; KDBX 3.x: the stream start bytes and every
+  /// block hash through the terminating empty block), so a wrong key or a damaged block is still refused: bytes
+  /// after the end of the gzip member, and a final CBC block whose padding is malformed or absent.
   static func decodePayload<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions
   ) throws(KDBXError) -> DecodedPayload {
@@ -71,29 +83,66 @@ extension KDBXFile {
     let ciphertext = Array(bytes[block.payloadOffset...])
     let startBytes = header.streamStartBytes ?? []
     let plaintext: [UInt8]
+    var paddingError: KDBXError? = nil
     do throws(KDBXError) {
       plaintext = try primitives.decrypt(ciphertext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
     } catch {
-      // A wrong key and a damaged or truncated end both break the padding: the stream start bytes decide.
-      if case .crypto(.invalidPadding) = error {
-        let leading = try primitives.decryptLeadingBytes(
-          ciphertext, byteCount: startBytes.count, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
-        guard let leading else {
-          throw .truncated(offset: block.payloadOffset + ciphertext.count, needed: startBytes.count - ciphertext.count)
-        }
-        guard ConstantTime.equals(leading, startBytes) else { throw .invalidCredentials }
+      // A wrong key and a damaged or truncated end both break the padding, and some writers leave it malformed or
+      // out: the stream start bytes tell a wrong key, and the hashed block stream below decides the rest.
+      guard case .crypto(.invalidPadding) = error else { throw error }
+      let leading = try primitives.decryptLeadingBytes(
+        ciphertext, byteCount: startBytes.count, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
+      guard let leading else {
+        throw .truncated(offset: block.payloadOffset + ciphertext.count, needed: startBytes.count - ciphertext.count)
       }
-      throw error
+      guard ConstantTime.equals(leading, startBytes) else { throw .invalidCredentials }
+      // The key is right: every block, without the padding check.
+      guard
+        let unpadded = try primitives.decryptLeadingBytes(
+          ciphertext, byteCount: ciphertext.count, cipher: header.cipher, key: masterKey, iv: header.encryptionIV)
+      else { throw error }
+      plaintext = unpadded
+      paddingError = error
     }
     guard plaintext.count >= startBytes.count else {
       throw .truncated(offset: block.payloadOffset + ciphertext.count, needed: startBytes.count - plaintext.count)
     }
     guard ConstantTime.equals(Array(plaintext[0..<startBytes.count]), startBytes) else { throw .invalidCredentials }
-    var payload = try HashedBlockStream.read(plaintext, from: startBytes.count, options: options)
-    if header.compression == .gzip {
-      payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
+    let stream = try HashedBlockStream.readThroughEnd(plaintext, from: startBytes.count, options: options)
+    var payload = stream.payload
+    var warnings: [KDBXWarning] = []
+    if let paddingError {
+      // Tolerated only when every block hash verified through the terminating empty block (just done) and what
+      // follows it lies in the last cipher block: the padding, malformed, or nothing when it is absent.
+      let padding = plaintext.count - stream.end
+      guard padding <= FormatConstants.cbcBlockByteCount else { throw paddingError }
+      warnings.append(.malformedFinalPadding(byteCount: padding))
     }
-    return DecodedPayload(header: header, innerHeader: nil, xml: payload, transformedKey: transformed)
+    if header.compression == .gzip {
+      let decompressed = try decompressPayload(payload, primitives: primitives, options: options)
+      payload = decompressed.bytes
+      if decompressed.trailingByteCount > 0 {
+        warnings.append(.bytesAfterCompressedData(byteCount: decompressed.trailingByteCount))
+      }
+    }
+    return DecodedPayload(
+      header: header, innerHeader: nil, xml: payload, transformedKey: transformed, warnings: warnings)
+  }
+
+  /// Decompresses an authenticated payload. Bytes after the last gzip member (RFC 1952 §2.2) that do not start
+  /// another member are not content: the members before them are returned with their count (`gzip -d` also ignores
+  /// them). Such a payload is decompressed twice, which costs only the files that have them.
+  static func decompressPayload<P: KDBXPrimitives>(_ payload: [UInt8], primitives: P, options: LoadOptions)
+    throws(KDBXError) -> (bytes: [UInt8], trailingByteCount: Int)
+  {
+    do throws(KDBXError) {
+      return (try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount), 0)
+    } catch {
+      guard case .compression(.trailingGarbage(let end)) = error, end > 0, end < payload.count else { throw error }
+      let members = try primitives.decompressGzip(
+        Array(payload[0..<end]), maxOutputByteCount: options.maxPayloadByteCount)
+      return (members, payload.count - end)
+    }
   }
 
   /// KDBX 3.x: the `HeaderHash` in Meta must be the SHA-256 of the header as read.
@@ -114,14 +163,36 @@ extension KDBXFile {
       bytes, from: block.payloadOffset, authenticator: authenticator, options: options)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
-    var payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
+    // Every block HMAC verified: the ciphertext is exactly what the key holder wrote.
+    var payload: [UInt8]
+    var paddingError: KDBXError? = nil
+    do throws(KDBXError) {
+      payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
+    } catch {
+      // A malformed or absent final CBC padding can be read past when the gzip member delimits the content.
+      guard case .crypto(.invalidPadding) = error, header.compression == .gzip,
+        let unpadded = try primitives.decryptLeadingBytes(
+          ciphertext, byteCount: ciphertext.count, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
+      else { throw error }
+      payload = unpadded
+      paddingError = error
+    }
+    var warnings: [KDBXWarning] = []
     if header.compression == .gzip {
-      payload = try primitives.decompressGzip(payload, maxOutputByteCount: options.maxPayloadByteCount)
+      let decompressed = try decompressPayload(payload, primitives: primitives, options: options)
+      payload = decompressed.bytes
+      if let paddingError {
+        guard decompressed.trailingByteCount <= FormatConstants.cbcBlockByteCount else { throw paddingError }
+        warnings.append(.malformedFinalPadding(byteCount: decompressed.trailingByteCount))
+      } else if decompressed.trailingByteCount > 0 {
+        warnings.append(.bytesAfterCompressedData(byteCount: decompressed.trailingByteCount))
+      }
     }
     let inner = try InnerHeader(parsing: payload, options: options)
     // In place: a copy into a new array costs a page fault per 4 KiB of a large document.
     payload.removeSubrange(0..<inner.byteCount)
-    return DecodedPayload(header: header, innerHeader: inner, xml: payload, transformedKey: transformed)
+    return DecodedPayload(
+      header: header, innerHeader: inner, xml: payload, transformedKey: transformed, warnings: warnings)
   }
 
   /// The KDF output for `key`, or the cached transformed key, held in zeroing storage (the KDF's input and output

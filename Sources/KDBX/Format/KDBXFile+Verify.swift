@@ -10,6 +10,8 @@ public struct IntegrityReport: Sendable, Equatable {
   public var elementCount: Int
   /// KDBX 3.x: whether Meta held a `HeaderHash` (it was checked); KDBX 4 authenticates the header by HMAC.
   public var checkedHeaderHash: Bool
+  /// Harmless irregularities accepted after the integrity checks, as ``OpenedDatabase/warnings`` lists them.
+  public var warnings: [KDBXWarning] = []
 }
 
 extension KDBXFile {
@@ -39,11 +41,13 @@ extension KDBXFile {
     var headerHashText: String? = nil
     var rootName: String? = nil
     do throws(XMLError) {
-      while let event = try reader.next() {
+      reading: while let event = try reader.next() {
         switch event {
         case .startElement(let name, _):
           if depth == 0 { rootName = name }
           elementCount += 1
+          // The open path's node limit, counted on elements only (the text is not read here).
+          if elementCount > options.maxXMLNodeCount { break reading }
           if depth < 3 { ancestors[depth] = name }
           depth += 1
           inHeaderHash =
@@ -64,6 +68,10 @@ extension KDBXFile {
     } catch {
       throw .xml(error)
     }
+    if elementCount > options.maxXMLNodeCount {
+      throw .limitExceeded(
+        what: "XML node count", value: UInt64(elementCount), limit: UInt64(clamping: options.maxXMLNodeCount))
+    }
     guard rootName == XMLNames.keePassFile else {
       throw .malformedValue(element: rootName ?? "", reason: "the root element must be KeePassFile")
     }
@@ -77,6 +85,6 @@ extension KDBXFile {
     }
     return IntegrityReport(
       version: decoded.header.version, xmlByteCount: decoded.xml.count, elementCount: elementCount,
-      checkedHeaderHash: checkedHeaderHash)
+      checkedHeaderHash: checkedHeaderHash, warnings: decoded.warnings)
   }
 }

@@ -46,6 +46,15 @@ public protocol KDBXPrimitives: GzipDecompressing {
   /// Parses the database XML into its root element, refusing DOCTYPE/entities and nesting deeper than `maxDepth`.
   func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement
 
+  /// Reads the database XML document `xml` into the model (KDBX 4.1 specification, "XML"), unprotecting protected
+  /// values with `stream` in document order. It must give the database of
+  /// `DatabaseXMLReader.read(document: parseXML(xml, maxDepth: options.maxXMLDepth), ...)`, which is the default;
+  /// ``StandardPrimitives`` reads it straight from the pull reader's events without building the tree
+  /// (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:)``).
+  func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
+  ) throws(KDBXError) -> Database
+
   /// Serialises the database XML (UTF-8, with the XML declaration).
   func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8]
 
@@ -65,6 +74,14 @@ public protocol KDBXPrimitives: GzipDecompressing {
 }
 
 extension KDBXPrimitives {
+  public func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
+  ) throws(KDBXError) -> Database {
+    let document = try parseXML(xml, maxDepth: options.maxXMLDepth)
+    return try DatabaseXMLReader.read(
+      document: document, binaries: binaries, stream: &stream, random: &random, gzip: self, options: options)
+  }
+
   public func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
     throws(KDBXError) -> [UInt8]
   {

@@ -68,12 +68,14 @@ public enum KDFParameters: Sendable, Equatable {
     }
   }
 
-  /// The KDBX 4 VariantDictionary form, in the key order KeePass writes.
+  /// The KDBX 4 VariantDictionary form, in the key order KeePass writes. AES-KDF is always written under the
+  /// KeePass 2 UUID (``KDFAlgorithm/aesKDBX3``), which every reader knows, as KeePassXC does "for compatibility with
+  /// other applications"; KeePass 2.47 and pykeepass refuse the alias ``KDFAlgorithm/aesKDBX4``.
   public var dictionary: VariantDictionary {
     var dictionary = VariantDictionary()
     switch self {
     case .aesKDF(let parameters):
-      dictionary[KDFParameterKey.uuid] = .byteArray(parameters.uuidVariant.uuid.bytes)
+      dictionary[KDFParameterKey.uuid] = .byteArray(KDFAlgorithm.aesKDBX3.uuid.bytes)
       dictionary[KDFParameterKey.aesRounds] = .uint64(parameters.rounds)
       dictionary[KDFParameterKey.aesSeed] = .byteArray(parameters.seed)
     case .argon2(let parameters):
@@ -96,8 +98,8 @@ public struct AESKDFParameters: Sendable, Equatable {
   public var rounds: UInt64
   /// The 32-byte AES key (transform seed).
   public var seed: [UInt8]
-  /// Which of the two AES-KDF UUIDs the file used (``KDFAlgorithm/aesKDBX3`` or ``KDFAlgorithm/aesKDBX4``); kept so
-  /// that a file is written back with the same UUID.
+  /// Which of the two AES-KDF UUIDs the file used (``KDFAlgorithm/aesKDBX3`` or ``KDFAlgorithm/aesKDBX4``), as read.
+  /// Saves write ``KDFAlgorithm/aesKDBX3`` whichever it is (see ``KDFParameters/dictionary``).
   public var uuidVariant: KDFAlgorithm
 
   public init(rounds: UInt64, seed: [UInt8], uuidVariant: KDFAlgorithm = .aesKDBX3) {

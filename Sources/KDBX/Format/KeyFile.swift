@@ -26,6 +26,11 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   public let format: Format
   /// The key bytes this file contributes to the composite key (32 bytes except for unusual XML v1.0 files).
   public let keyBytes: [UInt8]
+  /// The key bytes a KeePass 1.x (`.kdb`) file takes from this key file: ``keyBytes``, except for XML key files,
+  /// which KeePass 1.x does not know and hashes as any other file (SHA-256 of the contents; KeePass 1.x and
+  /// KeePassXC's `KeePass1Reader::readKeyfile`). For a key file made from a parsed document
+  /// (``init(xmlDocument:)``) the contents are unknown, and this is ``keyBytes``.
+  public private(set) var keePass1KeyBytes: [UInt8]
 
   /// Reads a key file's contents.
   public init(contents: [UInt8]) throws(KDBXError) {
@@ -38,6 +43,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   public init(contents: [UInt8], parsedXML: XMLElement?) throws(KDBXError) {
     if let document = parsedXML, document.name == KeyFileXMLNames.keyFile {
       self = try KeyFile(xmlDocument: document)
+      keePass1KeyBytes = SHA256.hash(contents).bytes
       return
     }
     if contents.count == 32 {
@@ -50,6 +56,76 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       format = .hashed
       keyBytes = SHA256.hash(contents).bytes
     }
+    keePass1KeyBytes = keyBytes
+  }
+
+  /// A key file of the fourth form ("anything else") from the SHA-256 of its whole content, computed by the caller:
+  /// for a file too large to hold in memory, in a stream. Use it only for content that
+  /// ``isCertainlyHashedForm(byteCount:prefix:)`` says is of that form.
+  ///
+  /// - Throws: ``KDBXError/invalidKeyFile(reason:)`` when `digest` is not 32 bytes.
+  public init(sha256OfContents digest: [UInt8]) throws(KDBXError) {
+    guard digest.count == SHA256.digestByteCount else {
+      throw .invalidKeyFile(reason: "a SHA-256 digest is 32 bytes, not \(digest.count)")
+    }
+    format = .hashed
+    keyBytes = digest
+    keePass1KeyBytes = digest
+  }
+
+  /// Whether a key file of `byteCount` bytes that starts with `prefix` is certainly of the fourth form, so that
+  /// its key is the SHA-256 of its content and it can be hashed in a stream without being held in memory.
+  ///
+  /// It is when its size rules out the 32-byte and 64-hex forms and its start rules out an XML key file: the
+  /// first byte after an optional UTF-8 byte order mark and whitespace is not `<`, or the document's first
+  /// element (after the XML declaration, processing instructions and comments) is not `KeyFile`. When `prefix`
+  /// ends before that is decided (or holds a DOCTYPE), the answer is `false`: read the whole file and use
+  /// ``init(contents:)``.
+  public static func isCertainlyHashedForm(byteCount: Int, prefix: [UInt8]) -> Bool {
+    guard byteCount != 32 && byteCount != 64 && prefix.count <= byteCount else { return false }
+    var index = 0
+    if prefix.count >= 3, prefix[0] == 0xEF, prefix[1] == 0xBB, prefix[2] == 0xBF { index = 3 }
+    func skipWhitespace() { while index < prefix.count, ASCII.isWhitespace(prefix[index]) { index += 1 } }
+    /// Moves past the first `terminator` at or after `index`; `false` when the prefix ends first.
+    func skip(past terminator: [UInt8]) -> Bool {
+      var position = index
+      while position + terminator.count <= prefix.count {
+        if prefix[position..<(position + terminator.count)].elementsEqual(terminator) {
+          index = position + terminator.count
+          return true
+        }
+        position += 1
+      }
+      return false
+    }
+    skipWhitespace()
+    if index == prefix.count { return prefix.count == byteCount }  // all of it read: not XML
+    guard prefix[index] == 0x3C else { return true }  // KeePass tries XML only for content starting with '<'
+    while index < prefix.count {
+      skipWhitespace()
+      guard index + 1 < prefix.count, prefix[index] == 0x3C else { return false }
+      let next = prefix[index + 1]
+      if next == 0x3F {  // "<?": the XML declaration or a processing instruction
+        guard skip(past: [0x3F, 0x3E]) else { return false }
+      } else if next == 0x21 {  // "<!": a comment, or a DOCTYPE (undecided here)
+        guard index + 4 <= prefix.count, prefix[(index + 2)..<(index + 4)].elementsEqual([0x2D, 0x2D]) else {
+          return false
+        }
+        index += 4
+        guard skip(past: [0x2D, 0x2D, 0x3E]) else { return false }
+      } else {
+        // The first element: its name ends at whitespace, '/' or '>'. A prefixed name counts by its local part.
+        var end = index + 1
+        while end < prefix.count, !ASCII.isWhitespace(prefix[end]), prefix[end] != 0x2F, prefix[end] != 0x3E {
+          end += 1
+        }
+        guard end < prefix.count, end > index + 1 else { return false }
+        var name = prefix[(index + 1)..<end]
+        if let colon = name.lastIndex(of: 0x3A) { name = name[(colon + 1)...] }
+        return !name.elementsEqual(KeyFileXMLNames.keyFile.utf8)
+      }
+    }
+    return false
   }
 
   /// Reads an XML key file from its parsed document (root element `KeyFile`).
@@ -68,6 +144,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       }
       format = .xmlVersion1
       keyBytes = decoded
+      keePass1KeyBytes = decoded
     } else if versionText == "2.0" || versionText == "2.00" {
       let digits = Array(data.textContent.utf8).filter { !ASCII.isWhitespace($0) }
       guard let decoded = Hex.decode(utf8: digits), !decoded.isEmpty else {
@@ -83,6 +160,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
       }
       format = .xmlVersion2
       keyBytes = decoded
+      keePass1KeyBytes = decoded
     } else {
       throw .invalidKeyFile(reason: "unsupported key file version \(versionText)")
     }
@@ -102,6 +180,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   init(format: Format, keyBytes: [UInt8]) {
     self.format = format
     self.keyBytes = keyBytes
+    self.keePass1KeyBytes = keyBytes
   }
 
   /// The XML 2.0 document for this key, as KeePass writes it (hex in groups of 8 digits, 4 groups per line).

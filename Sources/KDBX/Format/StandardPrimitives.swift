@@ -189,6 +189,14 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
+  /// Reads the model straight from the pull reader's events, without building the tree.
+  public func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
+  ) throws(KDBXError) -> Database {
+    try DatabaseXMLReader.read(
+      xml: xml, binaries: binaries, stream: &stream, random: &random, gzip: self, options: options)
+  }
+
   /// KeePass drops characters XML 1.0 cannot carry rather than refusing to save.
   static let xmlOptions = XMLWriter.Options(invalidCharacters: .strip)
 

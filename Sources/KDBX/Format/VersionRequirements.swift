@@ -13,7 +13,8 @@ public enum VersionFeature: Sendable, Hashable {
   case customDataItemModificationTime
   /// KDBX 4.0: custom data on a group or entry.
   case groupOrEntryCustomData
-  /// KDBX 4.0: a KDF other than AES-KDF under its original UUID (Argon2, or AES-KDF under the KDBX 4 UUID).
+  /// KDBX 4.0: a KDF other than AES-KDF (Argon2). AES-KDF is written under the KeePass 2 UUID in every version, so
+  /// a file read with KeePassXC's KDBX 4 alias UUID converts to 3.1 without loss.
   case kdf
   /// KDBX 4.0: public custom data in the outer header.
   case publicCustomData
@@ -54,7 +55,7 @@ public enum VersionRequirements {
   public static func features(of database: Database, settings: SaveSettings) -> [VersionFeature] {
     var found: [VersionFeature] = []
     func note(_ feature: VersionFeature) { if !found.contains(feature) { found.append(feature) } }
-    if settings.kdf.algorithm != .aesKDBX3 { note(.kdf) }
+    if case .argon2 = settings.kdf { note(.kdf) }
     if let custom = settings.publicCustomData, !custom.items.isEmpty { note(.publicCustomData) }
     for icon in database.meta.customIcons ?? [] where icon.name != nil || icon.lastModificationTime != nil {
       note(.customIconMetadata)

@@ -92,6 +92,8 @@ public enum XMLNames {
   // Attributes.
   public static let protected = "Protected"
   public static let protectInMemory = "ProtectInMemory"
+  /// The spelling of ``protectInMemory`` in this library's XML exports before 2026, still read.
+  public static let protectedInMemory = "ProtectedInMemory"
   public static let ref = "Ref"
   public static let id = "ID"
   public static let compressed = "Compressed"
@@ -100,4 +102,96 @@ public enum XMLNames {
   public static let trueValue = "True"
   public static let falseValue = "False"
   public static let nullValue = "null"
+
+  /// Every element name above, in a fixed order: an ``XMLLayout`` records a known child by its index here (one
+  /// byte). Append only: the indices are part of the in-memory layout form, not of any file.
+  static let layoutNames: [String] = [
+    keePassFile, meta, root, group, entry, deletedObjects, deletedObject, history, generator, headerHash,
+    settingsChanged, databaseName, databaseNameChanged, databaseDescription, databaseDescriptionChanged,
+    defaultUserName, defaultUserNameChanged, maintenanceHistoryDays, color, masterKeyChanged, masterKeyChangeRec,
+    masterKeyChangeForce, masterKeyChangeForceOnce, memoryProtection, protectTitle, protectUserName,
+    protectPassword, protectURL, protectNotes, customIcons, icon, data, name, recycleBinEnabled, recycleBinUUID,
+    recycleBinChanged, entryTemplatesGroup, entryTemplatesGroupChanged, historyMaxItems, historyMaxSize,
+    lastSelectedGroup, lastTopVisibleGroup, binaries, binary, customData, item, key, value, uuid, notes, iconID,
+    customIconUUID, times, isExpanded, defaultAutoTypeSequence, enableAutoType, enableSearching,
+    lastTopVisibleEntry, previousParentGroup, tags, foregroundColor, backgroundColor, overrideURL, qualityCheck,
+    string, autoType, enabled, dataTransferObfuscation, defaultSequence, association, window, keystrokeSequence,
+    creationTime, lastModificationTime, lastAccessTime, expiryTime, expires, usageCount, locationChanged,
+    deletionTime,
+  ]
+
+  /// The index of `name` in ``layoutNames``.
+  static func layoutID(_ name: String) -> UInt8? {
+    KnownElementTable.shared.element(name)?.rawValue
+  }
+}
+
+/// The element names of the KeePass database XML as small integers: their index in ``XMLNames/layoutNames``
+/// (same order), so that the reader dispatches on an integer instead of comparing strings.
+enum KnownElement: UInt8, CaseIterable {
+  case keePassFile, meta, root, group, entry, deletedObjects, deletedObject, history, generator, headerHash
+  case settingsChanged, databaseName, databaseNameChanged, databaseDescription, databaseDescriptionChanged
+  case defaultUserName, defaultUserNameChanged, maintenanceHistoryDays, color, masterKeyChanged, masterKeyChangeRec
+  case masterKeyChangeForce, masterKeyChangeForceOnce, memoryProtection, protectTitle, protectUserName
+  case protectPassword, protectURL, protectNotes, customIcons, icon, data, name, recycleBinEnabled, recycleBinUUID
+  case recycleBinChanged, entryTemplatesGroup, entryTemplatesGroupChanged, historyMaxItems, historyMaxSize
+  case lastSelectedGroup, lastTopVisibleGroup, binaries, binary, customData, item, key, value, uuid, notes, iconID
+  case customIconUUID, times, isExpanded, defaultAutoTypeSequence, enableAutoType, enableSearching
+  case lastTopVisibleEntry, previousParentGroup, tags, foregroundColor, backgroundColor, overrideURL, qualityCheck
+  case string, autoType, enabled, dataTransferObfuscation, defaultSequence, association, window, keystrokeSequence
+  case creationTime, lastModificationTime, lastAccessTime, expiryTime, expires, usageCount, locationChanged
+  case deletionTime
+}
+
+/// Finds the ``KnownElement`` of a name: an open-addressing table keyed by the name's length and first two bytes, checked with one string comparison (equal short names compare as two words).
+struct KnownElementTable: Sendable {
+  static let shared = KnownElementTable()
+
+  private static let slotCount = 256
+  /// Element raw value per slot; `0xFF` for an empty slot.
+  private let slots: [UInt8]
+  /// The signature (length, first byte, last byte) of each element.
+  private let signatures: [UInt32]
+  let names: [String]
+
+  private init() {
+    names = XMLNames.layoutNames
+    var slots = [UInt8](repeating: 0xFF, count: Self.slotCount)
+    var signatures: [UInt32] = []
+    for (index, name) in names.enumerated() {
+      let signature = Self.signature(name) ?? 0
+      signatures.append(signature)
+      var slot = Self.slot(signature)
+      while slots[slot] != 0xFF { slot = (slot + 1) & (Self.slotCount - 1) }
+      slots[slot] = UInt8(truncatingIfNeeded: index)
+    }
+    self.slots = slots
+    self.signatures = signatures
+  }
+
+  /// The name's length and first two bytes (cheap to read from a short string, unlike the last byte).
+  private static func signature(_ name: String) -> UInt32? {
+    let utf8 = name.utf8
+    let count = utf8.count
+    guard count >= 2, count < 256 else { return nil }
+    var bytes = utf8.makeIterator()
+    guard let first = bytes.next(), let second = bytes.next() else { return nil }
+    return UInt32(count) << 16 | UInt32(first) << 8 | UInt32(second)
+  }
+
+  private static func slot(_ signature: UInt32) -> Int {
+    Int(truncatingIfNeeded: (signature &* 2_654_435_761) >> 24) & (slotCount - 1)
+  }
+
+  /// The known element named `name`, or `nil`.
+  func element(_ name: String) -> KnownElement? {
+    guard let signature = Self.signature(name) else { return nil }
+    var slot = Self.slot(signature)
+    while true {
+      let index = slots[slot]
+      if index == 0xFF { return nil }
+      if signatures[Int(index)] == signature && names[Int(index)] == name { return KnownElement(rawValue: index) }
+      slot = (slot + 1) & (Self.slotCount - 1)
+    }
+  }
 }

@@ -98,14 +98,25 @@ extension Database {
   /// Edits the current entry `uuid` as KeePass's entry dialog does: when `edit` changes the entry, the old version
   /// (without its history) is appended to the history, the entry is touched (last modification and access time
   /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
-  /// no such entry or `edit` changed nothing.
+  /// no such entry, more than one entry has that UUID (a damaged file: use ``editEntry(at:clock:_:)``), or `edit`
+  /// changed nothing.
   @discardableResult
   public mutating func editEntry(_ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) -> Void) -> Bool {
-    guard let current = entry(withUUID: uuid) else { return false }
+    guard let position = uniquePosition(ofEntry: uuid) else { return false }
+    return editEntry(at: position, clock: clock, edit)
+  }
+
+  /// Edits the entry at `position` as ``editEntry(_:clock:_:)`` does. Returns `false` when there is no entry
+  /// there or `edit` changed nothing. The entry keeps its UUID.
+  @discardableResult
+  public mutating func editEntry(at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) -> Void)
+    -> Bool
+  {
+    guard let current = entry(at: position) else { return false }
     var edited = current
     edit(&edited)
     guard edited != current else { return false }
-    edited.uuid = uuid
+    edited.uuid = current.uuid
     var snapshot = current
     snapshot.history = nil
     edited.history = (current.history ?? []) + [snapshot]
@@ -113,7 +124,7 @@ extension Database {
     let pool = binaries
     let limits = (meta.effectiveHistoryMaxItems, meta.effectiveHistoryMaxSize)
     edited.trimHistory(maxItems: limits.0, maxSize: limits.1, binaries: pool)
-    return modifyEntry(uuid) { $0 = edited }
+    return modifyEntry(at: position) { $0 = edited }
   }
 
   /// Trims every entry's history to the Meta limits; returns the number of history entries removed.

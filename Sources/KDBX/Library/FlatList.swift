@@ -23,11 +23,12 @@ public struct FlatEntry: Sendable, Equatable {
 }
 
 extension Database {
-  /// The UUID of the recycle bin group when ``Meta/recycleBinUUID`` names a group of this database
-  /// (KeePass `PwDatabase.RecycleBinUuid`), else `nil`.
+  /// The UUID of the recycle bin group when ``Meta/recycleBinUUID`` names a group of this database other than the
+  /// root (KeePass `PwDatabase.RecycleBinUuid`), else `nil`. The root is never the bin: deleting would otherwise
+  /// remove everything for good.
   public var recycleBinGroupUUID: KDBXUUID? {
-    guard let uuid = meta.recycleBinUUID, !uuid.isZero, group(withUUID: uuid) != nil else { return nil }
-    return uuid
+    guard recycleBinPosition != nil else { return nil }
+    return meta.recycleBinUUID
   }
 
   /// Every entry of the tree, in KeePass's pre-order (a group's entries, then its subgroups), each with its group

@@ -100,45 +100,44 @@ extension Group {
 }
 
 extension Database {
-  /// The group with `uuid` (the root included), or `nil`.
+  /// The group with `uuid` (the root included), or `nil`. When several groups share the UUID (a damaged file),
+  /// the first in tree order; ``positions(ofGroup:)`` finds them all.
   public func group(withUUID uuid: KDBXUUID) -> Group? {
     guard let root, let path = root.indexPath(ofGroup: uuid) else { return nil }
     return root.group(at: path[...])
   }
 
-  /// The current (not history) entry with `uuid`, or `nil`.
+  /// The current (not history) entry with `uuid`, or `nil`. When several entries share the UUID (a damaged file),
+  /// the first in tree order; ``positions(ofEntry:)`` finds them all.
   public func entry(withUUID uuid: KDBXUUID) -> Entry? {
     guard let root, let location = root.location(ofEntry: uuid) else { return nil }
     return root.group(at: location.groupPath[...])?.entries[location.index]
   }
 
-  /// The UUID of the group that directly holds entry `uuid`.
+  /// The UUID of the group that directly holds entry `uuid` (the first such entry in tree order).
   public func parentGroupUUID(ofEntry uuid: KDBXUUID) -> KDBXUUID? {
     guard let root, let location = root.location(ofEntry: uuid) else { return nil }
     return root.group(at: location.groupPath[...])?.uuid
   }
 
-  /// The UUID of the group that directly holds group `uuid` (`nil` for the root or an unknown group).
+  /// The UUID of the group that directly holds group `uuid` (`nil` for the root or an unknown group; the first
+  /// such group in tree order).
   public func parentGroupUUID(ofGroup uuid: KDBXUUID) -> KDBXUUID? {
     guard let root, let path = root.indexPath(ofGroup: uuid), !path.isEmpty else { return nil }
     return root.group(at: path.dropLast())?.uuid
   }
 
-  /// Runs `body` on the group `uuid`; returns `false` when there is no such group.
+  /// Runs `body` on the group `uuid`; returns `false` when no group or more than one has that UUID.
   @discardableResult
   mutating func modifyGroup(_ uuid: KDBXUUID, _ body: (inout Group) -> Void) -> Bool {
-    guard var tree = root, let path = tree.indexPath(ofGroup: uuid) else { return false }
-    tree.modifyGroup(at: path[...], body)
-    root = tree
-    return true
+    guard let position = uniquePosition(ofGroup: uuid) else { return false }
+    return modifyGroup(at: position, body)
   }
 
-  /// Runs `body` on the current entry `uuid`; returns `false` when there is no such entry.
+  /// Runs `body` on the current entry `uuid`; returns `false` when no entry or more than one has that UUID.
   @discardableResult
   mutating func modifyEntry(_ uuid: KDBXUUID, _ body: (inout Entry) -> Void) -> Bool {
-    guard var tree = root, let location = tree.location(ofEntry: uuid) else { return false }
-    tree.modifyGroup(at: location.groupPath[...]) { group in body(&group.entries[location.index]) }
-    root = tree
-    return true
+    guard let position = uniquePosition(ofEntry: uuid) else { return false }
+    return modifyEntry(at: position, body)
   }
 }

@@ -7,7 +7,8 @@ public enum DeletionOutcome: Sendable, Equatable {
   case movedToRecycleBin
   /// The object was removed and `DeletedObject` tombstones were recorded.
   case deletedPermanently
-  /// There is no such object, or it cannot be deleted (the root group).
+  /// There is no such object, the UUID names more than one object (a damaged file; delete by position), or it
+  /// cannot be deleted (the root group).
   case notFound
 }
 
@@ -20,77 +21,127 @@ extension Database {
   /// Whether the recycle bin is enabled (``Meta/recycleBinEnabled``; KeePass's default is enabled).
   public var isRecycleBinEnabled: Bool { meta.recycleBinEnabled ?? true }
 
-  /// Whether group `uuid` is the recycle bin or inside it.
-  public func isInRecycleBin(group uuid: KDBXUUID) -> Bool {
-    guard let bin = recycleBinGroupUUID, let root, let path = root.indexPath(ofGroup: uuid) else { return false }
-    for depth in 0...path.count where root.group(at: path.prefix(depth))?.uuid == bin { return true }
-    return false
+  /// The position of the recycle bin group: the first group in tree order whose UUID is
+  /// ``Meta/recycleBinUUID`` (KeePass `PwGroup.FindGroup`), never the root. `nil` when there is none.
+  public var recycleBinPosition: GroupPosition? {
+    guard let uuid = meta.recycleBinUUID, !uuid.isZero, let root else { return nil }
+    return root.indexPaths(ofGroup: uuid).first { !$0.isEmpty }.map { GroupPosition(indexPath: $0) }
   }
 
-  /// Whether entry `uuid` is inside the recycle bin.
+  /// Whether group `uuid` is the recycle bin or inside it (the first group with that UUID, in tree order).
+  public func isInRecycleBin(group uuid: KDBXUUID) -> Bool {
+    guard let position = positions(ofGroup: uuid).first else { return false }
+    return isInRecycleBin(groupAt: position)
+  }
+
+  /// Whether entry `uuid` is inside the recycle bin (the first entry with that UUID, in tree order).
   public func isInRecycleBin(entry uuid: KDBXUUID) -> Bool {
-    guard let parent = parentGroupUUID(ofEntry: uuid) else { return false }
-    return isInRecycleBin(group: parent)
+    guard let position = positions(ofEntry: uuid).first else { return false }
+    return isInRecycleBin(groupAt: position.group)
+  }
+
+  /// Whether the group at `position` is the recycle bin or inside it.
+  func isInRecycleBin(groupAt position: GroupPosition) -> Bool {
+    guard let bin = recycleBinPosition else { return false }
+    return position.isInside(bin)
   }
 
   /// The recycle bin group's UUID, creating the group in the root when there is none (KeePass
   /// `EnsureRecycleBin`): named "Recycle Bin", icon 43, auto-type and searching disabled, and
-  /// ``Meta/recycleBinUUID`` and ``Meta/recycleBinChanged`` set. `nil` for a database without a root.
+  /// ``Meta/recycleBinUUID`` and ``Meta/recycleBinChanged`` set. A ``Meta/recycleBinUUID`` that names the root
+  /// group, or no group, counts as none: the root is never the bin. `nil` for a database without a root.
   @discardableResult
   public mutating func ensureRecycleBin(clock: some WallClock, random: inout some RandomNumberGenerator) -> KDBXUUID? {
-    if let existing = recycleBinGroupUUID { return existing }
-    guard root != nil else { return nil }
+    guard let position = ensureRecycleBinPosition(clock: clock, random: &random) else { return nil }
+    return group(at: position)?.uuid
+  }
+
+  /// ``ensureRecycleBin(clock:random:)``, returning the bin's position.
+  mutating func ensureRecycleBinPosition(
+    clock: some WallClock, random: inout some RandomNumberGenerator
+  ) -> GroupPosition? {
+    if let existing = recycleBinPosition { return existing }
+    guard var tree = root else { return nil }
     var bin = Group.new(name: Database.recycleBinName, clock: clock, random: &random)
     bin.iconID = Database.recycleBinIconID
     bin.enableAutoType = .some(false)
     bin.enableSearching = .some(false)
-    root?.appendGroup(bin)
+    tree.appendGroup(bin)
+    root = tree
     meta.recycleBinUUID = bin.uuid
     meta.recycleBinChanged = clock.now()
-    return bin.uuid
+    return GroupPosition(indexPath: [tree.groups.count - 1])
   }
 
   /// Deletes entry `uuid`: moves it into the recycle bin (creating the bin if needed), or, when the bin is disabled
-  /// or the entry already is in it, removes it and records a ``DeletedObject``.
+  /// or the entry already is in it, removes it and records a ``DeletedObject``. Returns ``DeletionOutcome/notFound``
+  /// when no entry or more than one has that UUID (a damaged file: use ``deleteEntry(at:clock:random:)``).
   @discardableResult
   public mutating func deleteEntry(
     _ uuid: KDBXUUID, clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> DeletionOutcome {
-    guard entry(withUUID: uuid) != nil else { return .notFound }
-    if isRecycleBinEnabled && !isInRecycleBin(entry: uuid),
-      let bin = ensureRecycleBin(clock: clock, random: &random), moveEntry(uuid, to: bin, clock: clock)
+    guard let position = uniquePosition(ofEntry: uuid) else { return .notFound }
+    return deleteEntry(at: position, clock: clock, random: &random)
+  }
+
+  /// Deletes the entry at `position` as ``deleteEntry(_:clock:random:)`` does. No tombstone is recorded while
+  /// another group or entry still carries the deleted entry's UUID, so that a merge does not delete that one.
+  @discardableResult
+  public mutating func deleteEntry(
+    at position: EntryPosition, clock: some WallClock, random: inout some RandomNumberGenerator
+  ) -> DeletionOutcome {
+    guard let entry = entry(at: position) else { return .notFound }
+    if isRecycleBinEnabled && !isInRecycleBin(groupAt: position.group),
+      let bin = ensureRecycleBinPosition(clock: clock, random: &random),
+      moveEntry(at: position, to: bin, clock: clock)
     {
       return .movedToRecycleBin
     }
-    guard var tree = root, let location = tree.location(ofEntry: uuid) else { return .notFound }
-    tree.modifyGroup(at: location.groupPath[...]) { group in _ = group.removeEntry(at: location.index) }
-    root = tree
-    addTombstones([uuid], clock: clock)
+    guard modifyGroup(at: position.group, { group in _ = group.removeEntry(at: position.index) }) else {
+      return .notFound
+    }
+    addTombstones([entry.uuid], clock: clock)
     return .deletedPermanently
   }
 
-  /// Deletes group `uuid` with its content: moves it into the recycle bin, or, when the bin is disabled, the group
-  /// is in the bin, or it is (or holds) the bin, removes it and records a ``DeletedObject`` for the group and every
-  /// group and entry inside it (KeePass `PwGroup.DeleteAllObjects`). The root cannot be deleted.
+  /// Deletes group `uuid` with its content as ``deleteGroup(at:clock:random:)`` does. Returns
+  /// ``DeletionOutcome/notFound`` for the root, or when no group or more than one has that UUID.
   @discardableResult
   public mutating func deleteGroup(
     _ uuid: KDBXUUID, clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> DeletionOutcome {
-    guard let tree = root, let path = tree.indexPath(ofGroup: uuid), !path.isEmpty,
-      let group = tree.group(at: path[...])
+    guard let position = uniquePosition(ofGroup: uuid) else { return .notFound }
+    return deleteGroup(at: position, clock: clock, random: &random)
+  }
+
+  /// Deletes the group at `position` with its content: moves it into the recycle bin (creating the bin if needed),
+  /// or, when the bin is disabled or the group is the bin or inside it, removes it and records a ``DeletedObject``
+  /// for the group and every group and entry inside it (KeePass `PwGroup.DeleteAllObjects`). The root cannot be
+  /// deleted (``DeletionOutcome/notFound``).
+  ///
+  /// When the recycle bin is inside the group, the bin is first moved up to the root, and then the group goes into
+  /// it: nothing is lost. (KeePass 2 deletes such a group for good after asking; a library call cannot ask.)
+  /// No tombstone is recorded for a UUID that a remaining group or entry still carries.
+  @discardableResult
+  public mutating func deleteGroup(
+    at position: GroupPosition, clock: some WallClock, random: inout some RandomNumberGenerator
+  ) -> DeletionOutcome {
+    guard !position.indexPath.isEmpty, let group = group(at: position) else { return .notFound }
+    if isRecycleBinEnabled && !isInRecycleBin(groupAt: position) {
+      if let bin = recycleBinPosition, bin.isInside(position) {
+        // Moving the bin out changes nothing above it, so `position` still names the group.
+        guard moveGroup(at: bin, to: .root, clock: clock) else { return .notFound }
+      }
+      if let bin = ensureRecycleBinPosition(clock: clock, random: &random),
+        moveGroup(at: position, to: bin, clock: clock)
+      {
+        return .movedToRecycleBin
+      }
+    }
+    guard let last = position.indexPath.last,
+      modifyGroup(at: GroupPosition(indexPath: Array(position.indexPath.dropLast())), { _ = $0.removeGroup(at: last) })
     else { return .notFound }
-    let holdsBin = recycleBinGroupUUID.map { bin in bin == uuid || group.descendantGroupUUIDs.contains(bin) } ?? false
-    if isRecycleBinEnabled && !holdsBin && !isInRecycleBin(group: uuid),
-      let bin = ensureRecycleBin(clock: clock, random: &random), moveGroup(uuid, to: bin, clock: clock)
-    {
-      return .movedToRecycleBin
-    }
-    guard var current = root, let currentPath = current.indexPath(ofGroup: uuid), let last = currentPath.last else {
-      return .notFound
-    }
-    current.modifyGroup(at: currentPath.dropLast()) { parent in _ = parent.removeGroup(at: last) }
-    root = current
-    addTombstones(group.allEntryUUIDs + group.descendantGroupUUIDs + [uuid], clock: clock)
+    addTombstones(group.allEntryUUIDs + group.descendantGroupUUIDs + [group.uuid], clock: clock)
     return .deletedPermanently
   }
 
@@ -98,9 +149,9 @@ extension Database {
   /// number of entries and groups removed.
   @discardableResult
   public mutating func emptyRecycleBin(clock: some WallClock) -> Int {
-    guard let bin = recycleBinGroupUUID, let group = group(withUUID: bin) else { return 0 }
+    guard let bin = recycleBinPosition, let group = group(at: bin) else { return 0 }
     let removed = group.allEntryUUIDs + group.descendantGroupUUIDs
-    modifyGroup(bin) { group in
+    modifyGroup(at: bin) { group in
       group.entries.removeAll()
       group.groups.removeAll()
       group.childOrder.removeAll()
@@ -110,54 +161,84 @@ extension Database {
   }
 
   /// Moves entry `uuid` into group `target`, setting ``Times/locationChanged`` from `clock` and
-  /// ``Entry/previousParentGroup`` to the old parent (KDBX 4.1). Returns `false` when either is unknown; moving
-  /// to the current parent changes nothing and returns `true`.
+  /// ``Entry/previousParentGroup`` to the old parent (KDBX 4.1). Returns `false` when either is unknown or names
+  /// more than one object (a damaged file: use ``moveEntry(at:to:clock:)``); moving to the current parent changes
+  /// nothing and returns `true`.
   @discardableResult
   public mutating func moveEntry(_ uuid: KDBXUUID, to target: KDBXUUID, clock: some WallClock) -> Bool {
-    guard var tree = root, let location = tree.location(ofEntry: uuid), tree.indexPath(ofGroup: target) != nil,
-      let oldParent = tree.group(at: location.groupPath[...])?.uuid
+    guard let position = uniquePosition(ofEntry: uuid), let targetPosition = uniquePosition(ofGroup: target) else {
+      return false
+    }
+    return moveEntry(at: position, to: targetPosition, clock: clock)
+  }
+
+  /// Moves the entry at `position` to the end of the group at `target`, as ``moveEntry(_:to:clock:)`` does.
+  /// Returns `false` when either does not exist.
+  @discardableResult
+  public mutating func moveEntry(at position: EntryPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
+    guard var tree = root, let oldParent = tree.group(at: position.group.indexPath[...]),
+      oldParent.entries.indices.contains(position.index), tree.group(at: target.indexPath[...]) != nil
     else { return false }
-    if oldParent == target { return true }
+    if position.group == target { return true }
     var moving: Entry? = nil
-    tree.modifyGroup(at: location.groupPath[...]) { group in moving = group.removeEntry(at: location.index) }
-    guard var entry = moving, let targetPath = tree.indexPath(ofGroup: target) else { return false }
-    entry.previousParentGroup = oldParent
+    tree.modifyGroup(at: position.group.indexPath[...]) { group in moving = group.removeEntry(at: position.index) }
+    // Removing an entry changes no group's index path, so `target` is still valid.
+    guard var entry = moving else { return false }
+    entry.previousParentGroup = oldParent.uuid
     var times = entry.times ?? Times()
     times.locationChanged = clock.now()
     entry.times = times
-    tree.modifyGroup(at: targetPath[...]) { $0.appendEntry(entry) }
+    tree.modifyGroup(at: target.indexPath[...]) { $0.appendEntry(entry) }
     root = tree
     return true
   }
 
   /// Moves group `uuid` (with its content) into group `target`, setting its ``Times/locationChanged`` and
-  /// ``Group/previousParentGroup``. Returns `false` for the root, unknown groups, or a target inside the moved
-  /// group.
+  /// ``Group/previousParentGroup``. Returns `false` for the root, unknown groups, a target inside the moved
+  /// group, or a UUID that more than one group has (a damaged file: use ``moveGroup(at:to:clock:)``).
   @discardableResult
   public mutating func moveGroup(_ uuid: KDBXUUID, to target: KDBXUUID, clock: some WallClock) -> Bool {
-    guard var tree = root, let path = tree.indexPath(ofGroup: uuid), let last = path.last,
-      let moved = tree.group(at: path[...]), tree.indexPath(ofGroup: target) != nil,
-      target != uuid, !moved.descendantGroupUUIDs.contains(target),
-      let oldParent = tree.group(at: path.dropLast())?.uuid
+    guard let position = uniquePosition(ofGroup: uuid), let targetPosition = uniquePosition(ofGroup: target) else {
+      return false
+    }
+    return moveGroup(at: position, to: targetPosition, clock: clock)
+  }
+
+  /// Moves the group at `position` (with its content) to the end of the subgroups of the group at `target`, as
+  /// ``moveGroup(_:to:clock:)`` does. Returns `false` for the root, a missing group, or a target that is the group
+  /// or inside it; moving to the current parent changes nothing and returns `true`.
+  @discardableResult
+  public mutating func moveGroup(at position: GroupPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
+    guard var tree = root, let last = position.indexPath.last, let moved = tree.group(at: position.indexPath[...]),
+      tree.group(at: target.indexPath[...]) != nil, !target.isInside(position),
+      let oldParent = tree.group(at: position.indexPath.dropLast())
     else { return false }
-    if oldParent == target { return true }
-    tree.modifyGroup(at: path.dropLast()) { parent in _ = parent.removeGroup(at: last) }
-    guard let targetPath = tree.indexPath(ofGroup: target) else { return false }
+    let parentPath = Array(position.indexPath.dropLast())
+    if parentPath == target.indexPath { return true }
+    tree.modifyGroup(at: parentPath[...]) { parent in _ = parent.removeGroup(at: last) }
+    // The removal shifts the later siblings of the moved group (and everything below them) up by one.
+    var targetPath = target.indexPath
+    let depth = parentPath.count
+    if targetPath.count > depth, targetPath.starts(with: parentPath), targetPath[depth] > last {
+      targetPath[depth] -= 1
+    }
     var group = moved
-    group.previousParentGroup = oldParent
+    group.previousParentGroup = oldParent.uuid
     var times = group.times ?? Times()
     times.locationChanged = clock.now()
     group.times = times
-    tree.modifyGroup(at: targetPath[...]) { $0.appendGroup(group) }
+    guard tree.modifyGroup(at: targetPath[...], { $0.appendGroup(group) }) else { return false }
     root = tree
     return true
   }
 
-  /// Records a tombstone for each UUID, at `clock`'s now.
+  /// Records a tombstone for each UUID, at `clock`'s now, except for UUIDs that a group or current entry of the
+  /// tree still carries (duplicates in a damaged file): a merge would delete that object too.
   mutating func addTombstones(_ uuids: [KDBXUUID], clock: some WallClock) {
     let now = clock.now()
+    let remaining = root?.allObjectUUIDs ?? []
     var list = deletedObjects ?? []
-    for uuid in uuids { list.append(DeletedObject(uuid: uuid, deletionTime: now)) }
+    for uuid in uuids where !remaining.contains(uuid) { list.append(DeletedObject(uuid: uuid, deletionTime: now)) }
     deletedObjects = list
   }
 }

@@ -84,15 +84,14 @@ enum MergeSupport {
     let source: BinaryPool
     private var mapped: [Int: Int] = [:]
     private var byContent: [[UInt8]: Int]? = nil
-    /// Where a reference to a binary the source does not have goes: outside any pool, so that it stays dangling
-    /// instead of pointing at another attachment.
-    static let dangling = Int(Int32.max)
 
     init(source: BinaryPool) { self.source = source }
 
     mutating func index(of sourceIndex: Int, into pool: inout BinaryPool) -> Int {
       if let known = mapped[sourceIndex] { return known }
-      guard let binary = source[sourceIndex] else { return Self.dangling }
+      // A reference the source pool does not have stays dangling (``Attachment/missingBinaryIndex``) instead of
+      // pointing at another attachment of the merged pool.
+      guard let binary = source[sourceIndex] else { return Attachment.missingBinaryIndex }
       if byContent == nil {
         var table: [[UInt8]: Int] = [:]
         for position in 0..<pool.count {

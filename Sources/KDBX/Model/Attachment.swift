@@ -3,8 +3,13 @@
 public struct Attachment: Sendable, Equatable {
   /// The file name shown to the user.
   public var name: String
-  /// The index of the binary in ``Database/binaries``.
+  /// The index of the binary in ``Database/binaries``; ``missingBinaryIndex`` when the file's reference named no
+  /// binary (see ``missingReference``).
   public var binaryIndex: Int
+  /// The `Ref` the file gave when it named no binary of the file (a dangling reference, which KeePass drops when
+  /// it opens the file): the attachment is kept, listed as missing, so that nothing is lost; `nil` otherwise.
+  /// A save writes the reference back, still dangling (renumbered when the number has come to name a binary).
+  public var missingReference: String?
   /// Unknown attributes of the `Value` element, kept for writing back.
   public var extraValueAttributes: [KDBXXMLAttribute]
   /// Unknown children and attributes of the `Binary` element, and the read order.
@@ -13,9 +18,18 @@ public struct Attachment: Sendable, Equatable {
   public init(name: String, binaryIndex: Int) {
     self.name = name
     self.binaryIndex = binaryIndex
+    self.missingReference = nil
     self.extraValueAttributes = []
     self.layout = XMLLayout()
   }
+}
+
+extension Attachment {
+  /// The ``binaryIndex`` of an attachment whose reference names no binary: past the end of any pool.
+  public static let missingBinaryIndex = Int.max
+
+  /// Whether the attachment's content is missing from the database (its reference names no binary).
+  public func isMissing(in database: Database) -> Bool { database.binaries[binaryIndex] == nil }
 }
 
 /// The database's attachment contents: the KDBX 4 inner-header binaries or the KDBX 3.1 `Meta/Binaries`. Adding

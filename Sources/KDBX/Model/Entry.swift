@@ -9,11 +9,28 @@ public enum FieldValue: Sendable, Equatable {
     return false
   }
 
-  /// The plaintext (reveals a protected value).
+  /// The plaintext (reveals a protected value; invalid UTF-8 in it reads as U+FFFD).
   public func reveal() -> String {
     switch self {
     case .plain(let text): return text
     case .protected(let value): return value.reveal()
+    }
+  }
+
+  /// The plaintext, with each byte of a protected value that is not valid UTF-8 given to `escape` (plain values
+  /// are always valid text: the XML reader refuses invalid UTF-8).
+  public func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
+    switch self {
+    case .plain(let text): return text
+    case .protected(let value): return value.reveal(escapingInvalidBytes: escape)
+    }
+  }
+
+  /// Whether the value is valid UTF-8 text (a plain value always is).
+  public var isValidUTF8: Bool {
+    switch self {
+    case .plain: return true
+    case .protected(let value): return value.isValidUTF8
     }
   }
 }

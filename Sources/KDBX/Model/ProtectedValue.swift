@@ -34,8 +34,20 @@ public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, Cust
     return out
   }
 
-  /// The plaintext as text (invalid UTF-8 is repaired with U+FFFD).
+  /// The plaintext as text (invalid UTF-8 is repaired with U+FFFD). The value itself keeps its bytes as they
+  /// were read: ``revealBytes()`` gives them back and a save writes them unchanged.
   public func reveal() -> String { String(decoding: revealBytes(), as: UTF8.self) }
+
+  /// Whether the plaintext is valid UTF-8 (RFC 3629). KeePass always writes valid UTF-8; a protected value that is
+  /// not comes from another writer, or from a damaged `ProtectedStreamKey` in a KDBX 3.x file without
+  /// `Meta/HeaderHash`, which decodes every protected value to garbage.
+  public var isValidUTF8: Bool { UTF8Bytes.isValid(revealBytes()) }
+
+  /// The plaintext as text, with each byte that is not part of valid UTF-8 given to `escape` (for example
+  /// `{ "\\x" + hex($0) }`), so that a value that is not text can be shown without losing what it is.
+  public func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
+    UTF8Bytes.decode(revealBytes(), escapingInvalidBytes: escape)
+  }
 
   /// The length of the plaintext in bytes.
   public var byteCount: Int { masked.count }

@@ -2,6 +2,11 @@ import KDBXXML
 
 /// The order of an element's children as read, with the children this library does not understand kept verbatim,
 /// so that writing puts unknown elements, comments and known fields back where they were (lossless round trip).
+///
+/// The layout holds them in a compact byte form (a few bytes per node, never more than their XML text plus one
+/// byte per known child; see `KeptXML`), so that a document of millions of unknown elements costs about its own
+/// size: ``items`` and ``unknownNodes`` build `XMLNode` values on demand, and the writer replays the bytes. A
+/// layout whose known children came in KeePass's order and that keeps nothing else is empty.
 public struct XMLLayout: Sendable, Equatable {
   /// One child position.
   public enum Item: Sendable, Equatable {
@@ -11,8 +16,8 @@ public struct XMLLayout: Sendable, Equatable {
     case unknown(XMLNode)
   }
 
-  /// The children in document order.
-  public var items: [Item]
+  /// The kept nodes and the known children's order, in the form of `KeptXML`.
+  var kept: [UInt8]
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
   public var attributes: [KDBXXMLAttribute]
   /// Attributes that KeePass does not define, found on known leaf child elements (for example
@@ -21,74 +26,289 @@ public struct XMLLayout: Sendable, Equatable {
   public var childAttributes: [String: [KDBXXMLAttribute]]
 
   /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
-  /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`).
-  public static let modelAttributeNames: Set<String> = ["Protected", "ProtectInMemory", "Ref", "ID", "Compressed"]
+  /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`, which this library's exports
+  /// before 2026 spelled `ProtectedInMemory`).
+  public static let modelAttributeNames: Set<String> = [
+    "Protected", "ProtectInMemory", "ProtectedInMemory", "Ref", "ID", "Compressed",
+  ]
 
   public init(
     items: [Item] = [], attributes: [KDBXXMLAttribute] = [], childAttributes: [String: [KDBXXMLAttribute]] = [:]
   ) {
-    self.items = items
+    self.kept = Self.encode(items)
     self.attributes = attributes
     self.childAttributes = childAttributes
+  }
+
+  init(kept: [UInt8], attributes: [KDBXXMLAttribute], childAttributes: [String: [KDBXXMLAttribute]]) {
+    self.kept = kept
+    self.attributes = attributes
+    self.childAttributes = childAttributes
+  }
+
+  /// The children in document order: each known child once (at its first position) and every kept node. Empty
+  /// when the known children came in KeePass's order and nothing else was kept. Reading it builds the kept
+  /// nodes; setting it replaces them.
+  public var items: [Item] {
+    get {
+      var out: [Item] = []
+      KeptXML.forEachItem(in: kept) { item in
+        switch item {
+        case .known(let name): out.append(.known(name))
+        case .node(let range):
+          if let node = KeptXML.node(in: kept, range: range) { out.append(.unknown(node)) }
+        }
+      }
+      return out
+    }
+    set { kept = Self.encode(newValue) }
+  }
+
+  static func encode(_ items: [Item]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for item in items {
+      switch item {
+      case .known(let name):
+        if let id = XMLNames.layoutID(name) {
+          bytes.append(KeptXML.knownIDTag + id)
+        } else {
+          bytes.append(KeptXML.knownNameTag)
+          KeptXML.appendString(name, to: &bytes)
+        }
+      case .unknown(let node): KeptXML.append(node, to: &bytes)
+      }
+    }
+    return bytes
   }
 
   /// Two layouts are equal when they keep the same unknown children and attributes; the read order of known
   /// elements is bookkeeping for writing and does not make two model values different.
   public static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
-    lhs.attributes == rhs.attributes && lhs.unknownNodes == rhs.unknownNodes
-      && lhs.childAttributes == rhs.childAttributes
-  }
-
-  /// Keeps the attributes of the known leaf child `element` (one without child elements) that the model does
-  /// not own. Known children with children of their own (`Entry`, `Group`, `Times`…) keep theirs in their
-  /// own layout.
-  mutating func keepAttributes(of element: XMLElement) {
-    guard !element.attributes.isEmpty, element.childElements.isEmpty else { return }
-    let kept = element.attributes.filter { !Self.modelAttributeNames.contains($0.name) }
-    if !kept.isEmpty && childAttributes[element.name] == nil { childAttributes[element.name] = kept }
-  }
-
-  /// `element` with the attributes kept for its name added, unless the model already gave it attributes.
-  func restoringAttributes(_ element: XMLElement) -> XMLElement {
-    guard !childAttributes.isEmpty, element.attributes.isEmpty, let kept = childAttributes[element.name] else {
-      return element
-    }
-    var element = element
-    element.attributes = kept
-    return element
+    lhs.attributes == rhs.attributes && lhs.childAttributes == rhs.childAttributes
+      && KeptXML.nodesEqual(lhs.kept, rhs.kept)
   }
 
   /// The unknown children, in order.
   public var unknownNodes: [XMLNode] {
     var out: [XMLNode] = []
-    for item in items { if case .unknown(let node) = item { out.append(node) } }
+    KeptXML.forEachItem(in: kept) { item in
+      if case .node(let range) = item, let node = KeptXML.node(in: kept, range: range) { out.append(node) }
+    }
     return out
   }
+
+  /// Whether the layout keeps any unknown child.
+  public var hasUnknownNodes: Bool {
+    var found = false
+    KeptXML.forEachItem(in: kept) { item in
+      if case .node = item { found = true }
+    }
+    return found
+  }
+
+  /// The bytes the layout's compact form takes.
+  var keptByteCount: Int { kept.count }
 
   /// The write order: the read order with each known name once (its first position), then the names of
   /// `canonical` that were not read, in canonical order.
   public func writeOrder(canonical: [String]) -> [Item] {
     var out: [Item] = []
-    forEachInWriteOrder(canonical: canonical) { out.append($0) }
+    forEachInWriteOrder(XMLLayoutOrder(canonical)) { slot in
+      switch slot {
+      case .known(let name): out.append(.known(name))
+      case .kept(let range): if let node = KeptXML.node(in: kept, range: range) { out.append(.unknown(node)) }
+      }
+    }
     return out
   }
 
-  /// Calls `body` with each item of ``writeOrder(canonical:)``, without building the array (known names are given
-  /// as spelled in `canonical`, which holds at most 64 names).
-  @inline(__always)
-  func forEachInWriteOrder(canonical: [String], _ body: (Item) -> Void) {
-    precondition(canonical.count <= 64, "XMLLayout: a canonical order longer than 64 names")
+  /// One position of the write order: a known name (spelled as in the canonical order) or the byte range of a
+  /// kept node in ``kept``.
+  enum Slot {
+    case known(String)
+    case kept(Range<Int>)
+  }
+
+  /// Calls `body` with each position of ``writeOrder(canonical:)``, without building nodes.
+  func forEachInWriteOrder(_ order: XMLLayoutOrder, _ body: (Slot) -> Void) {
     var written: UInt64 = 0
-    for position in items.indices {
-      switch items[position] {
-      case .known(let name):
-        guard let index = canonical.firstIndex(of: name), written & (1 << UInt64(index)) == 0 else { continue }
-        written |= 1 << UInt64(index)
-        body(.known(canonical[index]))
-      case .unknown:
-        body(items[position])
+    if !kept.isEmpty {
+      KeptXML.forEachItem(in: kept) { item in
+        switch item {
+        case .known(let name):
+          guard let index = order.index(of: name), written & (1 << UInt64(index)) == 0 else { return }
+          written |= 1 << UInt64(index)
+          body(.known(order.names[index]))
+        case .node(let range):
+          body(.kept(range))
+        }
       }
     }
-    for index in canonical.indices where written & (1 << UInt64(index)) == 0 { body(.known(canonical[index])) }
+    for index in order.names.indices where written & (1 << UInt64(index)) == 0 { body(.known(order.names[index])) }
   }
+
+  /// Whether the kept children include text or CDATA, which makes the element mixed content (written on one line).
+  var holdsText: Bool { !kept.isEmpty && KeptXML.holdsText(kept) }
+}
+
+/// KeePass's order of the known children of one element (at most 64 names), with their ``XMLNames/layoutNames``
+/// indices.
+struct XMLLayoutOrder: Sendable {
+  let names: [String]
+  /// The layout index of each name (`0xFF` for a name that has none).
+  let ids: [UInt8]
+
+  init(_ names: [String]) {
+    precondition(names.count <= 64, "XMLLayoutOrder: more than 64 names")
+    self.names = names
+    self.ids = names.map { XMLNames.layoutID($0) ?? 0xFF }
+  }
+
+  /// The position of the element with layout index `id`, searched from `start` (where the next one usually is)
+  /// and then from the beginning.
+  func index(of id: UInt8, near start: Int) -> Int? {
+    var index = start
+    while index < ids.count {
+      if ids[index] == id { return index }
+      index += 1
+    }
+    index = 0
+    while index < min(start, ids.count) {
+      if ids[index] == id { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The position of `name`, searched from `start` (where the next name usually is) and then from the beginning.
+  func index(of name: String, near start: Int = 0) -> Int? {
+    var index = start
+    while index < names.count {
+      if names[index] == name { return index }
+      index += 1
+    }
+    index = 0
+    while index < min(start, names.count) {
+      if names[index] == name { return index }
+      index += 1
+    }
+    return nil
+  }
+}
+
+extension XMLLayout {
+  /// Builds a layout while an element's children are read. Known children in KeePass's order and nothing else
+  /// give an empty layout without allocating; the known order is written into the bytes only once an unknown
+  /// child comes or the order differs.
+  struct Builder {
+    var bytes: [UInt8] = []
+    var attributes: [XMLAttribute]
+    var childAttributes: [String: [XMLAttribute]] = [:]
+    let order: XMLLayoutOrder
+    /// The known positions read so far (bit = position in `order`).
+    private var seen: UInt64 = 0
+    /// The furthest known position read so far.
+    private var cursor = 0
+    /// Whether the known children so far came in `order`.
+    private(set) var inOrder = true
+    /// Whether `bytes` holds the known order (else `seen`, in `order`'s order, is it).
+    private var materialized = false
+    private(set) var hasUnknown = false
+
+    init(attributes: [XMLAttribute], order: XMLLayoutOrder) {
+      self.attributes = attributes
+      self.order = order
+    }
+
+    /// Records the known child `name` (only its first occurrence matters for writing); `element` is its
+    /// ``KnownElement``, when it has one.
+    mutating func appendKnown(_ element: KnownElement?, _ name: String) {
+      guard let element, let index = order.index(of: element.rawValue, near: cursor) else {
+        materialize()
+        inOrder = false
+        if let element {
+          bytes.append(KeptXML.knownIDTag + element.rawValue)
+        } else {
+          bytes.append(KeptXML.knownNameTag)
+          KeptXML.appendString(name, to: &bytes)
+        }
+        return
+      }
+      let bit = UInt64(1) << UInt64(index)
+      guard seen & bit == 0 else { return }
+      if index < cursor && inOrder {
+        materialize()
+        inOrder = false
+      }
+      seen |= bit
+      if index > cursor { cursor = index }
+      if materialized { appendCode(index) }
+    }
+
+    /// Prepares `bytes` for an unknown child, which the caller then appends with `KeptXML`.
+    mutating func beginUnknown() {
+      materialize()
+      hasUnknown = true
+    }
+
+    private mutating func appendCode(_ index: Int) {
+      let id = order.ids[index]
+      if id < 0x80 {
+        bytes.append(KeptXML.knownIDTag + id)
+      } else {
+        bytes.append(KeptXML.knownNameTag)
+        KeptXML.appendString(order.names[index], to: &bytes)
+      }
+    }
+
+    private mutating func materialize() {
+      guard !materialized else { return }
+      materialized = true
+      var rest = seen
+      while rest != 0 {
+        appendCode(rest.trailingZeroBitCount)
+        rest &= rest - 1
+      }
+    }
+
+    /// Keeps the attributes of the known leaf child `name` (one without child elements) that the model does not
+    /// own. Known children with children of their own (`Entry`, `Group`, `Times`…) keep theirs in their own layout.
+    mutating func keepAttributes(_ name: String, _ attributes: [XMLAttribute]) {
+      let kept = attributes.filter { !XMLLayout.modelAttributeNames.contains($0.name) }
+      if !kept.isEmpty && childAttributes[name] == nil { childAttributes[name] = kept }
+    }
+
+    /// The layout. With `keepsKnownOrder` false (small records such as `Times` or `String`, whose field order
+    /// carries no meaning), the known order is dropped when nothing unknown was kept.
+    func finish(keepsKnownOrder: Bool) -> XMLLayout {
+      if !hasUnknown && (inOrder || !keepsKnownOrder) {
+        return XMLLayout(kept: [], attributes: attributes, childAttributes: childAttributes)
+      }
+      return XMLLayout(kept: bytes, attributes: attributes, childAttributes: childAttributes)
+    }
+  }
+}
+
+extension XMLLayoutOrder {
+  static let document = XMLLayoutOrder(Database.documentOrder)
+  static let root = XMLLayoutOrder(Database.rootOrder)
+  static let meta = XMLLayoutOrder(Meta.canonicalOrder)
+  static let memoryProtection = XMLLayoutOrder(MemoryProtection.canonicalOrder)
+  static let customIcon = XMLLayoutOrder([XMLNames.uuid, XMLNames.data, XMLNames.name, XMLNames.lastModificationTime])
+  static let customDataItem = XMLLayoutOrder([XMLNames.key, XMLNames.value, XMLNames.lastModificationTime])
+  static let group = XMLLayoutOrder(Group.canonicalOrder)
+  static let entry = XMLLayoutOrder(Entry.canonicalOrder)
+  static let times = XMLLayoutOrder(Times.canonicalOrder)
+  static let field = XMLLayoutOrder([XMLNames.key, XMLNames.value])
+  static let attachment = XMLLayoutOrder([XMLNames.key, XMLNames.value])
+  static let autoType = XMLLayoutOrder([
+    XMLNames.enabled, XMLNames.dataTransferObfuscation, XMLNames.defaultSequence, XMLNames.association,
+  ])
+  static let association = XMLLayoutOrder([XMLNames.window, XMLNames.keystrokeSequence])
+  static let deletedObject = XMLLayoutOrder([XMLNames.uuid, XMLNames.deletionTime])
+  // Lists: one item name each.
+  static let customIcons = XMLLayoutOrder([XMLNames.icon])
+  static let customData = XMLLayoutOrder([XMLNames.item])
+  static let deletedObjects = XMLLayoutOrder([XMLNames.deletedObject])
+  static let history = XMLLayoutOrder([XMLNames.entry])
 }

@@ -50,3 +50,43 @@ public struct OTPConfiguration: Sendable, Equatable {
     self.account = account
   }
 }
+
+extension OTPFormatError: CustomStringConvertible {
+  /// What is wrong, in words, naming the parameter and its (non-secret) value; never the secret.
+  public var description: String {
+    switch self {
+    case .notAnOTPAuthURI: return "not an otpauth:// URI"
+    case .unsupportedType(let type): return "unsupported OTP type '\(type)' (totp or hotp)"
+    case .missingSecret: return "no secret"
+    case .invalidSecret(let encoding): return "the secret is not valid \(encoding)"
+    case .invalidParameter(let name, let value): return "\(name) '\(value)' is not understood"
+    case .invalidPercentEncoding: return "a %-escape is malformed or does not decode to UTF-8"
+    case .parameters(let error): return error.description
+    case .unrepresentable(let format): return "cannot be stored in \(format.fieldsDescription)"
+    }
+  }
+}
+
+extension OneTimePassword.ParameterError: CustomStringConvertible {
+  /// The parameter, its value and the range RFC 4226/6238 (as this library applies them) allow.
+  public var description: String {
+    switch self {
+    case .emptySecret: return "the secret is empty"
+    case .digitsOutOfRange(let digits): return "\(digits) digits (must be 6-10)"
+    case .periodOutOfRange(let period): return "period \(period) s (must be 1-86400)"
+    }
+  }
+}
+
+extension OTPStorageFormat {
+  /// The fields this format uses, as a user sees them in an entry ("the 'TimeOtp-*' fields"), for messages.
+  public var fieldsDescription: String {
+    switch self {
+    case .otpauthURI: return "the 'otp' field"
+    case .keeOTP: return "the 'otp' field (KeeOTP)"
+    case .keePassXCLegacy: return "the 'TOTP Seed' and 'TOTP Settings' fields"
+    case .keePassTimeOTP: return "the 'TimeOtp-*' fields"
+    case .keePassHmacOTP: return "the 'HmacOtp-*' fields"
+    }
+  }
+}

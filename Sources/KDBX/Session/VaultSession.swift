@@ -16,8 +16,9 @@ import KDBXCrypto
 /// Change detection: the session records the SHA-256 (FIPS 180-4 §6.2) of the bytes it read or wrote and, before
 /// every save, compares it in constant time with the SHA-256 of what the storage holds now. Saves keep the
 /// container settings the file was read with (version, cipher, KDF, compression), see ``settings``. There is a
-/// window between that check and the write in which another writer can still slip in; storages with file
-/// coordination can close it.
+/// window between that check and the write in which another writer can still slip in; storages close it with a
+/// compare-and-replace (`FileVaultStorage` writes under the vault's lock and only over the version it last read) or
+/// with file coordination.
 ///
 /// A session is a reference type that owns its key: it is not `Sendable`. Keep it in one isolation domain (the
 /// main actor, or an actor of the app's own); ``database`` is a `Sendable` value and can be handed elsewhere.

@@ -11,13 +11,14 @@ enum AddCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "GROUP/TITLE")
     let parts = VaultAccess.split(path)
     guard let title = parts.last else { throw .usage("the entry path '\(path)' has no title") }
-    let group = try vault.group(parts.dropLast().joined(separator: "/"))
-    if group.entries.contains(where: { $0[field: Entry.titleField]?.reveal() == title }) {
+    try StorableText.check(title, as: "the title")
+    let group = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
+    if group.group.entries.contains(where: { $0[field: Entry.titleField]?.reveal() == title }) {
       throw .failure("an entry '\(path)' already exists")
     }
     let password = try options.newPassword()
@@ -25,7 +26,7 @@ enum AddCommand {
     var entry = Entry.new(clock: SystemClock(), random: &random)
     entry[field: Entry.titleField] = .plain(title)
     options.apply(to: &entry, password: password)
-    guard vault.database.addEntry(entry, to: group.uuid) else { throw .failure("cannot add to '\(path)'") }
+    guard vault.database.addEntry(entry, to: group.position) else { throw .failure("cannot add to '\(path)'") }
     try vault.save()
     Terminal.out("Added entry \(path) (\(entry.uuid)).\n")
   }
@@ -42,12 +43,12 @@ enum EditCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
-    let entry = try vault.entry(reference)
+    let entry = try vault.locateEntry(reference)
     let password = try options.newPassword()
-    let changed = vault.database.editEntry(entry.uuid, clock: SystemClock()) {
+    let changed = vault.database.editEntry(at: entry.position, clock: SystemClock()) {
       options.apply(to: &$0, password: password)
     }
     guard changed else {

@@ -11,18 +11,19 @@ enum AttachmentImportCommand {
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
     let force = arguments.flag("-f", "--force")
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 4)
     let reference = try arguments.positional(1, "ENTRY")
     let name = try arguments.positional(2, "NAME")
+    try StorableText.check(name, as: "the attachment name")
     let path = try arguments.positional(3, "PATH")
-    let entry = try vault.entry(reference)
-    if !force && entry.attachments.contains(where: { $0.name == name }) {
+    let located = try vault.locateEntry(reference)
+    if !force && located.entry.attachments.contains(where: { $0.name == name }) {
       throw .failure("the entry already has an attachment named '\(name)' (use --force to replace it)")
     }
-    let data = try VaultAccess.readFile(path)
+    let data = try VaultAccess.readInput(path)
     let attachment = vault.database.makeAttachment(name: name, data: data)
-    vault.database.editEntry(entry.uuid, clock: SystemClock()) { edited in
+    vault.database.editEntry(at: located.position, clock: SystemClock()) { edited in
       edited.attachments.removeAll { $0.name == name }
       edited.attachments.append(attachment)
     }
@@ -40,15 +41,17 @@ enum AttachmentRemoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
     let name = try arguments.positional(2, "NAME")
-    let entry = try vault.entry(reference)
-    guard entry.attachments.contains(where: { $0.name == name }) else {
+    let located = try vault.locateEntry(reference)
+    guard located.entry.attachments.contains(where: { $0.name == name }) else {
       throw .failure("the entry has no attachment named '\(name)'")
     }
-    vault.database.editEntry(entry.uuid, clock: SystemClock()) { $0.attachments.removeAll { $0.name == name } }
+    vault.database.editEntry(at: located.position, clock: SystemClock()) {
+      $0.attachments.removeAll { $0.name == name }
+    }
     try vault.save()
     Terminal.out("Removed attachment \(name) from \(reference).\n")
   }
@@ -59,22 +62,34 @@ enum RemoveGroupCommand {
   static let help = """
     USAGE: kdbx rmdir FILE GROUP [--key-file PATH] [--no-password]
       Moves GROUP (with its content) to the recycle bin; deletes it for good when it is already in the bin,
-      is the bin, or the bin is disabled. The root cannot be removed.
+      is the bin, or the bin is disabled. When the bin is inside GROUP, the bin first moves up to the root and
+      GROUP then goes into it. The root cannot be removed.
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "GROUP")
-    let group = try vault.group(reference)
-    guard group.uuid != vault.database.root?.uuid else { throw .failure("the root group cannot be removed") }
+    let group = try vault.locateGroup(reference)
+    guard !group.position.indexPath.isEmpty else { throw .failure("the root group cannot be removed") }
+    let binNote = vault.recycleBinNote()
+    // The library moves a recycle bin that is inside the group up to the root first, so that the group's content
+    // goes to the bin instead of being deleted for good (KeePass 2 deletes it for good after asking).
+    let binInside =
+      vault.database.isRecycleBinEnabled
+      && (vault.database.recycleBinPosition.map { $0 != group.position && $0.isInside(group.position) } ?? false)
     var random = SystemRandomNumberGenerator()
-    switch vault.database.deleteGroup(group.uuid, clock: SystemClock(), random: &random) {
+    switch vault.database.deleteGroup(at: group.position, clock: SystemClock(), random: &random) {
     case .notFound: throw .failure("no group named '\(reference)'")
     case .movedToRecycleBin:
       try vault.save()
       Terminal.out("Moved group \(reference) to the recycle bin.\n")
+      if binInside {
+        Terminal.out(
+          "The recycle bin was inside \(reference); it now sits in the root group, with \(reference) in it.\n")
+      }
+      if let binNote { Terminal.error(binNote) }
     case .deletedPermanently:
       try vault.save()
       Terminal.out("Group \(reference) deleted permanently.\n")

@@ -18,6 +18,7 @@ enum ConvertCommand {
     var arguments = try Arguments(raw, valueOptions: valueOptions)
     let acceptLoss = arguments.flag("--accept-loss")
     let vault = try VaultAccess.open(&arguments)
+    try KeePass1Access.refuseChange(vault.opened, path: vault.path)
     var settings = try CreateCommand.saveSettings(&arguments, base: SaveSettings(keeping: vault.opened))
     let decryptionTime = try CreateCommand.decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 2)

@@ -24,12 +24,14 @@ enum CreateCommand {
     let name = arguments.value("--name") ?? "Passwords"
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
+    let allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
     var settings = try saveSettings(&arguments)
     let decryptionTime = try decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 1)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
 
-    let key = try newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let key = try newKey(
+      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
     if let decryptionTime { settings = try calibrated(settings, target: decryptionTime) }
     var random = SystemRandomNumberGenerator()
     let database = Database.new(name: name, clock: SystemClock(), random: &random)
@@ -123,8 +125,8 @@ enum CreateCommand {
           variant: variant, iterations: UInt64(iterations), memoryBytes: UInt64(memory) * 1_048_576,
           parallelism: UInt32(parallelism), salt: salt))
     case "aes-kdf", "aeskdf", "aes":
-      kdf = .aesKDF(
-        AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: version.isKDBX4 ? .aesKDBX4 : .aesKDBX3))
+      // The KeePass 2 UUID in every version: KeePass 2 and pykeepass refuse KeePassXC's KDBX 4 alias.
+      kdf = .aesKDF(AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: .aesKDBX3))
     case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
     }
     return SaveSettings(version: version, cipher: cipher, kdf: kdf)
@@ -135,8 +137,10 @@ enum CreateCommand {
   }
 
   /// The key for a new file: the password (prompted or the next stdin line) and/or a key file.
-  static func newKey(path: String, keyFilePath: String?, noPassword: Bool) throws(CLIError) -> CompositeKey {
-    let keyFile = try VaultAccess.readKeyFile(keyFilePath)
+  static func newKey(path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false)
+    throws(CLIError) -> CompositeKey
+  {
+    let keyFile = try VaultAccess.readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
     let password =
       noPassword
       ? nil
@@ -147,7 +151,8 @@ enum CreateCommand {
     return CompositeKey(password: password, keyFile: keyFile)
   }
 
-  /// Saves `database` as the new file `path` (atomically, verified by opening it again).
+  /// Saves `database` as the new file `path` (atomically, verified by opening it again; a file that appeared at
+  /// `path` meanwhile is not replaced).
   static func write(_ database: Database, key: CompositeKey, settings: SaveSettings, to path: String) throws(CLIError) {
     let bar = ProgressBar(label: "Deriving key")
     let saved: SavedFile
@@ -166,7 +171,9 @@ enum CreateCommand {
       throw .failure("cannot create: \(error.description)")
     }
     do {
-      try FileIO.atomicWrite(saved.bytes, toPath: path) { VaultAccess.problem(opening: $0, key: written) }
+      try FileIO.atomicWrite(saved.bytes, toPath: path, expecting: .absent) {
+        VaultAccess.problem(opening: $0, key: written)
+      }
     } catch {
       throw .failure("cannot create: \(error.description)")
     }

@@ -7,8 +7,9 @@ enum ExportCommand {
   static let help = """
     USAGE: kdbx export FILE [-f|--format xml|json|csv] [--key-file PATH] [--no-password]
       Writes the whole database IN CLEAR to standard output (default format: xml).
-      xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text,
-            as keepassxc-cli export does.
+      xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text
+            marked ProtectInMemory="True", as keepassxc-cli export does. Characters XML 1.0 cannot carry
+            (control characters, U+FFFE, U+FFFF) are left out, as KeePass does, and standard error says where.
       json: one document, schema in the README: {"version", "meta", "groups", "entries", "deletedObjects"}.
       csv:  keepassxc-cli's columns: Group, Title, Username, Password, URL, Notes, TOTP, Icon,
             Last Modified, Created (recycle bin excluded).
@@ -24,10 +25,11 @@ enum ExportCommand {
     }
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 1)
+    // Data formats, written exactly (not escaped as terminal text is).
     switch format {
-    case "json": Terminal.out(json(vault).rendered() + "\n")
-    case "csv": Terminal.out(csv(vault))
-    default: Terminal.out(try xml(vault))
+    case "json": Terminal.write(json(vault).rendered() + "\n", to: 1)
+    case "csv": Terminal.write(csv(vault), to: 1)
+    default: Terminal.write(try xml(vault), to: 1)
     }
   }
 
@@ -93,7 +95,7 @@ enum ExportCommand {
       .object([("uuid", .string(object.uuid.description)), ("deletionTime", time(object.deletionTime))])
     }
     return .object([
-      ("version", .string(Names.version(of: vault.opened.header))),
+      ("version", .string(Names.version(of: vault.opened))),
       (
         "meta",
         .object([
@@ -145,22 +147,81 @@ enum ExportCommand {
     var database = vault.database
     database.meta.headerHash = nil
     var stream = PlaintextInnerStream()
-    let tree = revealed(DatabaseXMLWriter.write(database, version: .v3_1, stream: &stream))
+    var notUTF8 = 0
+    let tree = revealed(DatabaseXMLWriter.write(database, version: .v3_1, stream: &stream), notUTF8: &notUTF8)
+    // KeePass leaves out what XML 1.0 cannot carry (StrUtil.SafeXmlString); so does this export, and says so.
+    let unwritable = unwritableCharacterCount(tree)
+    let bytes: [UInt8]
     do {
-      return String(decoding: try XMLWriter.write(tree), as: UTF8.self) + "\n"
+      bytes = try XMLWriter.write(tree, options: XMLWriter.Options(invalidCharacters: .strip))
     } catch {
       throw .failure("cannot write the XML: \(error)")
     }
+    let places = placesNotCarried(database)
+    let location =
+      places.isEmpty ? "" : " (in " + places.prefix(5).joined(separator: ", ") + (places.count > 5 ? ", ..." : "") + ")"
+    if unwritable > 0 {
+      Terminal.error(
+        "kdbx export: left out \(unwritable) character(s) that XML 1.0 cannot carry (control characters other than "
+          + "tab, line feed and carriage return, U+FFFE, U+FFFF)\(location), as KeePass does; the vault is unchanged\n")
+    }
+    if notUTF8 > 0 {
+      Terminal.error(
+        "kdbx export: \(notUTF8) protected value(s) are not valid UTF-8 and are written with U+FFFD in their place; "
+          + "the vault keeps their bytes\n")
+    }
+    return String(decoding: bytes, as: UTF8.self) + "\n"
+  }
+
+  static func unwritableCount(_ text: String) -> Int {
+    var count = 0
+    for scalar in text.unicodeScalars where !StorableText.isXMLCharacter(scalar) { count += 1 }
+    return count
+  }
+
+  /// The characters of `element` (names, attribute values, text) that XML 1.0 cannot carry.
+  static func unwritableCharacterCount(_ element: XMLElement) -> Int {
+    var count = 0
+    var stack = [element]
+    while let next = stack.popLast() {
+      for attribute in next.attributes { count += unwritableCount(attribute.value) }
+      for child in next.children {
+        switch child {
+        case .element(let inner): stack.append(inner)
+        case .text(let text), .cdata(let text), .comment(let text): count += unwritableCount(text)
+        case .processingInstruction(_, let data): count += unwritableCount(data)
+        }
+      }
+    }
+    return count
+  }
+
+  /// Entry fields (current and history) that hold characters XML 1.0 cannot carry, as `Group/Title: Field`.
+  static func placesNotCarried(_ database: Database) -> [String] {
+    var places: [String] = []
+    for item in database.flatEntries {
+      let path = (item.groupPath + [item.entry[field: "Title"]?.reveal() ?? ""]).joined(separator: "/")
+      for entry in [item.entry] + (item.entry.history ?? []) {
+        for field in entry.fields where unwritableCount(field.value.reveal()) > 0 {
+          let place = "\(path): \(field.key)"
+          if !places.contains(place) { places.append(place) }
+        }
+      }
+    }
+    return places
   }
 
   /// Turns `Protected="True"` values (base64 of the plain text, as the identity stream leaves them) into plain
-  /// text marked `ProtectedInMemory="True"`, as KeePass and keepassxc-cli export do.
-  static func revealed(_ element: XMLElement) -> XMLElement {
+  /// text marked `ProtectInMemory="True"`, as KeePass and keepassxc-cli export do. `notUTF8` counts the values
+  /// whose bytes are not valid UTF-8 (written with U+FFFD).
+  static func revealed(_ element: XMLElement, notUTF8: inout Int) -> XMLElement {
     var copy = element
     if let index = copy.attributes.firstIndex(where: { $0.name == "Protected" && $0.value == "True" }) {
       if copy.name == "Value" {
-        let plain = Base64.decode(copy.text, options: .lenient).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        copy.attributes[index] = XMLAttribute(name: "ProtectedInMemory", value: "True")
+        let bytes = Base64.decode(copy.text, options: .lenient) ?? []
+        let plain = String(decoding: bytes, as: UTF8.self)
+        if Array(plain.utf8) != bytes { notUTF8 += 1 }
+        copy.attributes[index] = XMLAttribute(name: "ProtectInMemory", value: "True")
         copy.children = plain.isEmpty ? [] : [.text(plain)]
       } else {
         copy.attributes.remove(at: index)
@@ -168,7 +229,7 @@ enum ExportCommand {
       return copy
     }
     copy.children = copy.children.map { node in
-      if case .element(let child) = node { return .element(revealed(child)) }
+      if case .element(let child) = node { return .element(revealed(child, notUTF8: &notUTF8)) }
       return node
     }
     return copy

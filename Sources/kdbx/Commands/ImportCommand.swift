@@ -2,67 +2,95 @@ import KDBX
 import KDBXFileIO
 import KDBXXML
 
-/// `kdbx import XML OUT [settings]`: writes a new database from a KeePass 2 XML export.
+/// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export or a KeePass 1.x file.
 enum ImportCommand {
   static let help = """
-    USAGE: kdbx import XML OUT [--cipher ...] [--kdf ...] [--format ...]
+    USAGE: kdbx import SOURCE OUT [--cipher ...] [--kdf ...] [--format ...]
                        [--decryption-time MS | --iterations N | --rounds N] [--memory MiB] [--parallelism N]
                        [--key-file PATH] [--no-password]
-      Creates the database OUT (it must not exist) from the KeePass 2 XML file XML (as written by
-      'kdbx export', KeePass or keepassxc-cli export), with the settings and credentials of 'kdbx create'.
+      Creates the database OUT (it must not exist) from SOURCE, with the settings of 'kdbx create'. SOURCE is
+      detected from its content, not its name:
+      - a KeePass 2 XML file (as written by 'kdbx export', KeePass or keepassxc-cli export): OUT gets the
+        password read next and the --key-file given, as with 'kdbx create';
+      - a KeePass 1.x database (.kdb, AES or Twofish): the password and --key-file open it, and OUT gets the
+        same credentials (KeePass 1.x groups go under a new root group "Root"; meta-stream entries are read as
+        settings, not entries).
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
     var valueOptions = VaultAccess.valueOptions
     valueOptions.formUnion(CreateCommand.settingsOptions)
     var arguments = try Arguments(raw, valueOptions: valueOptions)
-    let xmlPath = try arguments.positional(0, "XML")
+    let xmlPath = try arguments.positional(0, "SOURCE")
     let path = try arguments.positional(1, "OUT")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
+    let allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
     var settings = try CreateCommand.saveSettings(&arguments)
     let decryptionTime = try CreateCommand.decryptionTime(&arguments)
     try arguments.finish(maxPositionals: 2)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
-    let bytes = try VaultAccess.readFile(xmlPath)
-    let document: XMLElement
-    do {
-      document = protected(try XMLElement.parse(bytes))
-    } catch {
-      throw .failure("\(xmlPath): \(error)")
+    let bytes = try VaultAccess.readInput(xmlPath)
+    if KDB1File.isKDB1(bytes) {
+      try importKeePass1(
+        bytes, from: xmlPath, to: path, keyFilePath: keyFilePath, noPassword: noPassword,
+        allowsLargeKeyFile: allowsLargeKeyFile, settings: settings, decryptionTime: decryptionTime)
+      return
+    }
+    if (try? KDBXFile.readVersion(bytes: bytes)) != nil {
+      throw .failure("\(xmlPath) is a KDBX database already; 'kdbx convert' changes its settings")
     }
     var database: Database
     do throws(KDBXError) {
+      // Straight from the pull reader (no tree); plain-text values marked ProtectInMemory="True" (KeePass and
+      // keepassxc-cli exports) are read as protected values.
       var stream = PlaintextInnerStream()
       var random = SystemRandomNumberGenerator()
-      database = try DatabaseXMLReader.read(
-        document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+      database = try DatabaseXMLReader.read(xml: bytes, stream: &stream, random: &random, gzip: NoGzipDecompressor())
     } catch {
       throw .failure("\(xmlPath): \(error.description)")
     }
     database.meta.headerHash = nil
-    let key = try CreateCommand.newKey(path: path, keyFilePath: keyFilePath, noPassword: noPassword)
+    let key = try CreateCommand.newKey(
+      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(database, key: key, settings: settings, to: path)
     Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")
   }
 
-  /// Turns plain-text values marked `ProtectedInMemory="True"` (KeePass XML exports) into `Protected="True"`
-  /// values as the identity inner stream reads them (base64 of the plain text), so they stay protected.
-  static func protected(_ element: XMLElement) -> XMLElement {
-    var copy = element
-    if copy.name == "Value",
-      let index = copy.attributes.firstIndex(where: { $0.name == "ProtectedInMemory" && $0.value == "True" })
-    {
-      copy.attributes[index] = XMLAttribute(name: "Protected", value: "True")
-      let text = Base64.encode(Array(copy.text.utf8))
-      copy.children = text.isEmpty ? [] : [.text(text)]
-      return copy
+  /// Converts the KeePass 1.x file `bytes` to the new KDBX file `path`, with the same password and key file (as
+  /// KeePassXC's import does; an empty password with a key file is no password, as KeePass 1.x reads it).
+  static func importKeePass1(
+    _ bytes: [UInt8], from source: String, to path: String, keyFilePath: String?, noPassword: Bool,
+    allowsLargeKeyFile: Bool, settings: SaveSettings, decryptionTime: Duration?
+  ) throws(CLIError) {
+    let keyFile = try VaultAccess.readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
+    let password =
+      noPassword
+      ? nil
+      : try VaultAccess.readPassword(
+        prompt: "Enter password to unlock \(source): ",
+        missing: "no password given (pipe it on standard input, or use --no-password with --key-file)")
+    if password == nil && keyFile == nil { throw .usage("a KeePass 1.x file needs a password, a key file or both") }
+    let key = CompositeKey(password: password, keyFile: keyFile)
+    let opened = try VaultAccess.openBytes(bytes, key: key)
+    ProcessLifetime.keep(opened)
+    guard let header = opened.keePass1Header else { throw .failure("\(source) is not a KeePass 1.x file") }
+    let newKey = password?.isEmpty == true && keyFile != nil ? CompositeKey(password: nil, keyFile: keyFile) : key
+    var settings = settings
+    if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
+    try CreateCommand.write(opened.database, key: newKey, settings: settings, to: path)
+    var groups = 0
+    var entries = 0
+    func count(_ group: Group) {
+      entries += group.entries.count
+      groups += group.groups.count
+      for child in group.groups { count(child) }
     }
-    copy.children = copy.children.map { node in
-      if case .element(let child) = node { return .element(protected(child)) }
-      return node
-    }
-    return copy
+    if let root = opened.database.root { count(root) }
+    Terminal.out(
+      "Imported \(source) (KeePass 1.x, \(Names.cipher(header.cipher)), \(header.transformRounds) rounds: \(groups) "
+        + "groups, \(entries) entries) into \(path) (\(CreateCommand.describe(settings))).\n")
   }
+
 }

@@ -6,6 +6,7 @@ enum InfoCommand {
     USAGE: kdbx info FILE [--key-file PATH] [--no-password] [--json]
       Prints the database's format version, cipher, key derivation function and parameters, compression,
       name, and the numbers of groups, entries, history entries, attachments and deleted objects.
+      A KeePass 1.x file (.kdb) shows "Format: KeePass 1.x (import only)" (JSON: "version": "1.x").
     """
 
   static func run(_ raw: [String]) throws(CLIError) {
@@ -36,7 +37,7 @@ enum InfoCommand {
     if json {
       let value = JSONValue.object([
         ("file", .string(vault.path)),
-        ("version", .string(Names.version(of: header))),
+        ("version", .string(Names.version(of: vault.opened))),
         ("cipher", .string(Names.cipher(header.cipher))),
         ("kdf", .object([("name", .string(Names.kdf(header.kdf)))] + kdf.map { ($0.0, JSONValue.number($0.1)) })),
         ("compression", .string(Names.compression(header.compression))),
@@ -55,11 +56,14 @@ enum InfoCommand {
       return
     }
     var lines: [String] = []
-    lines.append("File:            \(vault.path)")
-    lines.append("Name:            \(database.meta.databaseName ?? "")")
-    if let text = database.meta.databaseDescription, !text.isEmpty { lines.append("Description:     \(text)") }
-    lines.append("Generator:       \(database.meta.generator ?? "")")
-    lines.append("Format:          KDBX \(Names.version(of: header))")
+    // Vault text is escaped for the terminal (TerminalText); the description may span lines.
+    lines.append("File:            \(TerminalText.line(vault.path))")
+    lines.append("Name:            \(TerminalText.line(database.meta.databaseName ?? ""))")
+    if let text = database.meta.databaseDescription, !text.isEmpty {
+      lines.append("Description:     \(TerminalText.multiline(text))")
+    }
+    lines.append("Generator:       \(TerminalText.line(database.meta.generator ?? ""))")
+    lines.append("Format:          \(Names.format(of: vault.opened))")
     lines.append("Cipher:          \(Names.cipher(header.cipher))")
     let parameters = kdf.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     lines.append("KDF:             \(Names.kdf(header.kdf)) (\(parameters))")
@@ -78,6 +82,16 @@ enum Names {
   /// The version as the file states it, `major.minor` (KDBX 2.x files may say 2.4, which the library reads as 2).
   static func version(of header: OuterHeader) -> String {
     "\(header.version.major).\(header.minorVersion)"
+  }
+
+  /// The version for reports: `major.minor` for KDBX, `1.x` for a KeePass 1.x file.
+  static func version(of opened: OpenedDatabase) -> String {
+    opened.isKeePass1 ? "1.x" : version(of: opened.header)
+  }
+
+  /// The format for reports: `KDBX 4.1`, or `KeePass 1.x (import only)`.
+  static func format(of opened: OpenedDatabase) -> String {
+    opened.isKeePass1 ? "KeePass 1.x (import only)" : "KDBX \(version(of: opened.header))"
   }
 
   static func version(_ version: KDBXVersion) -> String {

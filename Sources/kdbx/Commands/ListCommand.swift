@@ -17,8 +17,9 @@ enum ListCommand {
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 2)
     let reference = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
-    let group = try vault.group(reference)
-    let prefix = vault.groupPath(of: group.uuid) ?? []
+    let located = try vault.locateGroup(reference)
+    let group = located.group
+    let prefix = vault.groupPath(of: located.position)
     if json {
       Terminal.out(JSONValue.array(items(group, path: prefix, recursive: recursive)).rendered() + "\n")
       return
@@ -33,15 +34,16 @@ enum ListCommand {
   static func print(_ group: Group, path: [String], depth: Int, recursive: Bool, flatten: Bool, into out: inout String)
   {
     let indent = flatten ? "" : String(repeating: "  ", count: depth)
-    let here = flatten ? path.map { $0 + "/" }.joined() : ""
+    // Titles and names are escaped for the terminal (TerminalText), each on its own line.
+    let here = flatten ? path.map { TerminalText.line($0) + "/" }.joined() : ""
     if group.entries.isEmpty && group.groups.isEmpty {
       if depth == 0 || !recursive { out += indent + "[empty]\n" }
       return
     }
-    for entry in group.entries { out += indent + here + title(entry) + "\n" }
+    for entry in group.entries { out += indent + here + TerminalText.line(title(entry)) + "\n" }
     for child in group.groups {
       let name = child.name ?? ""
-      out += indent + here + name + "/\n"
+      out += indent + here + TerminalText.line(name) + "/\n"
       if recursive {
         print(child, path: path + [name], depth: depth + 1, recursive: recursive, flatten: flatten, into: &out)
       }

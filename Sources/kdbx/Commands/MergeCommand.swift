@@ -27,7 +27,7 @@ enum MergeCommand {
     let dryRun = arguments.flag("-d", "--dry-run")
     let json = arguments.flag("--json")
     let mode: DatabaseMerge.Mode = arguments.flag("--keep-newer") ? .keepNewer : .synchronize
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: !dryRun)
     try arguments.finish(maxPositionals: .max)
     let others = Array(arguments.positionals.dropFirst())
     guard !others.isEmpty else { throw .usage("missing OTHER database") }
@@ -143,19 +143,8 @@ enum MergeCommand {
   /// A path as `Group/Sub/Title` (the root group for an empty path), escaped for the terminal.
   static func display(_ path: [String]) -> String { path.isEmpty ? "/" : printable(path.joined(separator: "/")) }
 
-  /// `text` with control characters (C0, DEL, C1) written as `\xNN`, so that vault text cannot drive the terminal.
-  static func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  /// `text` as one line of terminal output (``TerminalText/line(_:)``): vault text cannot drive the terminal.
+  static func printable(_ text: String) -> String { TerminalText.line(text) }
 
   // MARK: JSON
 

@@ -36,7 +36,7 @@ enum SearchCommand {
     }
     guard !found.isEmpty else { throw .failure("no entry matches '\(term)'") }
     for item in found {
-      Terminal.out((item.groupPath + [ListCommand.title(item.entry)]).joined(separator: "/") + "\n")
+      Terminal.out(TerminalText.line((item.groupPath + [ListCommand.title(item.entry)]).joined(separator: "/")) + "\n")
     }
   }
 }

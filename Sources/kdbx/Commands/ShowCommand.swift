@@ -25,14 +25,15 @@ enum ShowCommand {
     let json = arguments.flag("--json")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 2)
-    let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
+    let located = try vault.locateEntry(try arguments.positional(1, "ENTRY"))
+    let entry = located.entry
     let code = totp ? try currentCode(entry) : nil
 
     if !attributes.isEmpty {
       var lines: [String] = []
       for name in attributes {
         guard let value = field(entry, name) else { throw .failure("the entry has no attribute '\(name)'") }
-        lines.append(value.reveal())
+        lines.append(displayed(value))
       }
       if let code { lines.append(code.code) }
       Terminal.out(lines.map { $0 + "\n" }.joined())
@@ -43,9 +44,13 @@ enum ShowCommand {
       guard let value else { return "" }
       return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
     }
+    func shownText(_ value: FieldValue?) -> String {
+      guard let value else { return "" }
+      return value.isProtected && !showProtected ? "PROTECTED" : displayed(value)
+    }
     if json {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
-      members.append(("groupPath", .array((groupPath(vault, entry) ?? []).map { .string($0) })))
+      members.append(("groupPath", .array(vault.groupPath(of: located.position.group).map { .string($0) })))
       members.append(
         ("fields", .object(names.map { ($0, JSONValue.string(shown(entry[field: $0]))) })))
       members.append(("tags", .array(entry.tagList.map { .string($0) })))
@@ -56,14 +61,23 @@ enum ShowCommand {
       Terminal.out(JSONValue.object(members).rendered() + "\n")
       return
     }
+    // Vault text is escaped for the terminal: names and single-line fields on one line, Notes and custom fields
+    // (which may span lines on purpose) with their line breaks.
     var lines: [String] = []
-    for name in names { lines.append("\(name): \(shown(entry[field: name]))") }
-    if !entry.tagList.isEmpty { lines.append("Tags: \(entry.tagList.joined(separator: ", "))") }
+    for name in names {
+      let value = shownText(entry[field: name])
+      let text = isMultiline(name) ? TerminalText.multiline(value) : TerminalText.line(value)
+      lines.append("\(TerminalText.line(name)): \(text)")
+    }
+    if !entry.tagList.isEmpty { lines.append("Tags: \(TerminalText.line(entry.tagList.joined(separator: ", ")))") }
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
       for attachment in entry.attachments {
-        let size = vault.database.data(of: attachment)?.count ?? 0
-        lines.append("  \(attachment.name) (\(size) bytes)")
+        if let data = vault.database.data(of: attachment) {
+          lines.append("  \(TerminalText.line(attachment.name)) (\(data.count) bytes)")
+        } else {
+          lines.append("  \(TerminalText.line(attachment.name)) (missing: \(missingReference(attachment)))")
+        }
       }
     }
     lines.append("Uuid: \(entry.uuid)")
@@ -74,19 +88,40 @@ enum ShowCommand {
     Terminal.out(lines.joined(separator: "\n") + "\n")
   }
 
+  /// A value as text for the terminal: bytes of a protected value that are not valid UTF-8 print as `\xNN`
+  /// (the vault keeps them as they are).
+  static func displayed(_ value: FieldValue) -> String {
+    value.reveal { byte in "\\x" + Hex.encode([byte]) }
+  }
+
+  /// Why an attachment has no content: the file's reference names no stored binary.
+  static func missingReference(_ attachment: Attachment) -> String {
+    let reference = attachment.missingReference ?? String(attachment.binaryIndex)
+    return "the file's reference \(reference) names no stored data"
+  }
+
   static func field(_ entry: Entry, _ name: String) -> FieldValue? {
     if let value = entry[field: name] { return value }
     return entry.fields.first { $0.key.lowercased() == name.lowercased() }?.value
   }
 
-  static func groupPath(_ vault: VaultAccess, _ entry: Entry) -> [String]? {
-    guard let parent = vault.database.parentGroupUUID(ofEntry: entry.uuid) else { return nil }
-    return vault.groupPath(of: parent)
-  }
+  /// Whether `name` is printed over several lines when its value has line breaks: Notes and custom fields.
+  static func isMultiline(_ name: String) -> Bool { !["Title", "UserName", "Password", "URL"].contains(name) }
 
-  /// The entry's current one-time password and its remaining validity.
+  /// The entry's current one-time password and its remaining validity. An entry whose OTP settings are present
+  /// but unusable is reported with the reason (for example a period of 0), not as having none.
   static func currentCode(_ entry: Entry) throws(CLIError) -> (code: String, seconds: Int?, remaining: JSONValue) {
-    guard let generator = entry.oneTimePassword() else { throw .failure("the entry has no one-time password") }
+    guard let generator = entry.oneTimePassword() else {
+      let readings = entry.oneTimePasswordReadings()
+      for reading in readings {
+        if case .failure(let error) = reading.result {
+          throw .failure(
+            "the entry's one-time password settings are invalid: \(TerminalText.line(error.description)) "
+              + "(in \(reading.format.fieldsDescription))")
+        }
+      }
+      throw .failure("the entry has no one-time password")
+    }
     let now = Int64(time(nil))
     let seconds = generator.secondsRemaining(at: now)
     return (generator.code(at: now), seconds, seconds.map { .number($0) } ?? .null)

@@ -10,17 +10,19 @@ enum RemoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
-    let entry = try vault.entry(reference)
+    let located = try vault.locateEntry(reference)
+    let binNote = vault.recycleBinNote()
     var random = SystemRandomNumberGenerator()
-    let outcome = vault.database.deleteEntry(entry.uuid, clock: SystemClock(), random: &random)
+    let outcome = vault.database.deleteEntry(at: located.position, clock: SystemClock(), random: &random)
     switch outcome {
     case .notFound: throw .failure("no entry named '\(reference)'")
     case .movedToRecycleBin:
       try vault.save()
       Terminal.out("Moved entry \(reference) to the recycle bin.\n")
+      if let binNote { Terminal.error(binNote) }
     case .deletedPermanently:
       try vault.save()
       Terminal.out("Entry \(reference) deleted permanently.\n")
@@ -37,13 +39,13 @@ enum MoveCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
     let target = try arguments.positional(2, "GROUP")
-    let entry = try vault.entry(reference)
-    let group = try vault.group(target)
-    guard vault.database.moveEntry(entry.uuid, to: group.uuid, clock: SystemClock()) else {
+    let entry = try vault.locateEntry(reference)
+    let group = try vault.locateGroup(target)
+    guard vault.database.moveEntry(at: entry.position, to: group.position, clock: SystemClock()) else {
       throw .failure("cannot move '\(reference)' to '\(target)'")
     }
     try vault.save()
@@ -60,16 +62,19 @@ enum MakeGroupCommand {
 
   static func run(_ raw: [String]) throws(CLIError) {
     var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
-    var vault = try VaultAccess.open(&arguments)
+    var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "GROUP")
     let parts = VaultAccess.split(path)
     guard let name = parts.last else { throw .usage("the group path '\(path)' has no name") }
-    let parent = try vault.group(parts.dropLast().joined(separator: "/"))
-    if parent.groups.contains(where: { $0.name == name }) { throw .failure("the group '\(path)' already exists") }
+    try StorableText.check(name, as: "the group name")
+    let parent = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
+    if parent.group.groups.contains(where: { $0.name == name }) {
+      throw .failure("the group '\(path)' already exists")
+    }
     var random = SystemRandomNumberGenerator()
     let group = Group.new(name: name, clock: SystemClock(), random: &random)
-    guard vault.database.appendGroup(group, to: parent.uuid) else { throw .failure("cannot add '\(path)'") }
+    guard vault.database.addGroup(group, to: parent.position) else { throw .failure("cannot add '\(path)'") }
     try vault.save()
     Terminal.out("Added group \(path).\n")
   }
