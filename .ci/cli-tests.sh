@@ -550,6 +550,98 @@ check "title with ESC refused" 1 'the title contains U\+001B' -- pw fixture add 
 check "group name with BEL refused" 1 'the group name contains U\+0007' -- pw fixture mkdir "$PF" "$(printf 'G\007')"
 check "tab, CR and LF are kept" 0 '' -- pw fixture edit "$PF" Email/Mail --notes "$(printf 'a\tb\r\nc')"
 check "CR survives the save" 0 '^Notes: a	b\\r$' -- pw fixture show "$PF" Email/Mail
+# #19 costs: hostile KDF costs, quadratic paths
+# A KDF the machine cannot supply or that would run for minutes is refused before it runs (exit 1, a message, no
+# signal). The hostile files here are fixtures with KDF parameters patched in the header and the header's SHA-256
+# recomputed, so only the keyed header HMAC is off, which nothing checks before the KDF: the cost checks must refuse
+# them first (Tests/KDBXFileIOTests/HostileVaultTests.swift makes the same files with valid cryptography throughout).
+SMALL_MACHINE_KIB=2097152   # ulimit -v 2 GiB stands for a machine with less memory than the vault asks for
+if command -v python3 >/dev/null; then
+  # patch_kdf SRC DST KEY VALUE: sets the UInt64 KEY of a KDBX 4 header's KDF parameters (a VariantDictionary) and
+  # rewrites the SHA-256 that follows the header.
+  patch_kdf() {
+    python3 - "$@" <<'PY'
+import hashlib, sys
+source, target, key, value = sys.argv[1], sys.argv[2], sys.argv[3].encode(), int(sys.argv[4])
+data = bytearray(open(source, 'rb').read())
+at = data.find(b'\x05\x01\x00\x00\x00' + key + b'\x08\x00\x00\x00')
+assert at > 0, key
+data[at + 10:at + 18] = value.to_bytes(8, 'little')
+end = 12  # signatures and version, then fields: id (1 byte), length (4 bytes), data; id 0 ends the header
+while True:
+    field, length = data[end], int.from_bytes(data[end + 1:end + 5], 'little')
+    end += 5 + length
+    if field == 0:
+        break
+data[end:end + 32] = hashlib.sha256(bytes(data[:end])).digest()
+open(target, 'wb').write(data)
+PY
+  }
+  ARGON="$FX/kdbx40-aes256-argon2d.kdbx"
+  patch_kdf "$ARGON" "$TMP/argon-4g.kdbx" M $((4 << 30))
+  check "argon2 4 GiB on a small machine" 1 'cannot reserve 4 GiB for the key derivation; this machine has .+ available' -- \
+    timeout -s KILL 60 bash -c "ulimit -v $SMALL_MACHINE_KIB; printf 'fixture\n' | \"$K\" ls \"$TMP/argon-4g.kdbx\""
+  patch_kdf "$ARGON" "$TMP/argon-1m.kdbx" M $((1 << 20))
+  patch_kdf "$TMP/argon-1m.kdbx" "$TMP/argon-1m.kdbx" I 1000000
+  check "argon2 1 MiB x 1,000,000 refused" 1 'key derivation would take about .+ on this machine .+; pass --max-kdf-seconds to allow it' -- \
+    timeout -s KILL 60 bash -c "printf 'fixture\n' | \"$K\" ls \"$TMP/argon-1m.kdbx\""
+  patch_kdf "$F" "$TMP/aes-1g.kdbx" R 999999999
+  check "aes-kdf 999,999,999 rounds refused" 1 'key derivation would take about .+ \(AES-KDF, 999999999 rounds\); pass --max-kdf-seconds' -- \
+    timeout -s KILL 60 bash -c "printf 'fixture\n' | \"$K\" ls \"$TMP/aes-1g.kdbx\""
+  check "--max-kdf-seconds below the estimate" 1 'more than --max-kdf-seconds 1$' -- \
+    timeout -s KILL 60 bash -c "printf 'fixture\n' | \"$K\" ls \"$TMP/aes-1g.kdbx\" --max-kdf-seconds 1"
+  # KDBX 3.1: TransformRounds is header field 6 (id, 2-byte length 8, UInt64).
+  python3 - "$FX/kdbx31-aes256-aeskdf.kdbx" "$TMP/aes31-1g.kdbx" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+at = data.find(b'\x06\x08\x00', 12)
+data[at + 3:at + 11] = (999999999).to_bytes(8, 'little')
+open(sys.argv[2], 'wb').write(data)
+PY
+  check "aes-kdf 999,999,999 rounds refused (3.1)" 1 'pass --max-kdf-seconds to allow it' -- \
+    timeout -s KILL 60 bash -c "printf 'fixture\n' | \"$K\" ls \"$TMP/aes31-1g.kdbx\""
+fi
+check "create --memory 4096 on a small machine" 1 'cannot reserve 4 GiB for the key derivation; this machine has' -- \
+  timeout -s KILL 60 bash -c "ulimit -v $SMALL_MACHINE_KIB; printf 'new\n' | \"$K\" create \"$TMP/create-4g.kdbx\" --memory 4096"
+check "create over the work cap" 1 'over the 500000000 rounds' -- \
+  timeout -s KILL 60 bash -c "printf 'new\n' | \"$K\" create \"$TMP/create-1g.kdbx\" --kdf aes-kdf --rounds 999999999"
+check "--max-kdf-seconds opens a moderate vault" 0 '^Recycle Bin/$' -- pw fixture ls "$F" --max-kdf-seconds 60
+check "--max-kdf-seconds range" 1 'needs a whole number from 1' -- pw fixture ls "$F" --max-kdf-seconds 0
+# Quadratic paths: edit of an entry with 20,000 history items (KeePass's default of 10 kept) took minutes in a debug
+# build, show of an entry with 20,000 custom fields 24-59 s; now about 3-10 s and 0.3-2 s. The timeouts kill a
+# runaway (they are bounds, not speed tests).
+awk -v n=20000 -f /dev/stdin > "$TMP/history.xml" <<'AWK'
+BEGIN {
+  printf "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeePassFile><Meta><DatabaseName>scale</DatabaseName>"
+  printf "<HistoryMaxItems>10</HistoryMaxItems><HistoryMaxSize>-1</HistoryMaxSize></Meta><Root><Group>"
+  printf "<UUID>AAAAAAAAAAAAAAAAAAAAAg==</UUID><Name>Root</Name><Entry><UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID>"
+  printf "<String><Key>Title</Key><Value>E</Value></String>"
+  printf "<History>"
+  for (i = 0; i < n; i++) {
+    printf "<Entry><UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID><Times><LastModificationTime>2020-01-01T%02d:%02d:%02dZ", \
+      int(i / 3600), int(i / 60) % 60, i % 60
+    printf "</LastModificationTime></Times><String><Key>UserName</Key><Value>u%d</Value></String></Entry>", i
+  }
+  printf "</History>"
+  printf "</Entry></Group></Root></KeePassFile>"
+}
+AWK
+awk -v n=20000 -f /dev/stdin > "$TMP/fields.xml" <<'AWK'
+BEGIN {
+  printf "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeePassFile><Meta><DatabaseName>scale</DatabaseName></Meta>"
+  printf "<Root><Group><UUID>AAAAAAAAAAAAAAAAAAAAAg==</UUID><Name>Root</Name><Entry>"
+  printf "<UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID><String><Key>Title</Key><Value>E</Value></String>"
+  for (i = 0; i < n; i++) printf "<String><Key>Field %d</Key><Value>v%d</Value></String>", i, i
+  printf "</Entry></Group></Root></KeePassFile>"
+}
+AWK
+check "import 20,000 history items" 0 'Imported' -- pw scale import "$TMP/history.xml" "$TMP/history.kdbx" --kdf aes-kdf --rounds 1000
+check "edit with 20,000 history items" 0 '^Edited entry E\.$' -- \
+  timeout -s KILL 60 bash -c "printf 'scale\n' | \"$K\" edit \"$TMP/history.kdbx\" E --username edited"
+check "history trimmed to 10" 0 '"historyCount": 10' -- pw scale export "$TMP/history.kdbx" --format json
+check "import 20,000 custom fields" 0 'Imported' -- pw scale import "$TMP/fields.xml" "$TMP/fields.kdbx" --kdf aes-kdf --rounds 1000
+check "show with 20,000 custom fields" 0 '^Field 19999: v19999$' -- \
+  timeout -s KILL 15 bash -c "printf 'scale\n' | \"$K\" show \"$TMP/fields.kdbx\" E"
 
 # #26 merge: another app's re-save of the same vault merges to nothing; --dry-run and --json list each change by
 # path and say which version wins.

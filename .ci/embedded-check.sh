@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 OUT=${EMBEDDED_OUT:-.ci/out/embedded}
 rm -rf "$OUT"
 mkdir -p "$OUT"
-FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -swift-version 6)
+# -package-name: the modules share `package` declarations, as SwiftPM builds them.
+FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -swift-version 6 -package-name swift_kdbx)
 MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX)
 
 build_module() { # target module

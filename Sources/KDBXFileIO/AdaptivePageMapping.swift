@@ -65,6 +65,8 @@ public final class AdaptivePageMapping: Sendable {
   private let recentChunks = Mutex<[Int]>([])
   /// Bytes mapped ahead in huge pages (the probe's unit included).
   private let hugeBytes = Atomic<Int>(0)
+  /// Whether the kernel refused to map a part (``populate(_:)`` returned `false`).
+  private let refused = Atomic<Bool>(false)
 
   private static let unit = 2 << 20
   private static let chunk = 4 << 20
@@ -72,6 +74,9 @@ public final class AdaptivePageMapping: Sendable {
   static let monitorWindow = 5
 
   /// Maps `byteCount` bytes of zeroed, page-aligned, private memory, or returns `nil` when the kernel refuses.
+  ///
+  /// With overcommit, the kernel maps far more than it can supply and refuses only when the pages are populated;
+  /// call ``AvailableMemory/current()`` first to refuse a size the machine does not have.
   public init?(byteCount: Int, policy: Policy = .adaptive) {
     let thp = MappedMemory.transparentHugePagesEnabled
     let advisesHugePages = thp && policy != .smallPages
@@ -112,10 +117,15 @@ public final class AdaptivePageMapping: Sendable {
   /// Unmaps the memory. Call it once, after the last use of ``memory``.
   public func unmap() { MappedMemory.unmap(memory) }
 
+  /// Whether the kernel refused to map some part (``populate(_:)`` returned `false`).
+  public var kernelRefusedMemory: Bool { refused.load(ordering: .acquiring) }
+
   /// Maps every page of `part` (a range inside ``memory``) now, without changing its contents, in the page size
-  /// chosen so far: the `Argon2.MemoryPrefault` hook.
-  public func populate(_ part: UnsafeMutableRawBufferPointer) {
-    guard let base = part.baseAddress, part.count > 0 else { return }
+  /// chosen so far: the `Argon2.MemoryPrefault` hook. Returns `false` when the kernel refused the memory (see
+  /// ``MappedMemory/populate(_:)``): the caller must then not write to `part`.
+  @discardableResult
+  public func populate(_ part: UnsafeMutableRawBufferPointer) -> Bool {
+    guard let base = part.baseAddress, part.count > 0 else { return true }
     var start = Int(bitPattern: base)
     let end = start + part.count
     while start < end {
@@ -123,44 +133,59 @@ public final class AdaptivePageMapping: Sendable {
       case .undecided:
         let (won, _) = choiceValue.compareExchange(
           expected: Choice.undecided.rawValue, desired: Choice.probing.rawValue, ordering: .acquiringAndReleasing)
-        if won { start = probe(from: start, to: end) }
+        if won {
+          guard let next = probe(from: start, to: end) else { return refuse() }
+          start = next
+        }
       case .probing:
         // Another lane is probing: 4 KiB pages for this part, the likelier winner after the machine idled.
         Self.adviseNoHugePages(start, end - start)
-        Self.populate(start, end)
-        return
+        return Self.populate(start, end) || refuse()
       case .smallPages:
-        Self.populate(start, end)
-        return
+        return Self.populate(start, end) || refuse()
       case .hugePages:
         let next = min(end, Self.alignUp(start + 1, Self.chunk))
-        let elapsed = Self.timed { Self.populate(start, next) }
+        var mapped = true
+        let elapsed = Self.timed { mapped = Self.populate(start, next) }
+        guard mapped else { return refuse() }
         hugeBytes.wrappingAdd(next - start, ordering: .relaxed)
         if policy == .adaptive && next - start >= Self.unit { monitor(elapsed, bytes: next - start) }
         start = next
       }
     }
+    return true
+  }
+
+  /// Notes a refusal; returns `false` for ``populate(_:)`` to pass on.
+  private func refuse() -> Bool {
+    refused.store(true, ordering: .releasing)
+    return false
   }
 
   /// Probes from `start`: maps one 2 MiB unit in 4 KiB pages and the next in a huge page, chooses, and maps the
-  /// rest of `start..<` that the probe covered. Returns where mapping goes on.
-  private func probe(from start: Int, to end: Int) -> Int {
+  /// rest of `start..<` that the probe covered. Returns where mapping goes on, or `nil` when the kernel refused
+  /// the memory (the choice is then 4 KiB pages, so that other lanes do not wait on a probe).
+  private func probe(from start: Int, to end: Int) -> Int? {
     // Skip the unit holding `start`: Argon2 wrote the first blocks of each lane before the first pass, which may
     // have mapped it already.
     let first = Self.alignUp(start + 1, Self.unit)
     guard first + 2 * Self.unit <= end else {
       decide(.smallPages)
-      Self.populate(start, end)
-      return end
+      return Self.populate(start, end) ? end : nil
     }
     Self.adviseNoHugePages(first, Self.unit)
-    let small = Self.timed { Self.populate(first, first + Self.unit) }
-    let huge = Self.timed { Self.populate(first + Self.unit, first + 2 * Self.unit) }
+    var mapped = true
+    let small = Self.timed { mapped = Self.populate(first, first + Self.unit) }
+    guard mapped else {
+      decide(.smallPages)
+      return nil
+    }
+    let huge = Self.timed { mapped = Self.populate(first + Self.unit, first + 2 * Self.unit) }
     smallPageUnitNanoseconds.store(max(1, small), ordering: .releasing)
     hugePageUnitNanoseconds.store(max(1, huge), ordering: .releasing)
     hugeBytes.wrappingAdd(Self.unit, ordering: .relaxed)
     decide(Self.probeChoice(smallPagesNanoseconds: small, hugePageNanoseconds: huge))
-    Self.populate(start, first)
+    guard mapped, Self.populate(start, first) else { return nil }
     return first + 2 * Self.unit
   }
 
@@ -209,9 +234,9 @@ public final class AdaptivePageMapping: Sendable {
   // SAFETY: every range passed to `populate` and `adviseNoHugePages` lies inside the mapping: `populate(_:)` takes parts of
   // ``memory``, the probe stays below the part's end, and the whole-mapping advice uses the mapping's own bounds.
   // Neither call reads or writes the memory's contents.
-  private static func populate(_ start: Int, _ end: Int) {
-    guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    MappedMemory.populate(UnsafeMutableRawBufferPointer(start: pointer, count: end - start))
+  private static func populate(_ start: Int, _ end: Int) -> Bool {
+    guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return true }
+    return MappedMemory.populate(UnsafeMutableRawBufferPointer(start: pointer, count: end - start))
   }
 
   /// Opts `count` bytes from `start` out of huge pages; what is mapped already keeps its pages.
@@ -239,10 +264,15 @@ extension StandardPrimitives.BlockMemoryProvider {
   ///
   /// The provider keeps the mapping of the derivation in progress; give each concurrent derivation a provider of
   /// its own (a derivation that shares one still gives the right key, only the page choice suffers).
+  ///
+  /// It refuses, before mapping anything, a size above what ``AvailableMemory/current()`` reports, and reports a
+  /// failed `mmap` or a refused `MADV_POPULATE_WRITE`: the derivation then throws
+  /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` instead of the process being stopped.
   public static func mapped(policy: AdaptivePageMapping.Policy = .adaptive) -> Self {
     let current = CurrentMapping()
     return Self(
       allocate: { byteCount in
+        if let available = AvailableMemory.current().bytes, UInt64(clamping: byteCount) > available { return nil }
         guard let mapping = AdaptivePageMapping(byteCount: byteCount, policy: policy) else { return nil }
         current.mapping.withLock { $0 = mapping }
         return mapping.memory
@@ -260,7 +290,7 @@ extension StandardPrimitives.BlockMemoryProvider {
       },
       prefault: { part in
         guard let mapping = current.mapping.withLock({ $0 }) else { return MappedMemory.populate(part) }
-        mapping.populate(part)
+        return mapping.populate(part)
       })
   }
 }

@@ -37,6 +37,7 @@ enum Calibration {
   {
     let threads = min(lanes, cores)
     let byteCount = memoryMiB << 20
+    try KDFCosts.checkMemory(bytes: UInt64(byteCount))
     // The memory that unlocking uses (see KDFTuning): mapped fresh, in the page size that maps faster now.
     guard let mapping = AdaptivePageMapping(byteCount: byteCount) else {
       throw .failure("cannot map \(byteCount) bytes for Argon2")

@@ -8,20 +8,33 @@ enum KDFTuning {
   /// Standard primitives with the CLI's KDF settings and the given progress handler.
   static func primitives(progress: ((Double) -> Bool)?, options: LoadOptions = .default) -> StandardPrimitives {
     var primitives = StandardPrimitives(progress: progress)
-    primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.kdfMemoryCapBytes)
     primitives.argon2MaxConcurrency = MappedMemory.onlineProcessorCount
     primitives.maxConcurrency = MappedMemory.onlineProcessorCount
     primitives.argon2BlockMemory = .mapped()
     return primitives
   }
 
-  /// Opens `bytes` with the CLI's KDF settings.
-  static func open(bytes: [UInt8], key: CompositeKey, progress: ((Double) -> Bool)? = nil) throws(KDBXError)
-    -> OpenedDatabase
-  {
+  /// Opens `bytes` with the CLI's KDF settings and `options` (see `KDFCosts.loadOptions`). With an
+  /// already-transformed key no KDF runs, so the work caps do not apply.
+  static func open(
+    bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
+  ) throws(KDBXError) -> OpenedDatabase {
     var system = SystemRandomNumberGenerator()
     var random = ChaCha20RandomNumberGenerator(seededFrom: &system)
-    return try KDBXFile.open(bytes: bytes, key: key, primitives: primitives(progress: progress), random: &random)
+    var options = options
+    if key.isTransformed { options = withoutWorkCaps(options) }
+    return try KDBXFile.open(
+      bytes: bytes, key: key, primitives: primitives(progress: progress, options: options), random: &random,
+      options: options)
+  }
+
+  /// `options` without the KDF work caps, for reading with a cached transformed key (no KDF runs).
+  static func withoutWorkCaps(_ options: LoadOptions) -> LoadOptions {
+    var options = options
+    options.maxArgon2WorkBytes = .max
+    options.maxAESKDFRounds = .max
+    return options
   }
 }
 
@@ -47,7 +60,8 @@ extension KDFTuning {
   static func problem(verifying bytes: [UInt8], transformedKey: [UInt8]) -> String? {
     do throws(KDBXError) {
       let key = try CompositeKey(transformedKey: transformedKey)
-      _ = try KDBXFile.verifyIntegrity(bytes: bytes, key: key, primitives: primitives(progress: nil))
+      _ = try KDBXFile.verifyIntegrity(
+        bytes: bytes, key: key, primitives: primitives(progress: nil), options: withoutWorkCaps(.default))
       return nil
     } catch {
       return error.description

@@ -6,7 +6,7 @@ import KDBXFileIO
 /// bar, and finding entries and groups by path or UUID.
 struct VaultAccess {
   /// The value options every vault command accepts.
-  static let valueOptions: Set<String> = ["--key-file", "-k", "--lock-timeout"]
+  static let valueOptions: Set<String> = ["--key-file", "-k", "--lock-timeout", "--max-kdf-seconds"]
   /// How long a command that changes a vault waits for another one saving it (`--lock-timeout`), in seconds.
   static let defaultLockTimeoutSeconds = 20.0
   /// The option that lifts the key file size limit (``FileIO/defaultMaxKeyFileByteCount``).
@@ -45,17 +45,21 @@ struct VaultAccess {
         lockTimeout = seconds
       }
     }
+    let maxKDFSeconds = try arguments.integer("--max-kdf-seconds", in: 1...31_536_000)
     return try open(
       path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile,
-      lockTimeout: lockTimeout)
+      lockTimeout: lockTimeout, maxKDFSeconds: maxKDFSeconds)
   }
 
-  /// Opens the vault at `path`; with a `lockTimeout`, under the vault's lock (see ``open(_:forChange:)``).
+  /// Opens the vault at `path`; with a `lockTimeout`, under the vault's lock (see ``open(_:forChange:)``). The
+  /// key derivation's memory and work are checked before the password is asked for (`KDFCosts`).
   static func open(
     path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false,
-    lockTimeout: Double? = nil
+    lockTimeout: Double? = nil, maxKDFSeconds: Int? = nil
   ) throws(CLIError) -> VaultAccess {
     var (bytes, version) = try readFileAndVersion(path)
+    var options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
+    let firstRead = bytes
     let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
     let password =
       noPassword
@@ -77,9 +81,10 @@ struct VaultAccess {
       } else {
         (bytes, version) = try readFileAndVersion(path)
       }
+      if bytes != firstRead { options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds) }
     }
     let key = CompositeKey(password: password, keyFile: keyFile)
-    let opened = try openBytes(bytes, key: key)
+    let opened = try openBytes(bytes, key: key, options: options)
     ProcessLifetime.keep(opened)
     return VaultAccess(path: path, key: key, opened: opened, version: version, lock: lock)
   }
@@ -164,15 +169,24 @@ struct VaultAccess {
     }
   }
 
-  /// Opens `bytes`, showing a progress bar on standard error when it is a terminal.
-  static func openBytes(_ bytes: [UInt8], key: CompositeKey) throws(CLIError) -> OpenedDatabase {
+  /// Opens `bytes`, showing a progress bar on standard error when it is a terminal. Without `options`, a KDBX
+  /// file's KDF memory and work are checked first with the defaults (`KDFCosts.loadOptions`).
+  static func openBytes(_ bytes: [UInt8], key: CompositeKey, options: LoadOptions? = nil) throws(CLIError)
+    -> OpenedDatabase
+  {
+    var checked = LoadOptions.default
+    if let options {
+      checked = options
+    } else if !KDB1File.isKDB1(bytes) {
+      checked = try KDFCosts.loadOptions(for: bytes, maxSeconds: nil)
+    }
     let bar = ProgressBar(label: "Deriving key")
     defer { bar.finish() }
     do {
       if KDB1File.isKDB1(bytes) {  // KeePass 1.x: detected by its signature, read-only (KeePass1Access)
         return try KeePass1Access.openDatabase(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
       }
-      return try KDFTuning.open(bytes: bytes, key: key, progress: bar.isActive ? bar.update : nil)
+      return try KDFTuning.open(bytes: bytes, key: key, options: checked, progress: bar.isActive ? bar.update : nil)
     } catch .invalidCredentials {
       throw .invalidCredentials
     } catch {

@@ -53,6 +53,11 @@ let usage = """
     --allow-large-key-file
                        Accept a key file over 64 MiB (hashed in a stream).
     --lock-timeout S   Commands that change a vault wait up to S seconds (default 20) for another one saving it.
+    --max-kdf-seconds N
+                       Measure first, then open the vault if its key derivation takes up to about N seconds
+                       on this machine, even beyond the default work cap (Argon2 128 GiB of memory x
+                       iterations, AES-KDF 500,000,000 rounds), and refuse it otherwise. Without it, vaults
+                       over the cap are refused before the KDF runs.
     --json             Machine-readable output (info, ls, show, search, totp, calibrate).
 
   ENTRY and GROUP are paths from the root's children, like 'Internet/GitHub', or UUIDs.

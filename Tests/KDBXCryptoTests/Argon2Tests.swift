@@ -124,12 +124,13 @@ struct Argon2Tests {
         password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
         maxConcurrency: maxConcurrency, prefault: hook)
     }
-    @Sendable func hook(_ range: UnsafeMutableRawBufferPointer) {
+    @Sendable func hook(_ range: UnsafeMutableRawBufferPointer) -> Bool {
       let start = Int(bitPattern: range.baseAddress) - base
       // Untouched except for the first two blocks of each lane, which the first slice starts from.
       let written = range.indices.filter { range[$0] != 0xa5 }.count
       seen.withLock { $0.append(start..<(start + range.count)) }
       #expect(written <= 2048)
+      return true
     }
     let tag = try blocking()
     #expect(tag == expected)
@@ -143,12 +144,56 @@ struct Argon2Tests {
       prefault: { range in
         let start = Int(bitPattern: range.baseAddress) - base
         seen.withLock { $0.append(start..<(start + range.count)) }
+        return true
       })
     #expect(asyncTag == expected)
     #expect(seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound } == ranges, "the async path maps the same")
     #expect(ranges.count == 12, "3 lanes x 4 slices")
     #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == byteCount)
     #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "no gap, no overlap")
+  }
+
+  /// Issue #19 item 6: when the system refuses pages (`MADV_POPULATE_WRITE` failing with `ENOMEM`), the derivation
+  /// must not write them (the kernel would kill the process): it stops, zeroes what it wrote, and throws.
+  @Test("a prefault hook that fails stops the derivation before its segment is written", arguments: [2, 3, 4])
+  func failingPrefaultHook(maxConcurrency: Int) async throws {
+    let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 512, lanes: 3)
+    let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
+    let segmentBytes = byteCount / 3 / 4
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 64)
+    defer { memory.deallocate() }
+    let base = Int(bitPattern: memory.baseAddress)
+    // The hook refuses the segment of lane 1 in slice 2: it and every later segment must stay untouched.
+    let refusedStart = 1 * (byteCount / 3) + 2 * segmentBytes
+    let refuse: Argon2.MemoryPrefault = { range in Int(bitPattern: range.baseAddress) - base != refusedStart }
+    for run in 0..<2 {
+      memory.initializeMemory(as: UInt8.self, repeating: 0xa5)
+      let blocking: () throws(CryptoError) -> [UInt8] = {
+        try Argon2.deriveKey(
+          password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
+          maxConcurrency: maxConcurrency, prefault: refuse)
+      }
+      do {
+        _ =
+          run == 0
+          ? try blocking()
+          : try await Argon2.deriveKey(
+            password: Self.password, salt: Self.salt, parameters: parameters, memory: memory,
+            maxConcurrency: maxConcurrency, prefault: refuse)
+        Issue.record("the derivation did not stop (run \(run))")
+      } catch {
+        #expect(error == .memoryUnavailable(requiredBytes: byteCount))
+      }
+      let refused = memory[refusedStart..<(refusedStart + segmentBytes)]
+      #expect(refused.allSatisfy { $0 == 0xa5 }, "the refused segment is never written (run \(run))")
+      for lane in 0..<3 {
+        let laneStart = lane * (byteCount / 3)
+        // Slices 0 and 1 were filled in every lane, then wiped; slice 3 was never reached.
+        #expect(memory[laneStart..<(laneStart + 2 * segmentBytes)].allSatisfy { $0 == 0 }, "lane \(lane) wiped")
+        let last = laneStart + 3 * segmentBytes
+        #expect(memory[last..<(last + segmentBytes)].allSatisfy { $0 == 0xa5 }, "lane \(lane) slice 3 untouched")
+      }
+    }
   }
 
   @Test("caller memory that is too small or misaligned is refused")

@@ -509,7 +509,7 @@ import Testing
     rounds.replaceSubrange(120..<124, with: KDB1Fixture.uint32(1_000_000_000))
     #expect(
       Self.error(rounds, key: key)
-        == .limitExceeded(what: "AES-KDF rounds", value: 1_000_000_000, limit: 999_999_999))
+        == .limitExceeded(what: "AES-KDF rounds", value: 1_000_000_000, limit: LoadOptions.default.maxAESKDFRounds))
     #expect(Self.error(Array(bytes[0..<100]), key: key) == .truncated(offset: 88, needed: 32))
     #expect(Self.error(Array(bytes[0..<124]), key: key) == .truncated(offset: 124, needed: 16))
     #expect(Self.error(Array(bytes[0..<6]), key: key) == .notKeePassFile)

@@ -42,6 +42,10 @@ public enum KDBXError: Error, Equatable, Sendable {
   case corruptedBlock(index: UInt64)
   /// A value read from the file is above a ``LoadOptions`` ceiling; `what` names the value.
   case limitExceeded(what: String, value: UInt64, limit: UInt64)
+  /// The key derivation needs more memory than ``LoadOptions/availableMemoryBytes`` says the caller can give it
+  /// (`availableBytes`), or the system did not supply it (a block-memory provider or its page mapping failed;
+  /// `availableBytes` is then `nil`). Nothing was derived, and nothing says whether the key is right.
+  case insufficientMemory(requiredBytes: UInt64, availableBytes: UInt64?)
   /// A key file could not be used; `reason` says why (never the key data).
   case invalidKeyFile(reason: String)
   /// Text in the database XML is not valid for its type (base64, hex, number, time, UUID...).
@@ -83,6 +87,10 @@ extension KDBXError: CustomStringConvertible {
     case .headerHashMismatch: return "Meta/HeaderHash does not match the header (the header is corrupted)"
     case .corruptedBlock(let index): return "corrupted block \(index)"
     case .limitExceeded(let what, let value, let limit): return "\(what) \(value) exceeds the limit \(limit)"
+    case .insufficientMemory(let required, let available):
+      let text = "cannot reserve \(ByteCountText.describe(required)) for the key derivation"
+      guard let available else { return text + " (the system refused the memory)" }
+      return text + "; \(ByteCountText.describe(available)) available"
     case .invalidKeyFile(let reason): return "invalid key file: \(reason)"
     case .malformedValue(let element, let reason): return "malformed value in \(element): \(reason)"
     case .malformedDocument(let path, let reason): return "malformed database document at \(path): \(reason)"
@@ -95,6 +103,9 @@ extension KDBXError: CustomStringConvertible {
       case .invalidParameter(let name, let reason): return "cryptographic error: \(name): \(reason)"
       case .memoryLimitExceeded(let required, let limit):
         return "cryptographic error: needs \(required) bytes of memory, limit \(limit)"
+      case .memoryUnavailable(let required):
+        return "cannot reserve \(ByteCountText.describe(UInt64(clamping: required))) for the key derivation "
+          + "(the system refused the memory)"
       case .counterOverflow: return "cryptographic error: stream counter overflow"
       case .cancelled: return "cancelled"
       }

@@ -15,7 +15,7 @@ extension KDBXFile {
     bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> OpenedDatabase {
     var primitives = StandardPrimitives(progress: progress)
-    primitives.argon2MemoryLimitBytes = Int(clamping: options.maxKDFMemoryBytes)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.kdfMemoryCapBytes)
     // The pads of protected values: one system call seeds a ChaCha20 generator instead of one per value.
     var system = SystemRandomNumberGenerator()
     var random = ChaCha20RandomNumberGenerator(seededFrom: &system)

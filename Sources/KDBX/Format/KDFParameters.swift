@@ -182,5 +182,19 @@ public struct Argon2KDFParameters: Sendable, Equatable {
       throw .limitExceeded(
         what: "Argon2 parallelism", value: UInt64(parallelism), limit: UInt64(clamping: options.maxArgon2Parallelism))
     }
+    guard workBytes <= options.maxArgon2WorkBytes else {
+      throw .limitExceeded(
+        what: "Argon2 work (memory bytes x iterations)", value: workBytes, limit: options.maxArgon2WorkBytes)
+    }
+    if let available = options.availableMemoryBytes, memoryBytes > available {
+      throw .insufficientMemory(requiredBytes: memoryBytes, availableBytes: available)
+    }
+  }
+
+  /// The work of a derivation: memory in bytes times iterations (saturating at `UInt64.max`), which
+  /// ``LoadOptions/maxArgon2WorkBytes`` caps. Every pass fills every block once, so the time grows with it.
+  public var workBytes: UInt64 {
+    let (product, overflow) = memoryBytes.multipliedReportingOverflow(by: iterations)
+    return overflow ? .max : product
   }
 }

@@ -6,7 +6,13 @@
 /// before the field is read, KDF costs when the header is parsed (before the KDF runs), block sizes before a block
 /// is copied, the gzip output while it is inflated, and the XML depth and node count while the document is read. A
 /// file over a limit throws ``KDBXError/limitExceeded(what:value:limit:)`` (``KDBXError/compression(_:)`` with
-/// `outputLimitExceeded` for gzip, ``KDBXError/xml(_:)`` with a depth limit for XML).
+/// `outputLimitExceeded` for gzip, ``KDBXError/xml(_:)`` with a depth limit for XML, and
+/// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` for KDF memory over ``availableMemoryBytes``).
+///
+/// KDF costs are capped twice: each parameter on its own (memory, iterations, lanes, rounds), and the work as a
+/// whole (``maxArgon2WorkBytes``, and ``maxAESKDFRounds`` for AES-KDF), because small memory with a huge number of
+/// iterations takes as long as huge memory. A caller that can time the KDF (the `kdbx` tool's `--max-kdf-seconds`)
+/// raises or lowers the work caps from a measurement; progress reports and cancellation work as usual inside them.
 public struct LoadOptions: Sendable, Equatable {
   /// Largest Argon2 memory accepted, in bytes. Default 4 GiB (KeePassXC's default is 64 MiB, KeePass 2's 1 MiB).
   public var maxKDFMemoryBytes: UInt64
@@ -15,8 +21,25 @@ public struct LoadOptions: Sendable, Equatable {
   public var maxArgon2Iterations: UInt64
   /// Most Argon2 lanes accepted. Default 256 (KeePass 2 writes 2; KeePassXC the number of CPU cores).
   public var maxArgon2Parallelism: UInt32
-  /// Most AES-KDF rounds accepted. Default 999,999,999, the most KeePassX's settings allowed (about 20 s on a
-  /// laptop); a billion rounds or more is refused before the KDF runs.
+  /// Most Argon2 work accepted: memory in bytes times iterations, the bytes of blocks the passes fill. Default
+  /// 128 GiB.
+  ///
+  /// Why 128 GiB: the longest decryption time KeePassXC offers is 5 s (its slider, at 64 MiB and 2 lanes). The
+  /// fastest desktop cores fill an Argon2 block in about 0.3 µs (about 3 GiB/s per lane), so 5 s is at most about
+  /// 30 GiB of work with 2 lanes; memory bandwidth (about 25 GiB/s on a fast desktop) bounds any number of lanes to
+  /// about 125 GiB in 5 s. A vault calibrated to 5 s on a slow phone is far below either, and so are KeePass 2's
+  /// default (1 MiB x 2) and KeePassXC's (64 MiB, iterations for 1 s). 128 GiB also covers 1 GiB with 128
+  /// iterations and 4 GiB (``maxKDFMemoryBytes``) with 32. It refuses 1 MiB with a million iterations (976 GiB of work) and 4 GiB
+  /// with 1,000. Measured on a shared 2-core virtual machine, release build: 128 GiB (64 MiB x 2,049) takes about
+  /// 2 minutes, 1 MiB x 1,000,000 about 4-5 minutes; a slow phone is several times slower.
+  public var maxArgon2WorkBytes: UInt64
+  /// Most AES-KDF rounds accepted: the AES-KDF work cap. Default 500,000,000.
+  ///
+  /// Why: 5 s (KeePassXC's longest decryption time; five times KeePass 2's "1 second delay") on a core running
+  /// 100 million rounds per second, above what one serial AES-NI chain per key half reaches at 5 GHz (about 90
+  /// million). Real vaults hold thousands to tens of millions of rounds. KeePassX let users type up to 999,999,999,
+  /// which takes 2-6 minutes with this library's table-based AES on a shared 2-core virtual machine (3-7 million
+  /// rounds per second, depending on the load); 500 million take half that.
   public var maxAESKDFRounds: UInt64
   /// Largest decompressed (or unhashed) payload accepted, in bytes; also the largest single binary. Default 1 GiB
   /// (real vaults are kilobytes to tens of megabytes, attachments included).
@@ -33,11 +56,22 @@ public struct LoadOptions: Sendable, Equatable {
   /// the model may hold (three times the document's size plus 16 MiB, see ``DatabaseXMLReader``), it bounds the
   /// work and memory of a hostile document: millions of tiny elements are refused before they are all read.
   public var maxXMLNodeCount: Int
+  /// The memory the caller can give the key derivation, in bytes, or `nil` (the default) when it does not know.
+  ///
+  /// The library uses only the Swift standard library and cannot ask the system; a caller that can (the `kdbx` tool
+  /// reads `MemAvailable` from `/proc/meminfo`, the cgroup memory limit and `RLIMIT_AS`) passes it here. An Argon2
+  /// file that needs more is refused when the header is read, before anything is allocated, with
+  /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)``, and the memory cap of the derivation itself is
+  /// the smaller of this and ``maxKDFMemoryBytes``. Without it, a file within ``maxKDFMemoryBytes`` whose memory the
+  /// system cannot supply makes the standard library's allocator stop the process: the library's allocating
+  /// Argon2 path traps only when it is given a cap larger than the memory there is.
+  public var availableMemoryBytes: UInt64?
 
   public init(
     maxKDFMemoryBytes: UInt64 = 4 << 30, maxArgon2Iterations: UInt64 = 1_000_000, maxArgon2Parallelism: UInt32 = 256,
-    maxAESKDFRounds: UInt64 = 999_999_999, maxPayloadByteCount: Int = 1 << 30,
-    maxHeaderFieldByteCount: Int = 16 << 20, maxXMLDepth: Int = 512, maxXMLNodeCount: Int = 16 << 20
+    maxAESKDFRounds: UInt64 = 500_000_000, maxPayloadByteCount: Int = 1 << 30,
+    maxHeaderFieldByteCount: Int = 16 << 20, maxXMLDepth: Int = 512, maxXMLNodeCount: Int = 16 << 20,
+    maxArgon2WorkBytes: UInt64 = 128 << 30, availableMemoryBytes: UInt64? = nil
   ) {
     self.maxKDFMemoryBytes = maxKDFMemoryBytes
     self.maxArgon2Iterations = maxArgon2Iterations
@@ -47,6 +81,15 @@ public struct LoadOptions: Sendable, Equatable {
     self.maxHeaderFieldByteCount = maxHeaderFieldByteCount
     self.maxXMLDepth = maxXMLDepth
     self.maxXMLNodeCount = maxXMLNodeCount
+    self.maxArgon2WorkBytes = maxArgon2WorkBytes
+    self.availableMemoryBytes = availableMemoryBytes
+  }
+
+  /// The most memory an Argon2 derivation may allocate under these options: ``maxKDFMemoryBytes``, or
+  /// ``availableMemoryBytes`` when that is smaller.
+  public var kdfMemoryCapBytes: UInt64 {
+    guard let availableMemoryBytes else { return maxKDFMemoryBytes }
+    return min(maxKDFMemoryBytes, availableMemoryBytes)
   }
 
   /// The defaults described on each property.

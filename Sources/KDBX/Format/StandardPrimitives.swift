@@ -12,7 +12,12 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
   public var progress: ((Double) -> Bool)?
   /// The most memory an Argon2 derivation may use. ``KDBXFile/open(bytes:key:options:)`` sets it from
-  /// ``LoadOptions/maxKDFMemoryBytes``.
+  /// ``LoadOptions/kdfMemoryCapBytes`` (``LoadOptions/maxKDFMemoryBytes``, or the caller's
+  /// ``LoadOptions/availableMemoryBytes`` when smaller).
+  ///
+  /// Without ``argon2BlockMemory`` the library allocates the block memory with the standard library's allocator,
+  /// which cannot report failure: a request the system cannot supply stops the process. That happens only when
+  /// this cap is larger than the memory the process can get; keep it at or below that figure.
   public var argon2MemoryLimitBytes: Int = 1 << 30
   /// How many Argon2 lanes run at once (RFC 9106 §3.4); `nil` runs as many as the file's parallelism asks for.
   /// The library cannot ask the system for its core count, so a caller that knows it passes it here; one more
@@ -26,8 +31,13 @@ public struct StandardPrimitives: KDBXPrimitives {
 
   /// Block memory that the caller maps itself, for example with `madvise(MADV_HUGEPAGE)` so that the first pass
   /// faults in 2 MiB pages instead of 4 KiB ones. The memory is zeroed before it is released.
+  ///
+  /// A provider can fail cleanly where the standard library's allocator cannot: when `allocate` returns `nil`, or
+  /// `prefault` returns `false`, the key derivation throws
+  /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` and nothing is written to memory the system
+  /// refused.
   public struct BlockMemoryProvider {
-    /// Returns at least the given number of bytes, 16-byte aligned, or `nil` to let the library allocate.
+    /// Returns at least the given number of bytes, 16-byte aligned, or `nil` when the memory cannot be had.
     public var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
     /// Gives back what `allocate` returned.
     public var release: (UnsafeMutableRawBufferPointer) -> Void
@@ -73,18 +83,24 @@ public struct StandardPrimitives: KDBXPrimitives {
         }
         let workers = max(argon2MaxConcurrency ?? argonParameters.lanes, 1)
         let byteCount = Argon2.estimate(parameters: argonParameters).memoryByteCount
-        if let provider = argon2BlockMemory, byteCount <= argon2MemoryLimitBytes,
-          let memory = provider.allocate(byteCount)
-        {
-          defer { provider.release(memory) }
+        guard let provider = argon2BlockMemory else {
           return try Argon2.deriveKey(
-            password: compositeKey, salt: argon.salt, parameters: argonParameters, memory: memory,
-            maxConcurrency: workers, prefault: provider.prefault, progress: handler)
+            password: compositeKey, salt: argon.salt, parameters: argonParameters,
+            memoryLimitBytes: argon2MemoryLimitBytes, maxConcurrency: workers, progress: handler)
         }
+        guard byteCount <= argon2MemoryLimitBytes else {
+          throw CryptoError.memoryLimitExceeded(requiredBytes: byteCount, limitBytes: argon2MemoryLimitBytes)
+        }
+        guard let memory = provider.allocate(byteCount) else {
+          throw CryptoError.memoryUnavailable(requiredBytes: byteCount)
+        }
+        defer { provider.release(memory) }
         return try Argon2.deriveKey(
-          password: compositeKey, salt: argon.salt, parameters: argonParameters,
-          memoryLimitBytes: argon2MemoryLimitBytes, maxConcurrency: workers, progress: handler)
+          password: compositeKey, salt: argon.salt, parameters: argonParameters, memory: memory,
+          maxConcurrency: workers, prefault: provider.prefault, progress: handler)
       }
+    } catch .memoryUnavailable(let required) {
+      throw .insufficientMemory(requiredBytes: UInt64(clamping: required), availableBytes: nil)
     } catch {
       throw .crypto(error)
     }

@@ -69,7 +69,7 @@ extension VaultSession {
   ) throws(VaultSessionError) {
     let version = VersionRequirements.effectiveVersion(for: content, settings: target)
     var primitives = StandardPrimitives(progress: progress)
-    primitives.argon2MemoryLimitBytes = Int(clamping: options.load.maxKDFMemoryBytes)
+    primitives.argon2MemoryLimitBytes = Int(clamping: options.load.kdfMemoryCapBytes)
     let bytes: [UInt8]
     var written = target
     do throws(KDBXError) {

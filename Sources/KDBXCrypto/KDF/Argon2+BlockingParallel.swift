@@ -37,7 +37,10 @@ extension Argon2 {
   /// it is written, on the thread that fills it (or on the spare worker, a slice ahead). Pass a function that
   /// maps the pages in one system call, such as Linux's `madvise(MADV_POPULATE_WRITE)`: that costs about a third
   /// less than taking a page fault on every first write (measured: 23 ms against 34 ms for 64 MiB of 4 KiB
-  /// pages). It must not change the memory's contents.
+  /// pages). It must not change the memory's contents. When it returns `false` (the system refused the pages), no
+  /// block of that segment is written, the derivation stops at the next sync point, zeroes what it wrote and throws
+  /// ``CryptoError/memoryUnavailable(requiredBytes:)``: the memory it could not get is never touched, so the
+  /// process is not killed for it.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
     maxConcurrency: Int, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
@@ -49,9 +52,11 @@ extension Argon2 {
       prefault: prefault, progress)
   }
 
-  /// Maps the pages of a range of block memory ahead of its first write, without changing its contents (see
-  /// ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)``).
-  public typealias MemoryPrefault = @Sendable (UnsafeMutableRawBufferPointer) -> Void
+  /// Maps the pages of a range of block memory ahead of its first write, without changing its contents, and
+  /// returns whether it could (see ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)``).
+  /// Return `true` when mapping ahead is merely not supported (the first writes then map the pages as usual), and
+  /// `false` only when the system refused the memory.
+  public typealias MemoryPrefault = @Sendable (UnsafeMutableRawBufferPointer) -> Bool
 
   static func checkWorkerCount(_ maxConcurrency: Int) throws(CryptoError) {
     guard maxConcurrency >= 1 else {
@@ -64,9 +69,14 @@ extension Argon2 {
     maxConcurrency: Int, prefault: MemoryPrefault?, _ progress: ProgressHandler?
   ) throws(CryptoError) -> [UInt8] {
     let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-    var wiped = false
-    defer { if !wiped { instance.wipe() } }
     let lanes = parameters.lanes
+    let record = prefault == nil ? nil : Argon2MappingRecord(lanes: lanes)
+    var wiped = false
+    defer {
+      if !wiped {
+        if let record, record.failed { instance.wipeFirstPass(record) } else { instance.wipe() }
+      }
+    }
     let slices = parameters.iterations * Argon2Geometry.syncPoints
     // With a `prefault` hook, a first round maps the first slice (``mappingItemCount``); then one round per
     // slice, then one that wipes the memory in parts (it writes the whole memory once more).
@@ -84,17 +94,19 @@ extension Argon2 {
       },
       body: { round, item in
         guard round >= first else {
-          return runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
+          return runMappingItem(
+            item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault, record: record)
         }
         guard round - first < slices else { return instance.wipe(part: item, of: parts) }
         runSliceItem(
           item, instance: instance, pass: (round - first) / Argon2Geometry.syncPoints,
           slice: (round - first) % Argon2Geometry.syncPoints, lanes: lanes, maxConcurrency: maxConcurrency,
-          prefault: prefault)
+          prefault: prefault, record: record)
       },
       maxConcurrency: maxConcurrency)
     var tag: [UInt8] = []
     try rounds.run(rounds: first + slices + 1) { round throws(CryptoError) in
+      try checkMapping(record, memory: memory)
       guard round >= first else { return }
       guard round - first < slices else {
         wiped = true
@@ -122,12 +134,24 @@ extension Argon2 {
 
   /// Runs item `item` of the mapping round (see ``mappingItemCount(lanes:maxConcurrency:)``).
   static func runMappingItem(
-    _ item: Int, instance: Argon2Instance, lanes: Int, maxConcurrency: Int, _ prefault: MemoryPrefault?
+    _ item: Int, instance: Argon2Instance, lanes: Int, maxConcurrency: Int, _ prefault: MemoryPrefault?,
+    record: Argon2MappingRecord?
   ) {
     guard let prefault else { return }
     for lane in stride(from: item, to: lanes, by: mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency)) {
-      prefault(instance.segmentMemory(lane: lane, slice: 0))
+      guard prefault(instance.segmentMemory(lane: lane, slice: 0)) else {
+        record?.recordFailure(item: item)
+        return
+      }
     }
+  }
+
+  /// Throws ``CryptoError/memoryUnavailable(requiredBytes:)`` when a page-mapping hook failed in the round that
+  /// just ended (called after the sync point, so every item's record is visible).
+  static func checkMapping(_ record: Argon2MappingRecord?, memory: UnsafeMutableRawBufferPointer)
+    throws(CryptoError)
+  {
+    if let record, record.failed { throw CryptoError.memoryUnavailable(requiredBytes: memory.count) }
   }
 
   /// The work items of one slice: items 0..<lanes fill the segments; item `lanes`, when there is a spare worker in
@@ -140,18 +164,27 @@ extension Argon2 {
   /// Runs work item `item` of a slice (see ``sliceItemCount(pass:slice:lanes:maxConcurrency:)``). With a
   /// `prefault` hook, a lane maps its own segment's pages first in the first pass, unless that was done before:
   /// the first slice by the mapping round, a later one by the spare item during the previous slice.
+  /// A hook that fails leaves its segment unwritten and is recorded in `record`, which the driver checks after the
+  /// round.
   static func runSliceItem(
     _ item: Int, instance: Argon2Instance, pass: Int, slice: Int, lanes: Int, maxConcurrency: Int,
-    prefault: MemoryPrefault?
+    prefault: MemoryPrefault?, record: Argon2MappingRecord?
   ) {
     if item < lanes {
       let mappedBefore =
         slice == 0
         || sliceItemCount(pass: pass, slice: slice - 1, lanes: lanes, maxConcurrency: maxConcurrency) > lanes
-      if pass == 0, !mappedBefore, let prefault { prefault(instance.segmentMemory(lane: item, slice: slice)) }
+      if pass == 0, !mappedBefore, let prefault, !prefault(instance.segmentMemory(lane: item, slice: slice)) {
+        record?.recordFailure(item: item)
+        return
+      }
       instance.fillSegment(pass: pass, lane: item, slice: slice)
+      if pass == 0 { record?.recordFilled(lane: item, segments: slice + 1) }
     } else if let prefault {
-      for lane in 0..<lanes { prefault(instance.segmentMemory(lane: lane, slice: slice + 1)) }
+      for lane in 0..<lanes where !prefault(instance.segmentMemory(lane: lane, slice: slice + 1)) {
+        record?.recordFailure(item: item)
+        return
+      }
     } else {
       instance.prefault(slice: slice + 1)
     }

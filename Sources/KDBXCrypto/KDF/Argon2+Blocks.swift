@@ -106,6 +106,20 @@ struct Argon2Instance: @unchecked Sendable {
     (base + start).update(repeating: Argon2Register(), count: end - start)
   }
 
+  /// Overwrites with zeros what the first pass wrote before a page-mapping hook failed: in each lane, the first two
+  /// blocks (written before any hook ran) and the segments the lane filled (`record`). The rest of the memory was
+  /// never written by this run, and may not be mapped: writing zeros there would make the system supply the very
+  /// memory it just refused.
+  @inline(never)
+  func wipeFirstPass(_ record: Argon2MappingRecord) {
+    let g = geometry
+    for lane in 0..<g.lanes {
+      let blocks = Swift.min(g.laneLength, Swift.max(2, record.filledSegments(lane: lane) * g.segmentLength))
+      // SAFETY: blocks <= laneLength, so the range lies inside lane `lane`, inside the memory.
+      block(lane * g.laneLength).update(repeating: Argon2Register(), count: blocks * argon2RegistersPerBlock)
+    }
+  }
+
   /// The memory of the segment of `lane` in slice `slice`, for a caller's page-mapping hook.
   func segmentMemory(lane: Int, slice: Int) -> UnsafeMutableRawBufferPointer {
     let g = geometry
@@ -453,5 +467,57 @@ struct Argon2Instance: @unchecked Sendable {
   @inline(__always)
   static func rotateRight(_ x: Argon2Register, _ count: UInt64) -> Argon2Register {
     (x &>> count) &+ (x &<< (64 &- count))
+  }
+}
+
+/// What a first pass with a page-mapping hook (``Argon2/MemoryPrefault``) has done so far: for each work item, whether
+/// a hook call it made failed, and for each lane, how many first-pass segments it filled. Drivers check the failures
+/// after every round, and wipe only what was filled when they stop (``Argon2Instance/wipeFirstPass(_:)``).
+///
+/// SAFETY: slot i is written only by the thread running work item i of the current round (each item runs once per
+/// round), and read by the calling thread only after the round's sync point, which orders every write of the round
+/// before it (the same ordering the block memory relies on). The storage is allocated and initialized for
+/// `slotCount` slots in `init` and freed in `deinit`, after the last round.
+final class Argon2MappingRecord: @unchecked Sendable {
+  private let slotCount: Int
+  private let failures: UnsafeMutablePointer<Bool>
+  private let segments: UnsafeMutablePointer<Int>
+
+  /// A record for `lanes` lanes and up to `lanes + 1` work items per round.
+  init(lanes: Int) {
+    slotCount = lanes + 1
+    failures = .allocate(capacity: slotCount)
+    failures.initialize(repeating: false, count: slotCount)
+    segments = .allocate(capacity: slotCount)
+    segments.initialize(repeating: 0, count: slotCount)
+  }
+
+  deinit {
+    failures.deallocate()
+    segments.deallocate()
+  }
+
+  /// Notes that a hook call of work item `item` reported failure.
+  func recordFailure(item: Int) {
+    precondition(item >= 0 && item < slotCount)
+    failures[item] = true
+  }
+
+  /// Notes that `lane` has filled its first `count` first-pass segments.
+  func recordFilled(lane: Int, segments count: Int) {
+    precondition(lane >= 0 && lane < slotCount)
+    segments[lane] = count
+  }
+
+  /// The first-pass segments `lane` filled.
+  func filledSegments(lane: Int) -> Int {
+    precondition(lane >= 0 && lane < slotCount)
+    return segments[lane]
+  }
+
+  /// Whether any hook call failed (read after a sync point).
+  var failed: Bool {
+    for slot in 0..<slotCount where failures[slot] { return true }
+    return false
   }
 }

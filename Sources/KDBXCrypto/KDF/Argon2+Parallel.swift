@@ -52,15 +52,22 @@
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
     ) async throws(CryptoError) -> [UInt8] {
       let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-      var wiped = false
-      defer { if !wiped { instance.wipe() } }
       let lanes = parameters.lanes
+      let record = prefault == nil ? nil : Argon2MappingRecord(lanes: lanes)
+      var wiped = false
+      defer {
+        if !wiped {
+          if let record, record.failed { instance.wipeFirstPass(record) } else { instance.wipe() }
+        }
+      }
       let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
       if prefault != nil {
         // The mapping round of the synchronous driver (see ``mappingItemCount(lanes:maxConcurrency:)``).
         await runItems(mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency), maxConcurrency) { item in
-          runMappingItem(item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault)
+          runMappingItem(
+            item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault, record: record)
         }
+        try checkMapping(record, memory: memory)
       }
       for pass in 0..<parameters.iterations {
         for slice in 0..<Argon2Geometry.syncPoints {
@@ -69,8 +76,9 @@
           await runItems(items, maxConcurrency) { item in
             runSliceItem(
               item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
-              prefault: prefault)
+              prefault: prefault, record: record)
           }
+          try checkMapping(record, memory: memory)
           try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
         }
       }

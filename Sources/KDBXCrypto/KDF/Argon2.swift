@@ -13,6 +13,12 @@
 /// themselves (for example to back it with huge pages) pass it in with
 /// ``deriveKey(password:salt:parameters:memory:progress:)``.
 ///
+/// The allocation uses the standard library's allocator, which cannot report failure: when the system cannot
+/// supply the memory, the process stops ("failed to allocate"). That can only happen when the ceiling passed is
+/// larger than the memory the process can get, so pass a ceiling no larger than that (what the system reports
+/// available, a container's limit). A caller that maps the memory itself can refuse cleanly instead: the
+/// caller-memory entry points never allocate, and their `prefault` hook can report pages the system refused.
+///
 /// Side channels: Argon2d and the second half of Argon2id's first pass read memory at addresses that
 /// depend on the password; that is by design (RFC 9106 §4) and not constant-time.
 public enum Argon2 {
@@ -45,7 +51,8 @@ public enum Argon2 {
   ///   - password: P, at most 2^32-1 bytes.
   ///   - salt: S, 8...2^32-1 bytes (RFC 9106 §3.1; 16 bytes are recommended).
   ///   - parameters: validated parameters.
-  ///   - memoryLimitBytes: the ceiling for the block memory; a request above it throws before allocating.
+  ///   - memoryLimitBytes: the ceiling for the block memory; a request above it throws before allocating. Keep it
+  ///     at or below the memory the process can get: an allocation the system refuses stops the process.
   ///   - progress: called after every slice; return `false` to cancel.
   /// - Returns: `parameters.outputLength` bytes.
   /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory (or the

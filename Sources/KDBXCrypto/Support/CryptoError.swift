@@ -12,6 +12,9 @@ public enum CryptoError: Error, Equatable, Sendable {
   case invalidParameter(name: String, reason: String)
   /// A computation would need more memory than the caller's ceiling allows.
   case memoryLimitExceeded(requiredBytes: Int, limitBytes: Int)
+  /// Memory within the ceiling could not be had: the caller's memory provider or its page-mapping hook reported
+  /// failure (for example `mmap` or `madvise(MADV_POPULATE_WRITE)` failing with `ENOMEM`). Nothing was derived.
+  case memoryUnavailable(requiredBytes: Int)
   /// A stream cipher's counter would wrap.
   case counterOverflow
   /// A long-running computation was cancelled by its caller.

@@ -129,6 +129,9 @@ enum CreateCommand {
       kdf = .aesKDF(AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: .aesKDBX3))
     case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
     }
+    // Before any password prompt or KDF run: settings kdbx would not open by default, and memory not here.
+    try KDFCosts.checkWritable(kdf)
+    try KDFCosts.checkMemory(kdf)
     return SaveSettings(version: version, cipher: cipher, kdf: kdf)
   }
 

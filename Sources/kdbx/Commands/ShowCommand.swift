@@ -13,7 +13,7 @@ enum ShowCommand {
       --totp adds the current one-time password and the seconds it stays valid.
     """
 
-  static let standardFields = ["Title", "UserName", "Password", "URL", "Notes"]
+  static let standardFields = Entry.standardFieldNames
 
   static func run(_ raw: [String]) throws(CLIError) {
     var valueOptions = VaultAccess.valueOptions
@@ -39,7 +39,7 @@ enum ShowCommand {
       Terminal.out(lines.map { $0 + "\n" }.joined())
       return
     }
-    let names = standardFields + entry.fields.map { $0.key }.filter { !standardFields.contains($0) }
+    let fields = entry.displayedFields()
     func shown(_ value: FieldValue?) -> String {
       guard let value else { return "" }
       return value.isProtected && !showProtected ? "PROTECTED" : value.reveal()
@@ -52,7 +52,7 @@ enum ShowCommand {
       var members: [(String, JSONValue)] = [("uuid", .string(entry.uuid.description))]
       members.append(("groupPath", .array(vault.groupPath(of: located.position.group).map { .string($0) })))
       members.append(
-        ("fields", .object(names.map { ($0, JSONValue.string(shown(entry[field: $0]))) })))
+        ("fields", .object(fields.map { ($0.name, JSONValue.string(shown($0.value))) })))
       members.append(("tags", .array(entry.tagList.map { .string($0) })))
       members.append(("attachments", .array(entry.attachments.map { .string($0.name) })))
       if let code {
@@ -64,10 +64,10 @@ enum ShowCommand {
     // Vault text is escaped for the terminal: names and single-line fields on one line, Notes and custom fields
     // (which may span lines on purpose) with their line breaks.
     var lines: [String] = []
-    for name in names {
-      let value = shownText(entry[field: name])
-      let text = isMultiline(name) ? TerminalText.multiline(value) : TerminalText.line(value)
-      lines.append("\(TerminalText.line(name)): \(text)")
+    for field in fields {
+      let value = shownText(field.value)
+      let text = isMultiline(field.name) ? TerminalText.multiline(value) : TerminalText.line(value)
+      lines.append("\(TerminalText.line(field.name)): \(text)")
     }
     if !entry.tagList.isEmpty { lines.append("Tags: \(TerminalText.line(entry.tagList.joined(separator: ", ")))") }
     if !entry.attachments.isEmpty {
