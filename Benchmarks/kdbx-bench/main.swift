@@ -46,7 +46,7 @@ for argument in CommandLine.arguments.dropFirst() {
 // Built after the arguments are read, so that `--derive` and `--write-document` do not pay for the registrations.
 let allBenchmarks: [Benchmark] =
   hashBenchmarks() + cipherBenchmarks() + kdfBenchmarks() + compressionBenchmarks() + xmlBenchmarks()
-  + kdbxBenchmarks() + modelBenchmarks()
+  + kdbxBenchmarks() + mergeBenchmarks() + modelBenchmarks()
 
 let selected = allBenchmarks.filter { benchmark in
   filters.isEmpty || filters.contains { benchmark.name.lowercased().contains($0) }

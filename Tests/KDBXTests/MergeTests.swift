@@ -20,7 +20,10 @@ struct MergeTests {
     let result = DatabaseMerge.synchronize(local: local, remote: remote)
     #expect(F.parent(of: F.uuid(21), in: result.database) == F.groupA)
     #expect(F.parent(of: F.uuid(22), in: result.database) == F.groupB)
-    #expect(result.report.changes == [MergeChange(object: .entry, uuid: F.uuid(22), action: .added(parent: F.groupB))])
+    #expect(
+      result.report.changes == [
+        MergeChange(object: .entry, uuid: F.uuid(22), action: .added(parent: F.groupB), path: ["B", "remote new"])
+      ])
   }
 
   @Test func sameEntryEditedOnBothSidesNewerWinsOlderGoesToHistory() throws {
@@ -40,6 +43,7 @@ struct MergeTests {
     let kept = try #require(F.entry(F.entry1, in: reverse.database))
     #expect(kept[field: "Password"]?.reveal() == "remote edit")
     #expect((kept.history ?? []).map { $0[field: "Password"]?.reveal() ?? "" } == ["secret", "local edit"])
+    #expect(reverse.report.changes(for: F.entry1).map(\.action) == [.keptLocal, .historyMerged(count: 1)])
   }
 
   @Test func sameTimeDifferentContentKeepsLocalAndRecordsRemoteInHistory() throws {
@@ -263,7 +267,10 @@ struct MergeTests {
     #expect(F.entry(F.entry1, in: result.database) != nil, "KeePassXC's KeepNewer ignores the remote tombstone")
     #expect(F.entry(F.entry3, in: result.database) != nil, "and brings a locally deleted entry back")
     #expect(result.database.deletedObjects == local.deletedObjects)
-    #expect(result.report.changes == [MergeChange(object: .entry, uuid: F.entry3, action: .added(parent: F.groupB))])
+    #expect(
+      result.report.changes == [
+        MergeChange(object: .entry, uuid: F.entry3, action: .added(parent: F.groupB), path: ["B", "three"])
+      ])
     let synchronized = DatabaseMerge.synchronize(local: local, remote: remote)
     #expect(F.entry(F.entry1, in: synchronized.database) == nil)
     #expect(F.entry(F.entry3, in: synchronized.database) == nil)

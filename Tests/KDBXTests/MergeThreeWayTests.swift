@@ -190,6 +190,7 @@ struct MergeThreeWayTests {
     let report = DatabaseMerge.threeWayDryRun(base: base, local: local, remote: remote, clock: Self.clock)
     #expect(report == Self.merge(base, local, remote).report)
     #expect(report.conflicts.count == 1)
-    #expect(report.changes.contains(MergeChange(object: .entry, uuid: F.entry3, action: .deleted)))
+    #expect(
+      report.changes.contains(MergeChange(object: .entry, uuid: F.entry3, action: .deleted, path: ["B", "three"])))
   }
 }

@@ -1,9 +1,14 @@
 /// Merging two versions of a database by UUID and timestamps.
 ///
 /// - ``synchronize(local:remote:mode:)``: the two-way synchronisation KeePass and KeePassXC perform ("Synchronize"
-///   mode): groups and entries are matched by UUID; for an object on both sides the one with the newer
-///   `LastModificationTime` supplies the content and the other goes to the entry's history (history is a union,
-///   ordered by modification time); the parent comes from the side with the newer `LocationChanged` (moves);
+///   mode): groups and entries are matched by UUID and compared by meaning (``MergeEquivalence``: field order,
+///   default values written out or left out, and the app that wrote the file do not count, so merging a vault
+///   with another app's re-save of it changes nothing); for an object whose two versions differ, the one with
+///   the newer `LastModificationTime` supplies the content and the other goes to the entry's history (history is
+///   a union of versions, ordered by modification time); two different versions with the same time are a
+///   ``MergeConflict`` (``MergeConflict/Kind/sameModificationTime``): the local one stays and the remote one goes to
+///   the history, where KeePass 2 would take the remote one and drop the local one; the parent comes from the side
+///   with the newer `LocationChanged` (moves);
 ///   `DeletedObjects` of both sides are united, and an object is deleted only when its deletion is not older than
 ///   its last modification, so an edit made after a deletion survives; a deleted group that still holds surviving
 ///   objects is kept. `Meta` fields follow their `*Changed` timestamps and custom icons are united by UUID (newer
@@ -12,9 +17,14 @@
 ///   without looking at clocks, and changes made on both sides are reported as ``MergeConflict``s instead of
 ///   being decided by timestamps.
 ///
-/// Both return a ``MergeResult``; the report lists every change made to `local` (a dry run is the report alone:
-/// ``synchronizeDryRun(local:remote:mode:)``, ``threeWayDryRun(base:local:remote:clock:)``). History is not trimmed
-/// here; apply the database's `HistoryMaxItems`/`HistoryMaxSize` afterwards if wanted.
+/// Both return a ``MergeResult``; the report lists every change made to `local` and every conflict, with paths (a
+/// dry run is the report alone: ``synchronizeDryRun(local:remote:mode:)``, ``threeWayDryRun(base:local:remote:clock:)``).
+/// Each entry whose history the merge changed is then trimmed to the merged `Meta/HistoryMaxItems` and
+/// `HistoryMaxSize` (oldest versions first; a negative limit means none; absent limits are KeePass's defaults of
+/// 10 items and 6 MiB), as KeePass 2 does at the end of `PwDatabase.MergeIn` (`MaintainBackups`); unlike KeePass,
+/// entries the merge did not touch keep their history as it is, so that merging a vault with a copy of itself
+/// changes nothing. Histories are united and compared through hashed sets of versions, so the work grows linearly
+/// with the number of history items (sorting aside).
 public enum DatabaseMerge {
   /// How the two-way merge treats `DeletedObjects`.
   public enum Mode: Sendable, Equatable {
@@ -50,6 +60,9 @@ struct Synchronizer {
   var tree: MergeTree
   var remoteTree: MergeTree
   var extraOrder: [MergeTree.Child] = []
+  var keptLocal: Set<KDBXUUID> = []
+  var historyChanged: [KDBXUUID] = []
+  var conflicts: [MergeConflict] = []
 
   init(local: Database, remote: Database, mode: DatabaseMerge.Mode) {
     self.local = local
@@ -58,16 +71,9 @@ struct Synchronizer {
     pool = local.binaries
     let localRoot = local.root ?? remote.root ?? Group(uuid: .zero, name: nil)
     tree = MergeTree(root: localRoot)
-    var remoteRoot = remote.root ?? Group(uuid: localRoot.uuid, name: nil)
-    remoteRoot = Synchronizer.remap(remoteRoot, from: remote.binaries, into: &pool)
+    var remap = MergeSupport.BinaryRemap(source: remote.binaries)
+    let remoteRoot = remap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
     remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
-  }
-
-  static func remap(_ group: Group, from source: BinaryPool, into pool: inout BinaryPool) -> Group {
-    var copy = group
-    copy.entries = group.entries.map { MergeSupport.remapAttachments($0, from: source, into: &pool) }
-    copy.groups = group.groups.map { remap($0, from: source, into: &pool) }
-    return copy
   }
 
   mutating func run() -> MergeResult {
@@ -82,12 +88,14 @@ struct Synchronizer {
     } else {
       tombstones = ([], [:])
     }
-    merged.root = tree.build(extraOrder: extraOrder)
-    merged.binaries = pool
     let (meta, metaChanges) = MetaMerge.twoWay(local: local.meta, remote: remote.meta, tombstones: tombstones.byUUID)
     merged.meta = meta
-    var report = MergeDiff.report(local: local, merged: merged, tombstones: tombstones.byUUID)
+    MergeSupport.trimHistory(of: historyChanged, in: &tree, meta: meta, pool: pool)
+    merged.root = tree.build(extraOrder: extraOrder)
+    merged.binaries = pool
+    var report = MergeDiff.report(local: local, merged: merged, tombstones: tombstones.byUUID, keptLocal: keptLocal)
     report.changes += metaChanges
+    report.conflicts = MergeDiff.locate(conflicts, local: local, merged: merged)
     return MergeResult(database: merged, report: report)
   }
 
@@ -103,13 +111,18 @@ struct Synchronizer {
         continue
       }
       let localTimes = node.group.times
-      if MergeSupport.modified(remoteNode.group.times) > MergeSupport.modified(localTimes),
-        MergeSupport.content(remoteNode.group) != MergeSupport.content(node.group)
-      {
-        node.group = remoteNode.group
-        // The location fields stay with the side whose move is newer (below).
-        node.group.times?.locationChanged = localTimes?.locationChanged
-        node.group.previousParentGroup = tree.groups[uuid]?.group.previousParentGroup
+      if !MergeEquivalence.same(remoteNode.group, node.group) {
+        let remoteTime = MergeSupport.modified(remoteNode.group.times)
+        let localTime = MergeSupport.modified(localTimes)
+        if remoteTime > localTime {
+          node.group = remoteNode.group
+          // The location fields stay with the side whose move is newer (below).
+          node.group.times?.locationChanged = localTimes?.locationChanged
+          node.group.previousParentGroup = tree.groups[uuid]?.group.previousParentGroup
+        } else if remoteTime == localTime {
+          conflicts.append(
+            MergeConflict(object: .group, uuid: uuid, kind: .sameModificationTime, remoteGroup: remoteNode.group))
+        }
       }
       if uuid != tree.rootUUID, let newParent = remoteNode.parent, newParent != node.parent,
         MergeSupport.located(remoteNode.group.times) > MergeSupport.located(localTimes),
@@ -134,30 +147,56 @@ struct Synchronizer {
           extraOrder.append(.entry(uuid))
           continue
         }
-        tree.entries[uuid] = Synchronizer.mergeEntry(local: node, remote: remoteNode, tree: tree)
-        if tree.entries[uuid]?.parent != node.parent { extraOrder.append(.entry(uuid)) }
+        let merged = Synchronizer.mergeEntry(local: node, remote: remoteNode, tree: tree, pool: pool)
+        tree.entries[uuid] = merged.node
+        // A losing remote version that the local history already holds changes nothing and is not reported.
+        switch merged.outcome {
+        case .same, .remoteWon: break
+        case .localWon: if merged.historyAdded > 0 { keptLocal.insert(uuid) }
+        case .sameTime:
+          if merged.historyAdded > 0 {
+            conflicts.append(
+              MergeConflict(object: .entry, uuid: uuid, kind: .sameModificationTime, remoteEntry: remoteNode.entry))
+          }
+        }
+        if merged.historyAdded > 0 { historyChanged.append(uuid) }
+        if merged.node.parent != node.parent { extraOrder.append(.entry(uuid)) }
       }
     }
   }
 
+  /// Which version of an entry won.
+  enum Outcome {
+    case same
+    case remoteWon
+    case localWon
+    case sameTime
+  }
+
   /// KeePassXC's "merge histories" resolution: newer content wins, the other version and both histories form the
-  /// history; the newer `LocationChanged` decides the group.
-  static func mergeEntry(local: MergeTree.EntryNode, remote: MergeTree.EntryNode, tree: MergeTree)
-    -> MergeTree.EntryNode
+  /// history (KeePass 2 `PwDatabase.MergeIn`: `CreateBackup` of the older version unless the history already has
+  /// it, then `MergeEntryHistory`); the newer `LocationChanged` decides the group.
+  static func mergeEntry(local: MergeTree.EntryNode, remote: MergeTree.EntryNode, tree: MergeTree, pool: BinaryPool)
+    -> (node: MergeTree.EntryNode, outcome: Outcome, historyAdded: Int)
   {
     let l = local.entry
     let r = remote.entry
     var current: Entry
-    if MergeSupport.content(l) == MergeSupport.content(r) {
+    let outcome: Outcome
+    let added: Int
+    if MergeEquivalence.same(l, r, pool: pool) {
       current = l
-      current.history = MergeSupport.unionHistory(l.history, adding: r.history ?? []).history
+      (current.history, added) = MergeSupport.unionHistory(l.history, adding: r.history ?? [], pool: pool)
+      outcome = .same
     } else if MergeSupport.modified(r.times) > MergeSupport.modified(l.times) {
       current = r
-      current.history = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l]).history
+      (current.history, added) = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l], pool: pool)
+      outcome = .remoteWon
     } else {
       // Local is newer, or equally new with different content: keep local, remote goes to history.
       current = l
-      current.history = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r]).history
+      (current.history, added) = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r], pool: pool)
+      outcome = MergeSupport.modified(r.times) == MergeSupport.modified(l.times) ? .sameTime : .localWon
     }
     if current.history?.isEmpty == true && l.history == nil && r.history == nil { current.history = nil }
     var parent = local.parent
@@ -171,6 +210,7 @@ struct Synchronizer {
       current.times?.locationChanged = l.times?.locationChanged
       current.previousParentGroup = l.previousParentGroup
     }
-    return MergeTree.EntryNode(entry: current, parent: parent)
+    let outcomeAdded = outcome == .remoteWon ? max(added, 1) : added
+    return (MergeTree.EntryNode(entry: current, parent: parent), outcome, outcomeAdded)
   }
 }

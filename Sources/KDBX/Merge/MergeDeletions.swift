@@ -1,8 +1,9 @@
-/// Applies `DeletedObjects` to a merged tree (KDBX 4.1 specification, "XML": `DeletedObjects`; KeePassXC
-/// `Merger::mergeDeletions`).
+/// Applies `DeletedObjects` to a merged tree (KDBX 4.1 specification, "XML": `DeletedObjects`; KeePass 2
+/// `PwDatabase.ApplyDeletions`, KeePassXC `Merger::mergeDeletions`).
 enum MergeDeletions {
-  /// Deletes every entry whose tombstone is not older than its last modification, then, repeatedly, every
-  /// empty group whose tombstone is not older than its last modification. Returns the tombstones to keep: those
+  /// Deletes every entry last modified before its tombstone's time, then, repeatedly, every empty group last
+  /// modified before its tombstone's time. An object modified at the very second of its deletion stays, as in
+  /// KeePass 2 (`TimeUtil.Compare(LastModificationTime, DeletionTime) < 0`), which loses nothing. Returns the tombstones to keep: those
   /// of objects now absent. A tombstone of an object that survives (edited after the deletion, or a group that
   /// still holds survivors) is dropped, so that the next synchronisation does not delete it either.
   static func apply(
@@ -10,7 +11,7 @@ enum MergeDeletions {
   ) -> [DeletedObject] {
     for uuid in tombstones.order {
       guard let tombstone = tombstones.byUUID[uuid], let node = tree.entries[uuid] else { continue }
-      if MergeSupport.modified(node.entry.times) <= (tombstone.deletionTime ?? .maximum) {
+      if MergeSupport.modified(node.entry.times) < (tombstone.deletionTime ?? .maximum) {
         tree.entries[uuid] = nil
       }
     }
@@ -19,7 +20,7 @@ enum MergeDeletions {
         guard uuid != tree.rootUUID, let tombstone = tombstones.byUUID[uuid], let node = tree.groups[uuid] else {
           return false
         }
-        return MergeSupport.modified(node.group.times) <= (tombstone.deletionTime ?? .maximum)
+        return MergeSupport.modified(node.group.times) < (tombstone.deletionTime ?? .maximum)
       }, from: &tree)
     return tombstones.order.compactMap { uuid in
       tree.entries[uuid] == nil && tree.groups[uuid] == nil ? tombstones.byUUID[uuid] : nil

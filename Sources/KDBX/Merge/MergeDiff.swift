@@ -1,65 +1,70 @@
-/// Lists the changes that turn `local` into `merged`, object by object (the dry-run report).
+/// Lists the changes that turn `local` into `merged`, object by object, with their paths (the dry-run report).
+/// Objects are compared with ``MergeEquivalence``; history lists through ``MergeSupport/VersionSet`` (linear).
 enum MergeDiff {
-  static func report(local: Database, merged: Database, tombstones: [KDBXUUID: DeletedObject]) -> MergeReport {
+  /// `keptLocal`: entries whose local version won over a different, older remote version.
+  static func report(
+    local: Database, merged: Database, tombstones: [KDBXUUID: DeletedObject], keptLocal: Set<KDBXUUID> = []
+  ) -> MergeReport {
     var changes: [MergeChange] = []
-    let before = local.root.map { MergeTree(root: $0) }
-    let after = merged.root.map { MergeTree(root: $0) }
-    let beforeGroups = before?.groups ?? [:]
-    let beforeEntries = before?.entries ?? [:]
-    let afterGroups = after?.groups ?? [:]
-    let afterEntries = after?.entries ?? [:]
+    let pool = merged.binaries
+    let before = MergePaths(tree: local.root.map { MergeTree(root: $0) })
+    let after = MergePaths(tree: merged.root.map { MergeTree(root: $0) })
+    let beforeGroups = before.tree?.groups ?? [:]
+    let beforeEntries = before.tree?.entries ?? [:]
+    let afterGroups = after.tree?.groups ?? [:]
+    let afterEntries = after.tree?.entries ?? [:]
 
-    for uuid in after?.groupOrder ?? [] {
+    for uuid in after.tree?.groupOrder ?? [] {
       guard let node = afterGroups[uuid] else { continue }
+      let path = after.path(ofGroup: uuid)
+      func change(_ action: MergeChange.Action, oldPath: [String]? = nil) {
+        changes.append(MergeChange(object: .group, uuid: uuid, action: action, path: path, oldPath: oldPath))
+      }
       guard let old = beforeGroups[uuid] else {
-        changes.append(MergeChange(object: .group, uuid: uuid, action: .added(parent: node.parent)))
-        if tombstones[uuid] != nil {
-          changes.append(MergeChange(object: .group, uuid: uuid, action: .deletionOverridden))
-        }
+        change(.added(parent: node.parent))
+        if tombstones[uuid] != nil { change(.deletionOverridden) }
         continue
       }
-      if MergeSupport.content(old.group) != MergeSupport.content(node.group) {
-        changes.append(MergeChange(object: .group, uuid: uuid, action: .updated))
-      }
-      if old.parent != node.parent {
-        changes.append(MergeChange(object: .group, uuid: uuid, action: .moved(from: old.parent, to: node.parent)))
-      }
-      if tombstones[uuid] != nil {
-        changes.append(MergeChange(object: .group, uuid: uuid, action: .deletionOverridden))
-      }
+      let oldPath = before.path(ofGroup: uuid)
+      let moved = oldPath == path ? nil : oldPath
+      if !MergeEquivalence.same(old.group, node.group) { change(.updated, oldPath: moved) }
+      if old.parent != node.parent { change(.moved(from: old.parent, to: node.parent), oldPath: moved) }
+      if tombstones[uuid] != nil { change(.deletionOverridden) }
     }
-    for uuid in before?.groupOrder ?? [] where afterGroups[uuid] == nil {
-      changes.append(MergeChange(object: .group, uuid: uuid, action: .deleted))
+    for uuid in before.tree?.groupOrder ?? [] where afterGroups[uuid] == nil {
+      changes.append(MergeChange(object: .group, uuid: uuid, action: .deleted, path: before.path(ofGroup: uuid)))
     }
 
-    for groupUUID in after?.groupOrder ?? [] {
+    for groupUUID in after.tree?.groupOrder ?? [] {
       for child in afterGroups[groupUUID]?.children ?? [] {
-        guard case .entry(let uuid) = child, let node = afterEntries[uuid] else { continue }
+        guard case .entry(let uuid) = child, let node = afterEntries[uuid], node.parent == groupUUID else { continue }
+        let path = after.path(ofEntry: uuid)
+        func change(_ action: MergeChange.Action, oldPath: [String]? = nil) {
+          changes.append(MergeChange(object: .entry, uuid: uuid, action: action, path: path, oldPath: oldPath))
+        }
         guard let old = beforeEntries[uuid] else {
-          changes.append(MergeChange(object: .entry, uuid: uuid, action: .added(parent: node.parent)))
-          if tombstones[uuid] != nil {
-            changes.append(MergeChange(object: .entry, uuid: uuid, action: .deletionOverridden))
-          }
+          change(.added(parent: node.parent))
+          if tombstones[uuid] != nil { change(.deletionOverridden) }
           continue
         }
-        if MergeSupport.content(old.entry) != MergeSupport.content(node.entry) {
-          changes.append(MergeChange(object: .entry, uuid: uuid, action: .updated))
+        let oldPath = before.path(ofEntry: uuid)
+        let moved = oldPath == path ? nil : oldPath
+        if !MergeEquivalence.same(old.entry, node.entry, pool: pool) {
+          change(.updated, oldPath: moved)
+        } else if keptLocal.contains(uuid) {
+          change(.keptLocal)
         }
-        let oldHistory = (old.entry.history ?? []).map(MergeSupport.content)
-        let added = (node.entry.history ?? []).filter { !oldHistory.contains(MergeSupport.content($0)) }.count
-        if added > 0 { changes.append(MergeChange(object: .entry, uuid: uuid, action: .historyMerged(count: added))) }
-        if old.parent != node.parent {
-          changes.append(MergeChange(object: .entry, uuid: uuid, action: .moved(from: old.parent, to: node.parent)))
-        }
-        if tombstones[uuid] != nil {
-          changes.append(MergeChange(object: .entry, uuid: uuid, action: .deletionOverridden))
-        }
+        let (added, removed) = historyDifference(old.entry.history ?? [], node.entry.history ?? [], pool: pool)
+        if added > 0 { change(.historyMerged(count: added)) }
+        if removed > 0 { change(.historyTrimmed(count: removed)) }
+        if old.parent != node.parent { change(.moved(from: old.parent, to: node.parent), oldPath: moved) }
+        if tombstones[uuid] != nil { change(.deletionOverridden) }
       }
     }
-    for groupUUID in before?.groupOrder ?? [] {
+    for groupUUID in before.tree?.groupOrder ?? [] {
       for child in beforeGroups[groupUUID]?.children ?? [] {
         guard case .entry(let uuid) = child, afterEntries[uuid] == nil else { continue }
-        changes.append(MergeChange(object: .entry, uuid: uuid, action: .deleted))
+        changes.append(MergeChange(object: .entry, uuid: uuid, action: .deleted, path: before.path(ofEntry: uuid)))
       }
     }
 
@@ -68,5 +73,58 @@ enum MergeDiff {
       changes.append(MergeChange(object: .deletedObject, uuid: object.uuid, action: .recorded))
     }
     return MergeReport(changes: changes)
+  }
+
+  /// How many versions `new` has that `old` has not (added), and the reverse (removed), in linear time.
+  static func historyDifference(_ old: [Entry], _ new: [Entry], pool: BinaryPool) -> (added: Int, removed: Int) {
+    if old.count == new.count, zip(old, new).allSatisfy({ MergeEquivalence.same($0, $1, pool: pool) }) {
+      return (0, 0)
+    }
+    let oldSet = MergeSupport.VersionSet(old, pool: pool)
+    let newSet = MergeSupport.VersionSet(new, pool: pool)
+    return (new.filter { !oldSet.contains($0) }.count, old.filter { !newSet.contains($0) }.count)
+  }
+
+  /// `conflicts` with their paths: where the object is after the merge, or was before it.
+  static func locate(_ conflicts: [MergeConflict], local: Database, merged: Database) -> [MergeConflict] {
+    guard !conflicts.isEmpty else { return conflicts }
+    let before = MergePaths(tree: local.root.map { MergeTree(root: $0) })
+    let after = MergePaths(tree: merged.root.map { MergeTree(root: $0) })
+    return conflicts.map { conflict in
+      var located = conflict
+      guard let uuid = conflict.uuid else { return located }
+      switch conflict.object {
+      case .entry:
+        located.path = after.tree?.entries[uuid] != nil ? after.path(ofEntry: uuid) : before.path(ofEntry: uuid)
+      case .group:
+        located.path = after.tree?.groups[uuid] != nil ? after.path(ofGroup: uuid) : before.path(ofGroup: uuid)
+      default:
+        break
+      }
+      return located
+    }
+  }
+}
+
+/// Paths of the objects of a flattened tree: group names below the root, then the entry's title.
+struct MergePaths {
+  let tree: MergeTree?
+
+  func path(ofGroup uuid: KDBXUUID) -> [String] {
+    guard let tree else { return [] }
+    var names: [String] = []
+    var current: KDBXUUID? = uuid
+    var steps = 0
+    while let id = current, id != tree.rootUUID, let node = tree.groups[id], steps <= tree.groups.count {
+      names.append(node.group.name ?? "")
+      current = node.parent
+      steps += 1
+    }
+    return names.reversed()
+  }
+
+  func path(ofEntry uuid: KDBXUUID) -> [String] {
+    guard let node = tree?.entries[uuid] else { return [] }
+    return path(ofGroup: node.parent) + [node.entry[field: "Title"]?.reveal() ?? ""]
   }
 }

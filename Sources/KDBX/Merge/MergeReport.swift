@@ -13,10 +13,19 @@ public struct MergeChange: Sendable, Equatable {
   public enum Action: Sendable, Equatable {
     /// Added from the remote database, into group `parent`.
     case added(parent: KDBXUUID?)
-    /// Replaced by the remote version, which is newer (an entry's local version goes to its history).
+    /// Replaced by the remote version, which is newer: the remote version wins (an entry's local version goes to
+    /// its history).
     case updated
-    /// History items taken from the other side (the history is a union by modification time).
+    /// The two versions differ and the local one is newer: the local version wins and stays, and the remote one
+    /// goes to the entry's history (entries only; a group's older remote version is not applied, which changes
+    /// nothing).
+    case keptLocal
+    /// Versions added to the history: from the other side's history, and the version that lost (the history is a
+    /// union of versions, ordered by modification time).
     case historyMerged(count: Int)
+    /// Versions removed from the local history to keep it within `Meta/HistoryMaxItems` and `HistoryMaxSize`
+    /// (oldest first, as KeePass does after a merge).
+    case historyTrimmed(count: Int)
     /// Moved, because the remote `LocationChanged` is newer.
     case moved(from: KDBXUUID?, to: KDBXUUID?)
     /// Deleted: the other side deleted it after its last modification.
@@ -34,15 +43,23 @@ public struct MergeChange: Sendable, Equatable {
   /// The object's UUID (`nil` for `Meta` fields).
   public var uuid: KDBXUUID?
   public var action: Action
+  /// Where the object is after the merge (where it was, when it is deleted): the names of the groups below the
+  /// root, then the entry's title (a group's own name last). Empty for `Meta`, custom icons and tombstones.
+  public var path: [String]
+  /// Where the object was before the merge, when that differs from ``path`` (a move, a renamed group or entry).
+  public var oldPath: [String]?
 
-  public init(object: Object, uuid: KDBXUUID?, action: Action) {
+  public init(object: Object, uuid: KDBXUUID?, action: Action, path: [String] = [], oldPath: [String]? = nil) {
     self.object = object
     self.uuid = uuid
     self.action = action
+    self.path = path
+    self.oldPath = oldPath
   }
 }
 
-/// A three-way merge conflict: both sides changed the same thing differently since the common ancestor.
+/// A merge conflict: in a three-way merge, both sides changed the same thing differently since the common
+/// ancestor; in a two-way merge, two different versions carry the same modification time (``Kind/sameModificationTime``).
 ///
 /// The merged database stays loss-free for conflicted objects: an entry edited on both sides keeps the local
 /// version with the remote one added to its history; an object deleted on one side and changed on the other is
@@ -62,28 +79,37 @@ public struct MergeConflict: Sendable, Equatable {
     case movedToDifferentGroups(local: KDBXUUID?, remote: KDBXUUID?)
     /// A `Meta` field (named as in the XML) changed on both sides to different values.
     case metaField(String)
+    /// Two-way merge: the two versions differ but have the same `LastModificationTime`, so neither is newer. The
+    /// local version stays; an entry gets the remote version in its history (nothing is lost), a group keeps
+    /// its local data (``MergeConflict/remoteGroup`` has the other).
+    case sameModificationTime
   }
 
   public var object: MergeChange.Object
   public var uuid: KDBXUUID?
   public var kind: Kind
+  /// Where the object is after the merge, as ``MergeChange/path``.
+  public var path: [String]
   /// The remote version of a conflicted entry, when it exists.
   public var remoteEntry: Entry?
   /// The remote version of a conflicted group (without its children), when it exists.
   public var remoteGroup: Group?
 
   public init(
-    object: MergeChange.Object, uuid: KDBXUUID?, kind: Kind, remoteEntry: Entry? = nil, remoteGroup: Group? = nil
+    object: MergeChange.Object, uuid: KDBXUUID?, kind: Kind, remoteEntry: Entry? = nil, remoteGroup: Group? = nil,
+    path: [String] = []
   ) {
     self.object = object
     self.uuid = uuid
     self.kind = kind
     self.remoteEntry = remoteEntry
     self.remoteGroup = remoteGroup
+    self.path = path
   }
 }
 
-/// Everything a merge changes in the local database, and (three-way only) the conflicts it found.
+/// Everything a merge changes in the local database, in tree order, and the conflicts it found (three-way: changes
+/// made on both sides; two-way: different versions with the same modification time).
 public struct MergeReport: Sendable, Equatable {
   public var changes: [MergeChange]
   public var conflicts: [MergeConflict]

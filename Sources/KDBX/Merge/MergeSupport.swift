@@ -1,78 +1,150 @@
-/// Helpers shared by the two-way and three-way merges: content comparison, history union, attachment remapping
-/// into the local binary pool, and tombstones.
+/// Helpers shared by the two-way and three-way merges: history union, attachment remapping into the local binary
+/// pool, and tombstones. Objects are compared with ``MergeEquivalence``.
 enum MergeSupport {
-  /// An entry without what a merge does not compare: history, access time, usage count and location data.
-  static func content(_ entry: Entry) -> Entry {
-    var copy = entry
-    copy.history = nil
-    copy.historyLayout = XMLLayout()
-    copy.times = comparable(copy.times)
-    copy.previousParentGroup = nil
-    return copy
-  }
-
-  /// A group without what a merge does not compare (children, access data, location data).
-  static func content(_ group: Group) -> Group {
-    var copy = group
-    copy.entries = []
-    copy.groups = []
-    copy.childOrder = []
-    copy.times = comparable(copy.times)
-    copy.previousParentGroup = nil
-    copy.isExpanded = nil
-    copy.lastTopVisibleEntry = nil
-    return copy
-  }
-
-  /// Times without what a merge does not compare: access time, usage count and location change.
-  static func comparable(_ times: Times?) -> Times? {
-    guard var times else { return nil }
-    times.lastAccessTime = nil
-    times.usageCount = nil
-    times.locationChanged = nil
-    return times
-  }
-
   static func modified(_ times: Times?) -> Timestamp { times?.lastModificationTime ?? .minimum }
   static func located(_ times: Times?) -> Timestamp { times?.locationChanged ?? .minimum }
 
-  /// The union of `history` and `extra` (each stripped of its own history), ordered by modification time, with
-  /// exact duplicates dropped. Returns the merged list and how many items came from `extra`.
-  static func unionHistory(_ history: [Entry]?, adding extra: [Entry]) -> (history: [Entry], added: Int) {
-    var merged = history ?? []
+  /// A set of history items (entries without history) that answers "is an equivalent version already here?" in
+  /// constant expected time, by ``MergeEquivalence/digest(_:pool:)``.
+  struct VersionSet {
+    let pool: BinaryPool
+    private(set) var items: [Entry] = []
+    private var buckets: [Int: [Int]] = [:]
+    /// At most this many candidates with one digest are compared. Equal digests with different content take
+    /// crafted input (they differ only in unknown elements or custom data); past the bound, a version counts as
+    /// new and is kept, which loses nothing and keeps the work linear.
+    static let maxCandidates = 32
+
+    init(_ items: [Entry], pool: BinaryPool) {
+      self.pool = pool
+      self.items.reserveCapacity(items.count)
+      for item in items { insert(item) }
+    }
+
+    func contains(_ entry: Entry) -> Bool { contains(entry, digest: MergeEquivalence.digest(entry, pool: pool)) }
+
+    private func contains(_ entry: Entry, digest: Int) -> Bool {
+      for position in (buckets[digest] ?? []).prefix(Self.maxCandidates)
+      where MergeEquivalence.same(items[position], entry, pool: pool) {
+        return true
+      }
+      return false
+    }
+
+    /// Adds `entry` unless an equivalent version is present; returns whether it was added.
+    @discardableResult
+    mutating func insertIfNew(_ entry: Entry) -> Bool {
+      let digest = MergeEquivalence.digest(entry, pool: pool)
+      guard !contains(entry, digest: digest) else { return false }
+      buckets[digest, default: []].append(items.count)
+      items.append(entry)
+      return true
+    }
+
+    private mutating func insert(_ entry: Entry) {
+      buckets[MergeEquivalence.digest(entry, pool: pool), default: []].append(items.count)
+      items.append(entry)
+    }
+  }
+
+  /// The union of `history` and `extra` (each stripped of its own history): an item of `extra` is added unless an
+  /// equivalent version (``MergeEquivalence``) is already there, and the list is then ordered by modification time
+  /// (oldest first, as KeePass keeps history; stable). Linear in the number of items. Returns the merged list and
+  /// how many items came from `extra`.
+  static func unionHistory(_ history: [Entry]?, adding extra: [Entry], pool: BinaryPool) -> (
+    history: [Entry], added: Int
+  ) {
+    let current = history ?? []
+    // The common case of a synchronised vault: the same list on both sides.
+    if extra.count == current.count,
+      zip(current, extra).allSatisfy({ MergeEquivalence.same($0, $1, pool: pool) })
+    {
+      return (current, 0)
+    }
+    var set = VersionSet(current, pool: pool)
     var added = 0
     for item in extra {
       var item = item
       item.history = nil
-      let candidate = content(item)
-      if merged.contains(where: { content($0) == candidate }) { continue }
-      merged.append(item)
-      added += 1
+      item.historyLayout = XMLLayout()
+      if set.insertIfNew(item) { added += 1 }
     }
     // Nothing new: keep the list exactly as it was (also its order, whatever the clocks said).
-    guard added > 0 else { return (merged, 0) }
-    // Stable sort by modification time (oldest first, as KeePass keeps history).
-    let indexed = merged.enumerated().map { ($0.offset, $0.element) }
-    merged = indexed.sorted { lhs, rhs in
-      let l = modified(lhs.1.times)
-      let r = modified(rhs.1.times)
-      return l == r ? lhs.0 < rhs.0 : l < r
-    }.map { $0.1 }
+    guard added > 0 else { return (current, 0) }
+    let merged = set.items.enumerated().sorted { lhs, rhs in
+      let l = modified(lhs.element.times)
+      let r = modified(rhs.element.times)
+      return l == r ? lhs.offset < rhs.offset : l < r
+    }.map { $0.element }
     return (merged, added)
   }
 
-  /// `entry` (and its history) with attachments pointing into `pool`, copying binaries from `source`.
-  static func remapAttachments(_ entry: Entry, from source: BinaryPool, into pool: inout BinaryPool) -> Entry {
-    var copy = entry
-    for index in copy.attachments.indices {
-      if let binary = source[copy.attachments[index].binaryIndex] {
-        copy.attachments[index].binaryIndex = pool.add(binary.data, isProtected: binary.isProtected)
+  /// Maps the binaries of one database into the merge's pool, each source binary once, by content.
+  struct BinaryRemap {
+    let source: BinaryPool
+    private var mapped: [Int: Int] = [:]
+    private var byContent: [[UInt8]: Int]? = nil
+
+    init(source: BinaryPool) { self.source = source }
+
+    mutating func index(of sourceIndex: Int, into pool: inout BinaryPool) -> Int {
+      if let known = mapped[sourceIndex] { return known }
+      // A reference the source pool does not have stays dangling (``Attachment/missingBinaryIndex``) instead of
+      // pointing at another attachment of the merged pool.
+      guard let binary = source[sourceIndex] else { return Attachment.missingBinaryIndex }
+      if byContent == nil {
+        var table: [[UInt8]: Int] = [:]
+        for position in 0..<pool.count {
+          if let data = pool[position]?.data, table[data] == nil { table[data] = position }
+        }
+        byContent = table
       }
+      let result: Int
+      if let existing = byContent?[binary.data] {
+        if binary.isProtected, pool[existing]?.isProtected == false {
+          _ = pool.add(binary.data, isProtected: true)
+        }
+        result = existing
+      } else {
+        pool.appendAsRead(binary)
+        result = pool.count - 1
+        byContent?[binary.data] = result
+      }
+      mapped[sourceIndex] = result
+      return result
     }
-    if let history = copy.history {
-      copy.history = history.map { remapAttachments($0, from: source, into: &pool) }
+
+    /// `entry` (and its history) with attachments pointing into `pool`.
+    mutating func remap(_ entry: Entry, into pool: inout BinaryPool) -> Entry {
+      var copy = entry
+      for index in copy.attachments.indices {
+        copy.attachments[index].binaryIndex = self.index(of: copy.attachments[index].binaryIndex, into: &pool)
+      }
+      if var history = copy.history {
+        for index in history.indices { history[index] = remap(history[index], into: &pool) }
+        copy.history = history
+      }
+      return copy
     }
-    return copy
+
+    /// `group` and everything below it with attachments pointing into `pool`.
+    mutating func remap(_ group: Group, into pool: inout BinaryPool) -> Group {
+      var copy = group
+      for index in copy.entries.indices { copy.entries[index] = remap(copy.entries[index], into: &pool) }
+      for index in copy.groups.indices { copy.groups[index] = remap(copy.groups[index], into: &pool) }
+      return copy
+    }
+  }
+
+  /// Trims the history of each entry in `uuids` to `meta`'s limits (``Entry/trimHistory(maxItems:maxSize:binaries:)``,
+  /// KeePassLib `PwEntry.MaintainBackups`: while there are more than `HistoryMaxItems` versions, or their total
+  /// size exceeds `HistoryMaxSize`, the one with the oldest modification time goes; -1 means no limit).
+  static func trimHistory(of uuids: [KDBXUUID], in tree: inout MergeTree, meta: Meta, pool: BinaryPool) {
+    let maxItems = meta.effectiveHistoryMaxItems
+    let maxSize = meta.effectiveHistoryMaxSize
+    for uuid in uuids {
+      tree.entries[uuid]?.entry.trimHistory(maxItems: maxItems, maxSize: maxSize, binaries: pool)
+    }
   }
 
   /// The latest deletion time per UUID over both lists, in first-seen order.

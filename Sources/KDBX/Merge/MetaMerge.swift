@@ -109,7 +109,8 @@ enum MetaMerge {
     guard let remote, !remote.items.isEmpty else { return (local, false) }
     var data = local ?? CustomData()
     var changed = false
-    for item in remote.items {
+    // KeePassXC rewrites `_LAST_MODIFIED` at every save; its own merge skips it (`Merger::mergeMetadata`).
+    for item in remote.items where item.key != MergeEquivalence.keePassXCLastModifiedKey {
       if let index = data.items.firstIndex(where: { $0.key == item.key }) {
         if (item.lastModificationTime ?? .minimum) > (data.items[index].lastModificationTime ?? .minimum),
           item != data.items[index]

@@ -21,14 +21,13 @@ extension ThreeWayMerger {
       if let base {
         // Deleted locally: stays deleted unless the remote side changed it.
         guard
-          MergeSupport.content(remoteNode.entry) != MergeSupport.content(base.entry)
-            || remoteNode.parent != base.parent
+          !MergeEquivalence.same(remoteNode.entry, base.entry, pool: comparePool) || remoteNode.parent != base.parent
         else { return }
         conflicts.append(
           MergeConflict(
             object: .entry, uuid: uuid, kind: .deletedLocallyEditedRemotely, remoteEntry: remoteNode.entry))
       } else if let tombstone = tombstones[uuid],
-        MergeSupport.modified(remoteNode.entry.times) <= (tombstone.deletionTime ?? .maximum)
+        MergeSupport.modified(remoteNode.entry.times) < (tombstone.deletionTime ?? .maximum)
       {
         // Not in the base but deleted locally after the remote version: the two-way rule applies.
         return
@@ -40,14 +39,14 @@ extension ThreeWayMerger {
     guard let remoteNode else {
       guard let base else {
         if let tombstone = tombstones[uuid],
-          MergeSupport.modified(node.entry.times) <= (tombstone.deletionTime ?? .maximum)
+          MergeSupport.modified(node.entry.times) < (tombstone.deletionTime ?? .maximum)
         {
           tree.entries[uuid] = nil
         }
         return
       }
       // Deleted remotely: applied unless the local side changed it.
-      if MergeSupport.content(node.entry) != MergeSupport.content(base.entry) || node.parent != base.parent {
+      if !MergeEquivalence.same(node.entry, base.entry, pool: comparePool) || node.parent != base.parent {
         conflicts.append(MergeConflict(object: .entry, uuid: uuid, kind: .editedLocallyDeletedRemotely))
       } else {
         tree.entries[uuid] = nil
@@ -58,25 +57,28 @@ extension ThreeWayMerger {
     var merged = node
     let l = node.entry
     let r = remoteNode.entry
-    let localContent = MergeSupport.content(l)
-    let remoteContent = MergeSupport.content(r)
-    if localContent == remoteContent {
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: r.history ?? []).history
-    } else if let base, MergeSupport.content(base.entry) == localContent {
+    let pool = comparePool
+    var added = 0
+    if MergeEquivalence.same(l, r, pool: pool) {
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: r.history ?? [], pool: pool)
+    } else if let base, MergeEquivalence.same(base.entry, l, pool: pool) {
       // Remote change only.
       merged.entry = r
-      merged.entry.history = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l]).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(r.history, adding: (l.history ?? []) + [l], pool: pool)
+      added = max(added, 1)
       merged.entry.times?.locationChanged = l.times?.locationChanged
       merged.entry.previousParentGroup = l.previousParentGroup
-    } else if let base, MergeSupport.content(base.entry) == remoteContent {
+    } else if let base, MergeEquivalence.same(base.entry, r, pool: pool) {
       // Local change only.
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: r.history ?? []).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: r.history ?? [], pool: pool)
     } else {
       conflicts.append(
         MergeConflict(
           object: .entry, uuid: uuid, kind: base == nil ? .addedOnBothSides : .editedOnBothSides, remoteEntry: r))
-      merged.entry.history = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r]).history
+      (merged.entry.history, added) = MergeSupport.unionHistory(l.history, adding: (r.history ?? []) + [r], pool: pool)
     }
+    if merged.entry.history?.isEmpty == true && l.history == nil && r.history == nil { merged.entry.history = nil }
+    if added > 0 { historyChanged.append(uuid) }
     if remoteNode.parent != node.parent {
       if base?.parent == node.parent, tree.groups[remoteNode.parent] != nil {
         merged.parent = remoteNode.parent

@@ -33,9 +33,12 @@ struct ThreeWayMerger {
   let baseTree: MergeTree
   let remoteTree: MergeTree
   let baseMeta: Meta
+  /// The pool plus the base's binaries, for comparisons that involve the base.
+  var comparePool: BinaryPool
   var extraOrder: [MergeTree.Child] = []
   var conflicts: [MergeConflict] = []
   var deletedByMerge: [KDBXUUID] = []
+  var historyChanged: [KDBXUUID] = []
 
   init(base: Database, local: Database, remote: Database, now: Timestamp) {
     self.local = local
@@ -45,14 +48,16 @@ struct ThreeWayMerger {
     pool = local.binaries
     let localRoot = local.root ?? remote.root ?? Group(uuid: .zero, name: nil)
     tree = MergeTree(root: localRoot)
-    let remoteRoot = Synchronizer.remap(
-      remote.root ?? Group(uuid: localRoot.uuid, name: nil), from: remote.binaries, into: &pool)
+    var remoteRemap = MergeSupport.BinaryRemap(source: remote.binaries)
+    let remoteRoot = remoteRemap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
     remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
-    // The base is remapped into a scratch copy of the pool, so that its binaries are not added to the result.
+    // The base is remapped into a scratch copy of the pool, so that its binaries are not added to the result; the
+    // pool does not grow after this, so the scratch copy holds every binary the merge compares.
     var scratch = pool
-    let baseRoot = Synchronizer.remap(
-      base.root ?? Group(uuid: localRoot.uuid, name: nil), from: base.binaries, into: &scratch)
+    var baseRemap = MergeSupport.BinaryRemap(source: base.binaries)
+    let baseRoot = baseRemap.remap(base.root ?? Group(uuid: localRoot.uuid, name: nil), into: &scratch)
     baseTree = MergeTree(root: baseRoot, rootAlias: tree.rootUUID)
+    comparePool = scratch
   }
 
   mutating func run() -> MergeResult {
@@ -68,15 +73,16 @@ struct ThreeWayMerger {
       kept.append(DeletedObject(uuid: uuid, deletionTime: now))
     }
     var merged = local
-    merged.root = tree.build(extraOrder: extraOrder)
-    merged.binaries = pool
-    merged.deletedObjects = kept.isEmpty && local.deletedObjects == nil ? nil : kept
     let (meta, metaChanges, metaConflicts) = MetaMerge.threeWay(
       base: baseMeta, local: local.meta, remote: remote.meta, tombstones: tombstones.byUUID)
     merged.meta = meta
+    MergeSupport.trimHistory(of: historyChanged, in: &tree, meta: meta, pool: pool)
+    merged.root = tree.build(extraOrder: extraOrder)
+    merged.binaries = pool
+    merged.deletedObjects = kept.isEmpty && local.deletedObjects == nil ? nil : kept
     var report = MergeDiff.report(local: local, merged: merged, tombstones: tombstones.byUUID)
     report.changes += metaChanges
-    report.conflicts = conflicts + metaConflicts
+    report.conflicts = MergeDiff.locate(conflicts, local: local, merged: merged) + metaConflicts
     return MergeResult(database: merged, report: report)
   }
 
@@ -92,8 +98,7 @@ struct ThreeWayMerger {
         // Remote only: added remotely, or deleted locally.
         guard var added = remoteNode else { continue }
         if let base {
-          guard MergeSupport.content(added.group) != MergeSupport.content(base.group) || added.parent != base.parent
-          else { continue }
+          guard !MergeEquivalence.same(added.group, base.group) || added.parent != base.parent else { continue }
           conflicts.append(
             MergeConflict(object: .group, uuid: uuid, kind: .deletedLocallyEditedRemotely, remoteGroup: added.group))
         }
@@ -104,23 +109,20 @@ struct ThreeWayMerger {
       }
       guard let remoteNode else {
         // Local only: added locally (kept), or deleted remotely (decided in deleteGroups once entries are placed).
-        if let base, MergeSupport.content(node.group) != MergeSupport.content(base.group) || node.parent != base.parent
-        {
+        if let base, !MergeEquivalence.same(node.group, base.group) || node.parent != base.parent {
           conflicts.append(MergeConflict(object: .group, uuid: uuid, kind: .editedLocallyDeletedRemotely))
         } else if base != nil {
           deletedByMerge.append(uuid)
         }
         continue
       }
-      let localContent = MergeSupport.content(node.group)
-      let remoteContent = MergeSupport.content(remoteNode.group)
-      if localContent != remoteContent {
-        if let base, MergeSupport.content(base.group) == localContent {
+      if !MergeEquivalence.same(node.group, remoteNode.group) {
+        if let base, MergeEquivalence.same(base.group, node.group) {
           let location = (node.group.times?.locationChanged, node.group.previousParentGroup)
           node.group = remoteNode.group
           node.group.times?.locationChanged = location.0
           node.group.previousParentGroup = location.1
-        } else if let base, MergeSupport.content(base.group) == remoteContent {
+        } else if let base, MergeEquivalence.same(base.group, remoteNode.group) {
           // Local change only.
         } else {
           conflicts.append(
