@@ -16,9 +16,7 @@ struct CLIKeePass1Tests {
   }
 
   static func scratch() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kdbx-kdb1-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    URL(fileURLWithPath: try TestScratch.directory("kdbx-kdb1"), isDirectory: true)
   }
 
   @Test func readOnlyCommandsOpenKeePass1Files() throws {

@@ -283,9 +283,7 @@ enum HostileVault {
       Database(root: Group(uuid: .zero, name: "Root")),
       key: CompositeKey(password: HostileXMLTests.password), settings: settings,
       primitives: RawXMLPrimitives(parts: parts), random: &random)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kdbx-hostile-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent("vault.kdbx").path
+    let path = try TestScratch.directory("kdbx-hostile") + "/vault.kdbx"
     try Data(saved.bytes).write(to: URL(fileURLWithPath: path))
     return path
   }

@@ -111,9 +111,7 @@ struct PeerMatrixTests {
   }()
 
   static let directory: String = {
-    let path = NSTemporaryDirectory() + "kdbx-peer-matrix-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    (try? TestScratch.directory("kdbx-peer-matrix")) ?? NSTemporaryDirectory()
   }()
 
   @discardableResult
