@@ -52,7 +52,7 @@ package enum XMLSelfTest {
 
   /// The reader's events in the vector file's notation: one line per event, `S name a=v`, `E name`, `T text`,
   /// `D cdata`, `C comment`, `P target data`, with backslash, line feed, tab and carriage return escaped.
-  static func events(_ document: [UInt8]) throws(XMLError) -> [UInt8] {
+  package static func events(_ document: [UInt8]) throws(XMLError) -> [UInt8] {
     var reader = XMLReader(bytes: document)
     var lines: [String] = []
     while let event = try reader.next() {
