@@ -165,7 +165,12 @@ private func listVectorFiles(_ root: String, relative: String, into found: inout
     }
     if name == "." || name == ".." || name.hasPrefix(".") { continue }
     let path = relative.isEmpty ? name : relative + "/" + name
-    if entry.pointee.d_type == UInt8(DT_DIR) {
+    var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+    if entry.pointee.d_type == UInt8(DT_UNKNOWN) {  // some file systems do not fill d_type
+      var status = stat()
+      isDirectory = stat(root + "/" + path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+    if isDirectory {
       _ = listVectorFiles(root, relative: path, into: &found, depth: depth + 1)
     } else if name.hasSuffix(".vec") {
       found.append(path)

@@ -353,8 +353,14 @@ extension SelfTest {
     recorder.check("aes-kdf", source, expected: transformed) { () throws(CryptoError) in
       try AESKDF.transform(key: key, seed: seed, rounds: 6000)
     }
-    recorder.check("aes-kdf-ct", source + ", bitsliced", expected: transformed) { () throws(CryptoError) in
-      try AESKDF.transform(key: key, seed: seed, rounds: 6000, implementation: .constantTime)
+    // The bitsliced kernel is about 3 times slower: the file's 1000-round record (zero key and seed) keeps it short.
+    recorder.check(
+      "aes-kdf-ct", "KeePass AES-KDF, 1000 rounds, bitsliced (aeskdf/keepass-aeskdf.vec)",
+      expected: hex("cf7027449d87b7230dce5649f2ad96e4e511307c75e657ff979872a1109f0f24")
+    ) { () throws(CryptoError) in
+      try AESKDF.transform(
+        key: [UInt8](repeating: 0, count: 32), seed: [UInt8](repeating: 0, count: 32), rounds: 1000,
+        implementation: .constantTime)
     }
   }
 }

@@ -6,7 +6,7 @@ import KDBXFileIO
 /// optionally every `.vec` file of a vectors folder through the same primitives.
 enum SelfTestCommand {
   static let help = """
-    USAGE: kdbx selftest [--json] [--vectors DIR]
+    USAGE: kdbx selftest [--json] [--vectors DIR [--corpus DIR]]
       Runs the known-answer self-test compiled into the library, the one an app runs at start-up: SHA-1/256/512,
       HMAC, AES-256 (table and constant-time kernels), CBC, Twofish, ChaCha20, Salsa20, BLAKE2b, Argon2d/i/id,
       AES-KDF, CRC-32, inflate, deflate, the XML reader and writer, and a whole KDBX 4 open of a tiny vault, each
@@ -15,8 +15,11 @@ enum SelfTestCommand {
       'FAIL NAME SOURCE' with the expected and actual value. No vault, no password, no files needed.
       --vectors DIR  Also run every .vec file under DIR (the repository's Vectors/ folder) through the same
                      primitives and print the record count of each file: a full verification with nothing but
-                     this binary and the vector files. Files derived from the acceptance corpus need it and are
-                     reported as skipped.
+                     this binary and the vector files.
+      --corpus DIR   The acceptance corpus, for the vector files derived from it (header fields, key files);
+                     default: ../shared/corpus or ../../shared/corpus beside the vectors folder's parent.
+                     Without it those files are reported as skipped, as are the two that need the corpus's
+                     manifest or expected JSON (checked by swift test).
       --json         One JSON document: passed, milliseconds, checks [{primitive, source, passed, expected,
                      actual, error}], and with --vectors the files [{file, records, failed, skipped, failures}].
       Exit status 0 when everything passed, 1 otherwise (do not trust this build with a vault then).
@@ -30,10 +33,12 @@ enum SelfTestCommand {
   ]
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: ["--vectors"])
+    var arguments = try Arguments(raw, valueOptions: ["--vectors", "--corpus"])
     let json = arguments.flag("--json")
     let vectorsFolder = arguments.value("--vectors")
+    let corpusOption = arguments.value("--corpus")
     try arguments.finish(maxPositionals: 0)
+    if corpusOption != nil && vectorsFolder == nil { throw .usage("--corpus goes with --vectors DIR") }
 
     let clock = ContinuousClock()
     let start = clock.now
@@ -63,7 +68,7 @@ enum SelfTestCommand {
     var vectorsOK = true
     var vectorFields: [(String, JSONValue)] = []
     if let vectorsFolder {
-      let outcome = try runVectors(in: vectorsFolder)
+      let outcome = try runVectors(in: vectorsFolder, corpus: try corpusFolder(corpusOption, vectors: vectorsFolder))
       vectorsOK = outcome.passed
       lines += outcome.lines
       vectorFields = outcome.json
@@ -102,7 +107,7 @@ enum SelfTestCommand {
   }
 
   /// Runs every `.vec` file under `folder`; a file without a runner, an unreadable file or a failed record fails.
-  static func runVectors(in folder: String) throws(CLIError) -> VectorOutcome {
+  static func runVectors(in folder: String, corpus: String?) throws(CLIError) -> VectorOutcome {
     guard let files = vectorFiles(under: folder) else { throw .failure("cannot read the folder \(folder)") }
     guard !files.isEmpty else { throw .failure("no .vec files under \(folder)") }
     var lines: [String] = []
@@ -112,13 +117,13 @@ enum SelfTestCommand {
     var skipped = 0
     var broken = 0
     for file in files {
-      if corpusFiles.contains(file) {
+      if corpusFiles.contains(file) && corpus.flatMap({ VectorRunners.corpusRunner(for: file, corpus: $0) }) == nil {
+        let why =
+          corpus == nil
+          ? "needs the acceptance corpus (--corpus DIR)" : "needs the corpus's manifest or expected JSON (swift test)"
         skipped += 1
-        lines.append("skip \(file.padding(to: 44)) needs the acceptance corpus (checked by swift test)")
-        entries.append(
-          .object([
-            ("file", .string(file)), ("skipped", .string("needs the acceptance corpus (checked by swift test)")),
-          ]))
+        lines.append("skip \(file.padding(to: 44)) \(why)")
+        entries.append(.object([("file", .string(file)), ("skipped", .string(why))]))
         continue
       }
       let bytes: [UInt8]
@@ -131,7 +136,7 @@ enum SelfTestCommand {
         continue
       }
       let records = VectorRecord.parse(String(decoding: bytes, as: UTF8.self), file: file)
-      guard let runner = runner(for: file, records: records), !records.isEmpty else {
+      guard let runner = runner(for: file, records: records, corpus: corpus), !records.isEmpty else {
         broken += 1
         let why = records.isEmpty ? "holds no records" : "has no runner in this kdbx version"
         lines.append("FAIL \(file.padding(to: 44)) \(why)")
@@ -178,8 +183,25 @@ enum SelfTestCommand {
       ])
   }
 
+  /// The corpus folder: `--corpus DIR` (which must exist), else `../shared/corpus` or `../../shared/corpus` beside
+  /// the vectors folder's parent (the repository), where the tests look for it, else none.
+  static func corpusFolder(_ option: String?, vectors: String) throws(CLIError) -> String? {
+    if let option {
+      guard FileIO.fileExists(atPath: option + "/MANIFEST.tsv") || FileIO.fileExists(atPath: option) else {
+        throw .failure("the corpus folder \(option) does not exist")
+      }
+      return option
+    }
+    for candidate in [vectors + "/../../shared/corpus", vectors + "/../../../shared/corpus"]
+    where FileIO.fileExists(atPath: candidate + "/MANIFEST.tsv") {
+      return candidate
+    }
+    return nil
+  }
+
   /// The runner for one file; some need the whole file (the zlib levels file starts with the plain text).
-  static func runner(for file: String, records: [VectorRecord]) -> VectorRunner? {
+  static func runner(for file: String, records: [VectorRecord], corpus: String?) -> VectorRunner? {
+    if let corpus, corpusFiles.contains(file) { return VectorRunners.corpusRunner(for: file, corpus: corpus) }
     if file == "deflate/rfc1951-zlib-levels.vec" {
       guard let plain = try? records.first?.bytes("plain") else { return nil }
       return { record throws(VectorMismatch) in try VectorRunners.zlibLevel(record, plain: plain) }
