@@ -200,8 +200,8 @@ extension SelfTest {
     while offset + 16 <= input.count {
       let block = Array(input[offset..<offset + 16])
       var mixed = block
-      for index in 0..<16 { mixed[index] ^= chain[index] }
-      chain = cipher.encryptBlock(mixed) ?? []
+      for index in 0..<min(16, chain.count) { mixed[index] ^= chain[index] }
+      chain = cipher.encryptBlock(mixed) ?? [UInt8](repeating: 0, count: 16)
       encrypted += chain
       offset += 16
     }
