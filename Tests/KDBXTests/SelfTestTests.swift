@@ -11,7 +11,7 @@ struct SelfTestTests {
     "xml-reader", "xml-writer", "kdbx4-open",
     // fast kernels against reference paths
     "aes-256-blocks", "aes-256-ct-blocks", "cbc-aes-256-kernel", "cbc-twofish-kernel", "chacha20-kernel",
-    "salsa20-kernel", "sha256-blocks", "crc32-tables", "aes-kdf-ct",
+    "salsa20-kernel", "sha256-blocks", "crc32-tables", "aes-kdf-ct", "base64-encode", "base64-decode",
   ]
 
   @Test func everyCheckPasses() {

@@ -4,7 +4,8 @@ import KDBXXML
 
 /// The library's whole known-answer self-test: every primitive of `KDBXCrypto` (``SelfTest``), CRC-32, inflate
 /// and deflate (`KDBXCompression`), the XML reader and writer (`KDBXXML`), and a whole KDBX 4 open of a tiny vault
-/// written by keepassxc-cli (ChaCha20, AES-KDF, gzip, HMAC blocks, the inner ChaCha20 stream, the XML model).
+/// written by keepassxc-cli (ChaCha20, AES-KDF, gzip, HMAC blocks, the inner ChaCha20 stream, the XML model), and
+/// the Base64 kernels against RFC 4648 written out plainly.
 ///
 /// Call it once when the app starts, before the first vault is opened: it takes a few milliseconds in a release
 /// build, needs no files, threads or clock, never traps and never throws. When ``SelfTestReport/passed`` is
@@ -33,8 +34,42 @@ public enum KDBXSelfTest {
     for check in XMLSelfTest.run() {
       recorder.record(check.primitive, check.source, expected: check.expected, actual: check.actual, error: check.error)
     }
+    checkBase64(&recorder)
     checkOpen(&recorder)
     return recorder.report
+  }
+
+  /// The Base64 kernels (protected values, binaries, UUIDs) against RFC 4648 §4 written out one group at a time,
+  /// on pseudo-random bytes of every length 0...66 (all three tail cases), both ways.
+  static func checkBase64(_ recorder: inout SelfTestRecorder) {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var pattern = SelfTestPattern(seed: 0x4236_3420)
+    var reference: [UInt8] = []
+    var encoded: [UInt8] = []
+    var inputs: [UInt8] = []
+    var decoded: [UInt8] = []
+    for length in 0...66 {
+      let bytes = pattern.bytes(length)
+      inputs += bytes
+      var index = 0
+      while index < bytes.count {
+        let count = min(3, bytes.count - index)
+        var group: UInt32 = 0
+        for offset in 0..<3 { group = group << 8 | UInt32(offset < count ? bytes[index + offset] : 0) }
+        for position in 0..<4 {
+          let sextet = Int((group >> UInt32(18 - 6 * position)) & 63)
+          reference.append(position <= count ? alphabet[sextet] : UInt8(ascii: "="))
+        }
+        index += 3
+      }
+      reference.append(0x0a)
+      let text = Base64.encode(bytes)
+      encoded += Array(text.utf8) + [0x0a]
+      decoded += Base64.decode(text) ?? [0xff]
+    }
+    let source = "Base64 kernel vs RFC 4648 §4 one group at a time, pseudo-random bytes of lengths 0-66"
+    recorder.record("base64-encode", source, expected: reference, actual: encoded)
+    recorder.record("base64-decode", source, expected: inputs, actual: decoded)
   }
 
   /// Opens the fixture and compares what it holds with what pykeepass read from it (`.expected.json`): 6 entries
