@@ -711,5 +711,48 @@ PY
   check "#26 merge again" 0 ': 0 change\(s\), 0 conflict\(s\)$' -- pw m26 merge "$A" "$C" --same-credentials
 fi
 
+# #27 self-test: the library's known-answer checks, and --vectors over vector files (a small copy here; the whole
+# Vectors/ folder with the release binary, where the large Argon2 cases take seconds, not minutes).
+check "selftest" 0 '^selftest: all [0-9]+ checks passed in' -- "$K" selftest
+check "selftest one line per check" 0 '^ok   sha256 +FIPS 180-4 B\.1' -- "$K" selftest
+check "selftest kdbx4 open" 0 '^ok   kdbx4-open ' -- "$K" selftest
+check "selftest --json" 0 '"primitive": "argon2id"' -- "$K" selftest --json
+check "selftest --json passed" 0 '^  "passed": true' -- "$K" selftest --json
+check "selftest positional refused" 1 'see .kdbx --help' -- "$K" selftest extra
+mkdir -p "$TMP/vec/sha256" "$TMP/vec/xml" "$TMP/vec/deflate"
+cp Vectors/sha256/fips180-4-examples.vec "$TMP/vec/sha256/"
+cp Vectors/xml/xml10-invalid.vec "$TMP/vec/xml/"
+cp Vectors/deflate/rfc1951-zlib-levels.vec "$TMP/vec/deflate/"
+check "selftest --vectors counts" 0 '^ok   sha256/fips180-4-examples\.vec +2 records$' -- "$K" selftest --vectors "$TMP/vec"
+check "selftest --vectors zlib levels" 0 '^ok   deflate/rfc1951-zlib-levels\.vec +21 records$' -- "$K" selftest --vectors "$TMP/vec"
+check "selftest --vectors summary" 0 '^vectors: 3 files, [0-9]+ records, 0 failed$' -- "$K" selftest --vectors "$TMP/vec"
+check "selftest --vectors --json" 0 '"file": "xml/xml10-invalid.vec"' -- "$K" selftest --vectors "$TMP/vec" --json
+# A wrong digest fails that record, named by file and line, and the exit status is 1.
+sed -i 's/^md = ba78/md = ba79/' "$TMP/vec/sha256/fips180-4-examples.vec"
+check "selftest --vectors wrong digest" 1 'sha256/fips180-4-examples\.vec:[0-9]+: digest ba7816bf' -- "$K" selftest --vectors "$TMP/vec"
+check "selftest --vectors wrong count" 1 '^FAIL sha256/fips180-4-examples\.vec +1 of 2 records failed$' -- "$K" selftest --vectors "$TMP/vec"
+printf 'x = 00\n' > "$TMP/vec/unknown.vec"
+check "selftest --vectors unknown file" 1 '^FAIL unknown\.vec +has no runner' -- "$K" selftest --vectors "$TMP/vec"
+check "selftest --vectors missing folder" 1 'cannot read the folder' -- "$K" selftest --vectors "$TMP/no-such-folder"
+check "selftest --corpus missing" 1 'the corpus folder .+ does not exist' -- "$K" selftest --vectors "$TMP/vec" --corpus "$TMP/nope"
+check "selftest --corpus alone" 1 '--corpus goes with --vectors' -- "$K" selftest --corpus "$TMP"
+if [ -f ../../shared/corpus/MANIFEST.tsv ] || [ -f ../shared/corpus/MANIFEST.tsv ]; then
+  mkdir -p "$TMP/veck/kdbx"
+  cp Vectors/kdbx/corpus-headers.vec "$TMP/veck/kdbx/"
+  CORPUS=$( [ -f ../shared/corpus/MANIFEST.tsv ] && echo ../shared/corpus || echo ../../shared/corpus )
+  check "selftest --vectors with the corpus" 0 '^ok   kdbx/corpus-headers\.vec +[0-9]+ records$' -- \
+    "$K" selftest --vectors "$TMP/veck" --corpus "$CORPUS"
+else
+  echo "note: ../shared/corpus is absent; skipped 'selftest --vectors with the corpus'"
+fi
+if [ -x .build/release/kdbx ]; then
+  check "selftest --vectors Vectors (release)" 0 '^vectors: [0-9]+ files, [0-9]+ records, 0 failed, [24] files skipped$' -- \
+    .build/release/kdbx selftest --vectors Vectors
+  check "selftest --vectors Vectors: large Argon2 cases" 0 '^ok   argon2/argon2-cffi-large\.vec +5 records$' -- \
+    .build/release/kdbx selftest --vectors Vectors
+else
+  echo "note: .build/release/kdbx is missing; skipped 'selftest --vectors Vectors'"
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -62,6 +62,7 @@ struct EmbeddedCheck {
     }
     checkCiphersAndKDFs(&failures)
     checkCompressionXMLAndOTP(&failures)
+    checkSelfTest(&failures)
     if failures == 0 {
       print("embedded check: all vectors pass")
     } else {
@@ -126,6 +127,30 @@ extension EmbeddedCheck {
       (try? OneTimePassword(secret: Array("12345678901234567890".utf8), encoding: .decimal(digits: 8)))?
       .code(at: 59) ?? ""
     check("totp rfc6238 t=59", Array(code.utf8), hex(Array("94287082".utf8)), &failures)
+  }
+}
+
+extension EmbeddedCheck {
+  /// The library's own known-answer self-test (#27), compiled in Embedded mode: every check must pass, and a fault
+  /// injected into one primitive must be reported against exactly that primitive.
+  static func checkSelfTest(_ failures: inout Int) {
+    let report = KDBXSelfTest.run()
+    for result in report.results where !result.passed {
+      print(
+        "FAIL selftest \(result.primitive) (\(result.source)): expected \(result.expectedHex), got \(result.actualHex)")
+    }
+    if report.passed {
+      print("ok   selftest: \(report.results.count) checks")
+    } else {
+      failures += 1
+    }
+    let faulty = KDBXSelfTest.run(fault: SelfTestFault(primitive: "argon2id", bit: 3))
+    if faulty.failedPrimitives == ["argon2id"] {
+      print("ok   selftest reports an injected fault in argon2id")
+    } else {
+      print("FAIL selftest with a fault in argon2id reported \(faulty.failedPrimitives.count) primitive(s)")
+      failures += 1
+    }
   }
 }
 

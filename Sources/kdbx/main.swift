@@ -46,6 +46,8 @@ let usage = """
     generate           Print a random password.
     calibrate          The Argon2 iterations or AES-KDF rounds for a decryption time on this machine
                        (--target-ms MS, --memory MiB, --parallelism N, --kdf, --json).
+    selftest           The library's known-answer self-test, one line per check (--json; --vectors DIR runs
+                       every .vec file of Vectors/ too).
 
   VAULT OPTIONS:
     --key-file PATH    Use a key file (with the password, or alone with --no-password).
@@ -100,6 +102,7 @@ func allCommands() -> [Command] {
     Command(name: "convert", help: ConvertCommand.help, run: ConvertCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
     Command(name: "calibrate", help: CalibrateCommand.help, run: CalibrateCommand.run),
+    Command(name: "selftest", help: SelfTestCommand.help, run: SelfTestCommand.run),
   ]
 }
 
