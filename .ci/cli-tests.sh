@@ -643,5 +643,75 @@ check "import 20,000 custom fields" 0 'Imported' -- pw scale import "$TMP/fields
 check "show with 20,000 custom fields" 0 '^Field 19999: v19999$' -- \
   timeout -s KILL 15 bash -c "printf 'scale\n' | \"$K\" show \"$TMP/fields.kdbx\" E"
 
+# #24 kdbx beyond keepassxc-cli: db-edit, create-key-file, diceware, estimate, analyze, clip, imports
+# unchanged FILE HASH: the vault still holds the bytes it held (a failed command wrote nothing).
+unchanged() {
+  if [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; then passes=$((passes + 1)); else
+    echo "FAIL $3: $1 changed"; fails=$((fails + 1)); fi
+}
+check "create-key-file" 0 '^Created key file .*KeePass XML key file 2\.0' -- "$K" create-key-file "$TMP/e24.key"
+check "create-key-file is XML 2.0 with its hash" 0 '<Data Hash="[0-9A-F]{8}">' -- cat "$TMP/e24.key"
+check "create-key-file refuses an existing file" 1 'already exists' -- "$K" create-key-file "$TMP/e24.key"
+python3 - "$TMP/e24.key" <<'PY' && passes=$((passes + 1)) || { echo "FAIL key file hash (python)"; fails=$((fails + 1)); }
+import hashlib, re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'<Data Hash="([0-9A-F]{8})">([0-9A-F\s]+)</Data>', text)
+data = bytes.fromhex(''.join(m.group(2).split()))
+assert len(data) == 32 and hashlib.sha256(data).hexdigest()[:8].upper() == m.group(1)
+PY
+cp "$F" "$TMP/e24.kdbx"
+check "db-edit needs a change" 1 'nothing to change' -- pw fixture db-edit "$TMP/e24.kdbx"
+check "db-edit --set-password and --unset-password" 1 'exclude each other' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --set-password --unset-password
+before="$(sha256sum "$TMP/e24.kdbx" | cut -d' ' -f1)"
+check "db-edit wrong current password" 2 'wrong password' -- \
+  bash -c "printf 'nope\nnew\nnew\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+unchanged "$TMP/e24.kdbx" "$before" "db-edit wrong current password"
+check "db-edit new passwords differ" 1 'the two new passwords differ; nothing was changed' -- \
+  bash -c "printf 'fixture\nnew\nnot new\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit new password missing" 1 'no new password given' -- \
+  bash -c "printf 'fixture\nnew\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit empty new password" 1 'new password is empty' -- \
+  bash -c "printf 'fixture\n\n\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit --unset-password alone" 1 'neither a password nor a key file' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --unset-password
+check "db-edit --unset-key-file without one" 1 'opened without a key file' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --unset-key-file
+check "db-edit missing new key file" 1 'e24-missing.key' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --set-key-file "$TMP/e24-missing.key"
+unchanged "$TMP/e24.kdbx" "$before" "db-edit refusals"
+check "db-edit --set-password" 0 '^Changed .*: new password\.$' -- \
+  bash -c "printf 'fixture\nsecond pw\nsecond pw\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "old password refused after db-edit" 2 'wrong password' -- pw fixture ls "$TMP/e24.kdbx"
+check "new password opens after db-edit" 0 '^Recycle Bin/$' -- pw 'second pw' ls "$TMP/e24.kdbx"
+check "content kept by db-edit" 0 '^Password: mail-pass$' -- \
+  pw 'second pw' show "$TMP/e24.kdbx" Email/Mail -s
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli opens with the new password" 0 'Recycle Bin' -- \
+    bash -c "printf 'second pw\n' | keepassxc-cli ls \"$TMP/e24.kdbx\""
+  check "keepassxc-cli refuses the old password" 1 '' -- bash -c "printf 'fixture\n' | keepassxc-cli ls \"$TMP/e24.kdbx\""
+else
+  echo "SKIP keepassxc-cli checks of db-edit: keepassxc-cli is not installed"
+fi
+check "db-edit --set-key-file" 0 'key file .*e24\.key' -- pw 'second pw' db-edit "$TMP/e24.kdbx" --set-key-file "$TMP/e24.key"
+check "password alone refused after --set-key-file" 2 'wrong password' -- pw 'second pw' ls "$TMP/e24.kdbx"
+check "db-edit --unset-password" 0 'password removed' -- \
+  pw 'second pw' db-edit "$TMP/e24.kdbx" -k "$TMP/e24.key" --unset-password
+check "key file alone opens" 0 '^Recycle Bin/$' -- "$K" ls "$TMP/e24.kdbx" -k "$TMP/e24.key" --no-password
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli opens with our key file alone" 0 'Recycle Bin' -- \
+    keepassxc-cli ls --no-password -k "$TMP/e24.key" "$TMP/e24.kdbx"
+fi
+check "db-edit --unset-key-file would leave nothing" 1 'neither a password nor a key file' -- \
+  "$K" db-edit "$TMP/e24.kdbx" -k "$TMP/e24.key" --no-password --unset-key-file
+check "db-edit password, no key file, new settings" 0 'new password; key file removed; KDBX 4\.1, ChaCha20, Argon2id' -- \
+  bash -c "printf 'third\nthird\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" -k \"$TMP/e24.key\" --no-password \
+    --set-password --unset-key-file --format 4.1 --cipher chacha20 --kdf argon2id --memory 8 --iterations 2"
+check "db-edit settings applied" 0 '^Cipher: +ChaCha20' -- pw third info "$TMP/e24.kdbx"
+check "db-edit downgrade lists the loss" 1 'would lose' -- pw third db-edit "$TMP/e24.kdbx" --format 3.1
+if [ -n "${KDB:-}" ] && [ -f "$KDB" ]; then
+  check "db-edit a .kdb" 1 'read-only' -- pw masterpw db-edit "$KDB" --set-password
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

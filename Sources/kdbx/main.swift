@@ -41,9 +41,13 @@ let usage = """
                        (detected from the content; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
+    db-edit FILE       Change the password or key file (--set-password, --set-key-file PATH,
+                       --unset-password, --unset-key-file) and/or the format settings, in place.
 
   NO VAULT NEEDED:
     generate           Print a random password.
+    create-key-file PATH
+                       Write a new random key file (KeePass XML 2.0).
     calibrate          The Argon2 iterations or AES-KDF rounds for a decryption time on this machine
                        (--target-ms MS, --memory MiB, --parallelism N, --kdf, --json).
 
@@ -100,6 +104,8 @@ func allCommands() -> [Command] {
     Command(name: "convert", help: ConvertCommand.help, run: ConvertCommand.run),
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
     Command(name: "calibrate", help: CalibrateCommand.help, run: CalibrateCommand.run),
+    Command(name: "db-edit", help: DatabaseEditCommand.help, run: DatabaseEditCommand.run),
+    Command(name: "create-key-file", help: CreateKeyFileCommand.help, run: CreateKeyFileCommand.run),
   ]
 }
 
