@@ -713,5 +713,18 @@ if [ -n "${KDB:-}" ] && [ -f "$KDB" ]; then
   check "db-edit a .kdb" 1 'read-only' -- pw masterpw db-edit "$KDB" --set-password
 fi
 
+# #24 diceware
+check "diceware 7 EFF words" 0 '^[a-z-]+( [a-z-]+){6}$' -- bash -c "\"$K\" diceware 2>/dev/null"
+check "diceware entropy" 0 '^Entropy: 51\.7 bits \(4 words from the EFF large word list\)$' -- "$K" diceware --words 4
+check "diceware --json" 0 '"entropyBits": 129\.2' -- "$K" diceware --words 10 --json
+check "diceware words come from the EFF list" 0 '' -- bash -c "for w in \$(\"$K\" diceware --words 50 --separator ' ' 2>/dev/null); do
+  grep -qx \"    \$w\" Sources/KDBX/Generator/EFFLargeWordList+Table.swift || exit 1; done"
+check "diceware --words 0" 1 'needs a whole number from 1 to 1000' -- "$K" diceware --words 0
+printf '11111\tone\n11112\ttwo\n' > "$TMP/e24-words.txt"
+check "diceware --word-list" 0 '^(one|two)-(one|two)-(one|two)$' -- bash -c "\"$K\" diceware -w \"$TMP/e24-words.txt\" --words 3 --separator - 2>/dev/null"
+printf 'same\nsame\n' > "$TMP/e24-words1.txt"
+check "diceware word list of one word" 1 'has 1 distinct word\(s\); at least 2' -- "$K" diceware -w "$TMP/e24-words1.txt"
+check "diceware missing word list" 1 'e24-none' -- "$K" diceware -w "$TMP/e24-none"
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

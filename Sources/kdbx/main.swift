@@ -46,6 +46,7 @@ let usage = """
 
   NO VAULT NEEDED:
     generate           Print a random password.
+    diceware           Print a random passphrase from the EFF large word list (--words N; entropy shown).
     create-key-file PATH
                        Write a new random key file (KeePass XML 2.0).
     calibrate          The Argon2 iterations or AES-KDF rounds for a decryption time on this machine
@@ -106,6 +107,7 @@ func allCommands() -> [Command] {
     Command(name: "calibrate", help: CalibrateCommand.help, run: CalibrateCommand.run),
     Command(name: "db-edit", help: DatabaseEditCommand.help, run: DatabaseEditCommand.run),
     Command(name: "create-key-file", help: CreateKeyFileCommand.help, run: CreateKeyFileCommand.run),
+    Command(name: "diceware", help: DicewareCommand.help, run: DicewareCommand.run),
   ]
 }
 
