@@ -726,5 +726,31 @@ printf 'same\nsame\n' > "$TMP/e24-words1.txt"
 check "diceware word list of one word" 1 'has 1 distinct word\(s\); at least 2' -- "$K" diceware -w "$TMP/e24-words1.txt"
 check "diceware missing word list" 1 'e24-none' -- "$K" diceware -w "$TMP/e24-none"
 
+# #24 estimate
+check "estimate a top-10 password" 0 '^Rating:  very weak \(0 of 4\)$' -- "$K" estimate password
+check "estimate reasons" 0 'one of the 10 most common passwords' -- "$K" estimate password
+check "estimate from stdin" 0 '^Entropy: 39\.9 bits' -- pw 'x7#kQ9!mLp2$' estimate
+check "estimate very strong" 0 '^Rating:  very strong \(4 of 4\)$' -- pw 'x7#kQ9!mLp2$' estimate
+check "estimate --json" 0 '"score": 1' -- "$K" estimate 19841215 --json
+check "estimate --advanced parts" 0 'P@ssw0rd  word of common passwords \(rank 2\), l33t' -- "$K" estimate 'P@ssw0rd' -a
+check "estimate escapes the terminal" 0 '\\x1b\[31m' -- "$K" estimate "$(printf 'ab\033[31mcd')" -a
+check "estimate with nothing on stdin" 1 'no password given' -- bash -c "\"$K\" estimate </dev/null"
+check "estimate two passwords" 1 "unexpected argument 'b'" -- "$K" estimate a b
+if python3 -c 'import zxcvbn' 2>/dev/null; then
+  agree="$(python3 - "$K" <<'PY'
+import json, subprocess, sys
+from zxcvbn import zxcvbn
+words = [w for w in open('Vectors/strength/passwords.txt', encoding='utf-8').read().split('\n') if w]
+same = sum(json.loads(subprocess.run([sys.argv[1], 'estimate', '--json', '--', w], capture_output=True,
+                                     text=True).stdout)['score'] == zxcvbn(w)['score'] for w in words)
+print(same)
+PY
+)"
+  echo "cli-tests: estimate agrees with Python zxcvbn on $agree of 200 passwords"
+  if [ "${agree:-0}" -ge 180 ]; then passes=$((passes + 1)); else echo "FAIL estimate vs zxcvbn: $agree of 200"; fails=$((fails + 1)); fi
+else
+  echo "SKIP estimate vs Python zxcvbn: zxcvbn is not installed (pip install zxcvbn)"
+fi
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

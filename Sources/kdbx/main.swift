@@ -46,6 +46,8 @@ let usage = """
 
   NO VAULT NEEDED:
     generate           Print a random password.
+    estimate [PASSWORD]
+                       Estimate a password's strength: bits, a rating and the reasons (zxcvbn's approach).
     diceware           Print a random passphrase from the EFF large word list (--words N; entropy shown).
     create-key-file PATH
                        Write a new random key file (KeePass XML 2.0).
@@ -108,6 +110,7 @@ func allCommands() -> [Command] {
     Command(name: "db-edit", help: DatabaseEditCommand.help, run: DatabaseEditCommand.run),
     Command(name: "create-key-file", help: CreateKeyFileCommand.help, run: CreateKeyFileCommand.run),
     Command(name: "diceware", help: DicewareCommand.help, run: DicewareCommand.run),
+    Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
   ]
 }
 
