@@ -752,5 +752,45 @@ else
   echo "SKIP estimate vs Python zxcvbn: zxcvbn is not installed (pip install zxcvbn)"
 fi
 
+# #24 analyze
+A="$TMP/e24-analyze.kdbx"
+printf 'an\n' | "$K" create "$A" --kdf aes-kdf --rounds 1000 >/dev/null
+addpw() { printf 'an\n%s\n' "$2" | "$K" add "$A" "$1" -p >/dev/null; }
+addpw Shared1 'Tr0ub4dor&3'
+addpw Shared2 'Tr0ub4dor&3'
+addpw Weak 'letmein'
+addpw Strong 'x7#kQ9!mLp2$vB'
+check "analyze weak" 0 '^  Weak: very weak, .* bits \(one of the 100 most common passwords\)$' -- pw an analyze "$A"
+check "analyze reused by path" 0 '^  2 entries: Shared1, Shared2$' -- pw an analyze "$A"
+check "analyze strong not weak" 0 '^Weak passwords \(1\):$' -- pw an analyze "$A"
+check "analyze old passwords" 0 '^  Internet/GitHub: [0-9]+ days$' -- pw fixture analyze "$F" --old-days 30
+check "analyze expired" 0 '^  Banking/Cards/Visa: expired 2026-03-01T09:45:00Z$' -- pw fixture analyze "$F"
+check "analyze --json" 0 '"reused": \[' -- pw an analyze "$A" --json
+check "analyze wrong password" 2 'wrong password' -- pw nope analyze "$A"
+# A sorted HIBP list (SHA-1:COUNT, upper-case hex, CRLF as downloaded) of 600,000 lines holding two of our passwords.
+python3 - "$TMP/e24-hibp.txt" <<'PY'
+import hashlib, sys
+lines = {hashlib.sha1(b'%d' % n).hexdigest().upper(): n % 1000 + 1 for n in range(600000)}
+lines[hashlib.sha1(b'letmein').hexdigest().upper()] = 3861493
+lines[hashlib.sha1('Tr0ub4dor&3'.encode()).hexdigest().upper()] = 7
+with open(sys.argv[1], 'w', newline='') as f:
+    for h in sorted(lines):
+        f.write('%s:%d\r\n' % (h, lines[h]))
+PY
+check "analyze --hibp breached count" 0 '^  Weak: seen 3861493 times$' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt"
+check "analyze --hibp reused both reported" 0 '^Breached \(Have I Been Pwned\) \(3\):$' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt"
+check "analyze --hibp --json" 0 '"count": 7' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt" --json
+if [ -x /usr/bin/time ]; then
+  # Bounded memory: the 27 MB list costs less than 8 MiB above a run without it.
+  base=$(printf 'an\n' | /usr/bin/time -f '%M' "$K" analyze "$A" 2>&1 >/dev/null | tail -1)
+  peak=$(printf 'an\n' | /usr/bin/time -f '%M' "$K" analyze "$A" --hibp "$TMP/e24-hibp.txt" 2>&1 >/dev/null | tail -1)
+  echo "cli-tests: analyze --hibp of $(($(stat -c %s "$TMP/e24-hibp.txt") >> 20)) MiB peaks at $peak KB (without: $base KB)"
+  if [ "$peak" -le $((base + 8192)) ]; then passes=$((passes + 1)); else
+    echo "FAIL analyze --hibp memory: $peak KB, over $((base + 8192)) KB"; fails=$((fails + 1)); fi
+fi
+printf 'not a list\n' > "$TMP/e24-bad-hibp.txt"
+check "analyze --hibp malformed" 1 'line 1 is not a HIBP .SHA1HASH:COUNT. line' -- pw an analyze "$A" --hibp "$TMP/e24-bad-hibp.txt"
+check "analyze --hibp missing" 1 'cannot read .*e24-none' -- pw an analyze "$A" --hibp "$TMP/e24-none"
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -15,6 +15,7 @@ let usage = """
     show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
     search TERM        Find entries by title, user name, URL, tags or notes.
     totp ENTRY         Print the entry's current one-time password.
+    analyze            Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).
     export             Write the whole vault in clear (--format xml|json|csv).
     attachment-export ENTRY NAME PATH
                        Write an attachment to a new file (or --stdout).
@@ -111,6 +112,7 @@ func allCommands() -> [Command] {
     Command(name: "create-key-file", help: CreateKeyFileCommand.help, run: CreateKeyFileCommand.run),
     Command(name: "diceware", help: DicewareCommand.help, run: DicewareCommand.run),
     Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
+    Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
   ]
 }
 
