@@ -792,5 +792,33 @@ printf 'not a list\n' > "$TMP/e24-bad-hibp.txt"
 check "analyze --hibp malformed" 1 'line 1 is not a HIBP .SHA1HASH:COUNT. line' -- pw an analyze "$A" --hibp "$TMP/e24-bad-hibp.txt"
 check "analyze --hibp missing" 1 'cannot read .*e24-none' -- pw an analyze "$A" --hibp "$TMP/e24-none"
 
+# #24 clip: a stand-in xclip on PATH keeps the clipboard in a file (no display needed).
+mkdir -p "$TMP/e24-bin" "$TMP/e24-empty"
+cat > "$TMP/e24-bin/xclip" <<SH
+#!/bin/sh
+case " \$* " in
+  *" -out "*) cat "$TMP/e24-clipboard" 2>/dev/null ;;
+  *) cat > "$TMP/e24-clipboard" ;;
+esac
+SH
+chmod +x "$TMP/e24-bin/xclip"
+KABS="$(cd "$(dirname "$K")" && pwd)/$(basename "$K")"
+clip() { printf '%s\n' "$1" | env -i PATH="$TMP/e24-bin:/usr/bin:/bin" DISPLAY=:99 "$KABS" clip "${@:2}"; }
+check "clip without a clipboard tool" 1 'no clipboard tool found: install wl-clipboard \(Wayland\), xclip or xsel' -- \
+  bash -c "printf 'fixture\n' | env -i PATH=\"$TMP/e24-empty\" \"$KABS\" clip \"$F\" Email/Mail"
+check "clip the password" 0 '^Copied the password of Email/Mail to the clipboard \(xclip\)\.$' -- clip fixture "$F" Email/Mail 0
+check "clipboard holds the password" 0 '^mail-pass$' -- cat "$TMP/e24-clipboard"
+check "clip clears after the timeout" 0 '^Clipboard cleared\.$' -- clip fixture "$F" Email/Mail 1 -a UserName
+check "clipboard empty after the timeout" 0 '' -- test ! -s "$TMP/e24-clipboard"
+( sleep 1; printf 'copied later' > "$TMP/e24-clipboard" ) &
+check "clip leaves another value alone" 0 'holds something else now; left as it is' -- clip fixture "$F" Email/Mail 3
+wait
+check "clipboard keeps the other value" 0 '^copied later$' -- cat "$TMP/e24-clipboard"
+check "clip --totp" 0 'one-time password of Internet/GitHub' -- clip demo "$DEMO" Internet/GitHub 0 --totp
+check "clipboard holds the TOTP code" 0 '^[0-9]{6}$' -- cat "$TMP/e24-clipboard"
+check "clip unknown attribute" 1 "the entry has no attribute 'Nope'" -- clip fixture "$F" Email/Mail 0 -a Nope
+check "clip bad timeout" 1 'TIMEOUT must be a whole number' -- clip fixture "$F" Email/Mail soon
+check "clip wrong password" 2 'wrong password' -- clip nope "$F" Email/Mail 0
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

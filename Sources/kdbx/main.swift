@@ -15,6 +15,8 @@ let usage = """
     show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
     search TERM        Find entries by title, user name, URL, tags or notes.
     totp ENTRY         Print the entry's current one-time password.
+    clip ENTRY [TIMEOUT]
+                       Copy the password (-a NAME, --totp) to the clipboard; cleared after TIMEOUT s (10).
     analyze            Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).
     export             Write the whole vault in clear (--format xml|json|csv).
     attachment-export ENTRY NAME PATH
@@ -113,6 +115,7 @@ func allCommands() -> [Command] {
     Command(name: "diceware", help: DicewareCommand.help, run: DicewareCommand.run),
     Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
     Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
+    Command(name: "clip", help: ClipCommand.help, run: ClipCommand.run),
   ]
 }
 
