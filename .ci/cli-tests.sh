@@ -820,5 +820,33 @@ check "clip unknown attribute" 1 "the entry has no attribute 'Nope'" -- clip fix
 check "clip bad timeout" 1 'TIMEOUT must be a whole number' -- clip fixture "$F" Email/Mail soon
 check "clip wrong password" 2 'wrong password' -- clip nope "$F" Email/Mail 0
 
+# #24 import: CSV (KeePassXC's export round-trips) and malformed sources (exit 1, nothing written, no prompt)
+if command -v keepassxc-cli >/dev/null; then
+  printf 'fixture\n' | keepassxc-cli export -q -f csv "$F" > "$TMP/e24-kxc.csv"
+  check "import a KeePassXC CSV export" 0 '\(CSV: 6 entries in 5 groups; nothing skipped\)' -- \
+    pw imp import "$TMP/e24-kxc.csv" "$TMP/e24-kxc.kdbx" --kdf aes-kdf --rounds 1000
+  check "KeePassXC CSV round trip: same entries" 0 '' -- bash -c \
+    "printf 'imp\n' | keepassxc-cli export -q -f csv \"$TMP/e24-kxc.kdbx\" | diff - \"$TMP/e24-kxc.csv\""
+else
+  echo "SKIP KeePassXC CSV import round trip: keepassxc-cli is not installed"
+fi
+python3 Vectors/tools/import_fixtures.py "$TMP/e24-fixtures"
+check "import CSV with --columns" 0 '\(CSV: 3 entries in 1 group; nothing skipped\)' -- \
+  pw imp import "$TMP/e24-fixtures/other-manager.csv" "$TMP/e24-other.kdbx" --kdf aes-kdf --rounds 1000 \
+  --columns 'title=Name,username=Login Name,password=Secret,url=Web Site,group=Folder,notes=Comments'
+check "--columns entries" 0 '^Password: s3cret, "quoted"$' -- pw imp show "$TMP/e24-other.kdbx" Work/Intranet -s
+check "--columns multi-line notes" 0 '^second line$' -- pw imp show "$TMP/e24-other.kdbx" Work/Intranet
+check "--columns unmapped column kept as a field" 0 '^PIN: 1234$' -- pw imp show "$TMP/e24-other.kdbx" Bank -s
+check "--columns unknown column" 1 "the header has no column 'Nope'" -- \
+  pw imp import "$TMP/e24-fixtures/other-manager.csv" "$TMP/e24-none.kdbx" --columns title=Nope
+check "CSV without recognisable columns" 1 'no title, username or password column' -- \
+  pw imp import "$TMP/e24-fixtures/unknown-columns.csv" "$TMP/e24-none.kdbx"
+check "malformed CSV: open quote" 1 'line 2: a quoted field is not closed' -- \
+  pw imp import "$TMP/e24-fixtures/open-quote.csv" "$TMP/e24-none.kdbx"
+check "malformed CSV: ragged row" 1 'record 1 has 2 fields; the header has 3' -- \
+  pw imp import "$TMP/e24-fixtures/ragged.csv" "$TMP/e24-none.kdbx"
+check "zip archive refused" 1 'zip archive .*1Password' -- pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-none.kdbx"
+check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
