@@ -846,6 +846,8 @@ check "malformed CSV: open quote" 1 'line 2: a quoted field is not closed' -- \
 check "malformed CSV: ragged row" 1 'record 1 has 2 fields; the header has 3' -- \
   pw imp import "$TMP/e24-fixtures/ragged.csv" "$TMP/e24-none.kdbx"
 check "zip archive refused" 1 'zip archive .*1Password' -- pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-none.kdbx"
+check "JSON refused with a message" 1 'is JSON \(a Bitwarden export\?\); JSON imports are not supported yet' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-none.kdbx"
 check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
 
 echo "cli-tests: $passes passed, $fails failed"

@@ -18,9 +18,8 @@ enum ImportCommand {
       - a CSV file with a header row (KeePassXC's CSV export, 'kdbx export --format csv', or another
         manager's: columns named Group, Title, Username, Password, URL, Notes, TOTP, Tags, Icon, Last Modified,
         Created are recognised, --columns title=Name,password=Secret,... maps others (a name or a 1-based
-        number); other columns become custom fields; groups are '/' paths, a shared first one is the root);
-      - a Bitwarden unencrypted JSON export (folders, logins with URIs and TOTP, secure notes, cards and
-        identities as custom fields, custom fields; hidden ones protected).
+        number); other columns become custom fields; groups are '/' paths, a shared first one is the root).
+      JSON (Bitwarden) and zip (1Password .1pux) exports are recognised and refused with a message (not read yet).
       The import says how many entries it imported and what it skipped. A malformed file is refused before
       any password is asked for, and nothing is written.
     """
