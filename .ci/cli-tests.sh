@@ -754,5 +754,212 @@ else
   echo "note: .build/release/kdbx is missing; skipped 'selftest --vectors Vectors'"
 fi
 
+# #24 kdbx beyond keepassxc-cli: db-edit, create-key-file, diceware, estimate, analyze, clip, imports
+# unchanged FILE HASH: the vault still holds the bytes it held (a failed command wrote nothing).
+unchanged() {
+  if [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; then passes=$((passes + 1)); else
+    echo "FAIL $3: $1 changed"; fails=$((fails + 1)); fi
+}
+check "create-key-file" 0 '^Created key file .*KeePass XML key file 2\.0' -- "$K" create-key-file "$TMP/e24.key"
+check "create-key-file is XML 2.0 with its hash" 0 '<Data Hash="[0-9A-F]{8}">' -- cat "$TMP/e24.key"
+check "create-key-file refuses an existing file" 1 'already exists' -- "$K" create-key-file "$TMP/e24.key"
+python3 - "$TMP/e24.key" <<'PY' && passes=$((passes + 1)) || { echo "FAIL key file hash (python)"; fails=$((fails + 1)); }
+import hashlib, re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'<Data Hash="([0-9A-F]{8})">([0-9A-F\s]+)</Data>', text)
+data = bytes.fromhex(''.join(m.group(2).split()))
+assert len(data) == 32 and hashlib.sha256(data).hexdigest()[:8].upper() == m.group(1)
+PY
+cp "$F" "$TMP/e24.kdbx"
+check "db-edit needs a change" 1 'nothing to change' -- pw fixture db-edit "$TMP/e24.kdbx"
+check "db-edit --set-password and --unset-password" 1 'exclude each other' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --set-password --unset-password
+before="$(sha256sum "$TMP/e24.kdbx" | cut -d' ' -f1)"
+check "db-edit wrong current password" 2 'wrong password' -- \
+  bash -c "printf 'nope\nnew\nnew\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+unchanged "$TMP/e24.kdbx" "$before" "db-edit wrong current password"
+check "db-edit new passwords differ" 1 'the two new passwords differ; nothing was changed' -- \
+  bash -c "printf 'fixture\nnew\nnot new\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit new password missing" 1 'no new password given' -- \
+  bash -c "printf 'fixture\nnew\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit empty new password" 1 'new password is empty' -- \
+  bash -c "printf 'fixture\n\n\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "db-edit --unset-password alone" 1 'neither a password nor a key file' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --unset-password
+check "db-edit --unset-key-file without one" 1 'opened without a key file' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --unset-key-file
+check "db-edit missing new key file" 1 'e24-missing.key' -- \
+  pw fixture db-edit "$TMP/e24.kdbx" --set-key-file "$TMP/e24-missing.key"
+unchanged "$TMP/e24.kdbx" "$before" "db-edit refusals"
+check "db-edit --set-password" 0 '^Changed .*: new password\.$' -- \
+  bash -c "printf 'fixture\nsecond pw\nsecond pw\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" --set-password"
+check "old password refused after db-edit" 2 'wrong password' -- pw fixture ls "$TMP/e24.kdbx"
+check "new password opens after db-edit" 0 '^Recycle Bin/$' -- pw 'second pw' ls "$TMP/e24.kdbx"
+check "content kept by db-edit" 0 '^Password: mail-pass$' -- \
+  pw 'second pw' show "$TMP/e24.kdbx" Email/Mail -s
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli opens with the new password" 0 'Recycle Bin' -- \
+    bash -c "printf 'second pw\n' | keepassxc-cli ls \"$TMP/e24.kdbx\""
+  check "keepassxc-cli refuses the old password" 1 '' -- bash -c "printf 'fixture\n' | keepassxc-cli ls \"$TMP/e24.kdbx\""
+else
+  echo "SKIP keepassxc-cli checks of db-edit: keepassxc-cli is not installed"
+fi
+check "db-edit --set-key-file" 0 'key file .*e24\.key' -- pw 'second pw' db-edit "$TMP/e24.kdbx" --set-key-file "$TMP/e24.key"
+check "password alone refused after --set-key-file" 2 'wrong password' -- pw 'second pw' ls "$TMP/e24.kdbx"
+check "db-edit --unset-password" 0 'password removed' -- \
+  pw 'second pw' db-edit "$TMP/e24.kdbx" -k "$TMP/e24.key" --unset-password
+check "key file alone opens" 0 '^Recycle Bin/$' -- "$K" ls "$TMP/e24.kdbx" -k "$TMP/e24.key" --no-password
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli opens with our key file alone" 0 'Recycle Bin' -- \
+    keepassxc-cli ls --no-password -k "$TMP/e24.key" "$TMP/e24.kdbx"
+fi
+check "db-edit --unset-key-file would leave nothing" 1 'neither a password nor a key file' -- \
+  "$K" db-edit "$TMP/e24.kdbx" -k "$TMP/e24.key" --no-password --unset-key-file
+check "db-edit password, no key file, new settings" 0 'new password; key file removed; KDBX 4\.1, ChaCha20, Argon2id' -- \
+  bash -c "printf 'third\nthird\n' | \"$K\" db-edit \"$TMP/e24.kdbx\" -k \"$TMP/e24.key\" --no-password \
+    --set-password --unset-key-file --format 4.1 --cipher chacha20 --kdf argon2id --memory 8 --iterations 2"
+check "db-edit settings applied" 0 '^Cipher: +ChaCha20' -- pw third info "$TMP/e24.kdbx"
+check "db-edit downgrade lists the loss" 1 'would lose' -- pw third db-edit "$TMP/e24.kdbx" --format 3.1
+if [ -n "${KDB:-}" ] && [ -f "$KDB" ]; then
+  check "db-edit a .kdb" 1 'read-only' -- pw masterpw db-edit "$KDB" --set-password
+fi
+
+# #24 diceware
+check "diceware 7 EFF words" 0 '^[a-z-]+( [a-z-]+){6}$' -- bash -c "\"$K\" diceware 2>/dev/null"
+check "diceware entropy" 0 '^Entropy: 51\.7 bits \(4 words from the EFF large word list\)$' -- "$K" diceware --words 4
+check "diceware --json" 0 '"entropyBits": 129\.2' -- "$K" diceware --words 10 --json
+check "diceware words come from the EFF list" 0 '' -- bash -c "for w in \$(\"$K\" diceware --words 50 --separator ' ' 2>/dev/null); do
+  grep -qx \"    \$w\" Sources/KDBX/Generator/EFFLargeWordList+Table.swift || exit 1; done"
+check "diceware --words 0" 1 'needs a whole number from 1 to 1000' -- "$K" diceware --words 0
+printf '11111\tone\n11112\ttwo\n' > "$TMP/e24-words.txt"
+check "diceware --word-list" 0 '^(one|two)-(one|two)-(one|two)$' -- bash -c "\"$K\" diceware -w \"$TMP/e24-words.txt\" --words 3 --separator - 2>/dev/null"
+printf 'same\nsame\n' > "$TMP/e24-words1.txt"
+check "diceware word list of one word" 1 'has 1 distinct word\(s\); at least 2' -- "$K" diceware -w "$TMP/e24-words1.txt"
+check "diceware missing word list" 1 'e24-none' -- "$K" diceware -w "$TMP/e24-none"
+
+# #24 estimate
+check "estimate a top-10 password" 0 '^Rating:  very weak \(0 of 4\)$' -- "$K" estimate password
+check "estimate reasons" 0 'one of the 10 most common passwords' -- "$K" estimate password
+check "estimate from stdin" 0 '^Entropy: 39\.9 bits' -- pw 'x7#kQ9!mLp2$' estimate
+check "estimate very strong" 0 '^Rating:  very strong \(4 of 4\)$' -- pw 'x7#kQ9!mLp2$' estimate
+check "estimate --json" 0 '"score": 1' -- "$K" estimate 19841215 --json
+check "estimate --advanced parts" 0 'P@ssw0rd  word of common passwords \(rank 2\), l33t' -- "$K" estimate 'P@ssw0rd' -a
+check "estimate escapes the terminal" 0 '\\x1b\[31m' -- "$K" estimate "$(printf 'ab\033[31mcd')" -a
+check "estimate with nothing on stdin" 1 'no password given' -- bash -c "\"$K\" estimate </dev/null"
+check "estimate two passwords" 1 "unexpected argument 'b'" -- "$K" estimate a b
+if python3 -c 'import zxcvbn' 2>/dev/null; then
+  agree="$(python3 - "$K" <<'PY'
+import json, subprocess, sys
+from zxcvbn import zxcvbn
+words = [w for w in open('Vectors/strength/passwords.txt', encoding='utf-8').read().split('\n') if w]
+same = sum(json.loads(subprocess.run([sys.argv[1], 'estimate', '--json', '--', w], capture_output=True,
+                                     text=True).stdout)['score'] == zxcvbn(w)['score'] for w in words)
+print(same)
+PY
+)"
+  echo "cli-tests: estimate agrees with Python zxcvbn on $agree of 200 passwords"
+  if [ "${agree:-0}" -ge 180 ]; then passes=$((passes + 1)); else echo "FAIL estimate vs zxcvbn: $agree of 200"; fails=$((fails + 1)); fi
+else
+  echo "SKIP estimate vs Python zxcvbn: zxcvbn is not installed (pip install zxcvbn)"
+fi
+
+# #24 analyze
+A="$TMP/e24-analyze.kdbx"
+printf 'an\n' | "$K" create "$A" --kdf aes-kdf --rounds 1000 >/dev/null
+addpw() { printf 'an\n%s\n' "$2" | "$K" add "$A" "$1" -p >/dev/null; }
+addpw Shared1 'Tr0ub4dor&3'
+addpw Shared2 'Tr0ub4dor&3'
+addpw Weak 'letmein'
+addpw Strong 'x7#kQ9!mLp2$vB'
+check "analyze weak" 0 '^  Weak: very weak, .* bits \(one of the 100 most common passwords\)$' -- pw an analyze "$A"
+check "analyze reused by path" 0 '^  2 entries: Shared1, Shared2$' -- pw an analyze "$A"
+check "analyze strong not weak" 0 '^Weak passwords \(1\):$' -- pw an analyze "$A"
+check "analyze old passwords" 0 '^  Internet/GitHub: [0-9]+ days$' -- pw fixture analyze "$F" --old-days 30
+check "analyze expired" 0 '^  Banking/Cards/Visa: expired 2026-03-01T09:45:00Z$' -- pw fixture analyze "$F"
+check "analyze --json" 0 '"reused": \[' -- pw an analyze "$A" --json
+check "analyze wrong password" 2 'wrong password' -- pw nope analyze "$A"
+# A sorted HIBP list (SHA-1:COUNT, upper-case hex, CRLF as downloaded) of 600,000 lines holding two of our passwords.
+python3 - "$TMP/e24-hibp.txt" <<'PY'
+import hashlib, sys
+lines = {hashlib.sha1(b'%d' % n).hexdigest().upper(): n % 1000 + 1 for n in range(600000)}
+lines[hashlib.sha1(b'letmein').hexdigest().upper()] = 3861493
+lines[hashlib.sha1('Tr0ub4dor&3'.encode()).hexdigest().upper()] = 7
+with open(sys.argv[1], 'w', newline='') as f:
+    for h in sorted(lines):
+        f.write('%s:%d\r\n' % (h, lines[h]))
+PY
+check "analyze --hibp breached count" 0 '^  Weak: seen 3861493 times$' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt"
+check "analyze --hibp reused both reported" 0 '^Breached \(Have I Been Pwned\) \(3\):$' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt"
+check "analyze --hibp --json" 0 '"count": 7' -- pw an analyze "$A" --hibp "$TMP/e24-hibp.txt" --json
+if [ -x /usr/bin/time ]; then
+  # Bounded memory: the 27 MB list costs less than 8 MiB above a run without it.
+  base=$(printf 'an\n' | /usr/bin/time -f '%M' "$K" analyze "$A" 2>&1 >/dev/null | tail -1)
+  peak=$(printf 'an\n' | /usr/bin/time -f '%M' "$K" analyze "$A" --hibp "$TMP/e24-hibp.txt" 2>&1 >/dev/null | tail -1)
+  echo "cli-tests: analyze --hibp of $(($(stat -c %s "$TMP/e24-hibp.txt") >> 20)) MiB peaks at $peak KB (without: $base KB)"
+  if [ "$peak" -le $((base + 8192)) ]; then passes=$((passes + 1)); else
+    echo "FAIL analyze --hibp memory: $peak KB, over $((base + 8192)) KB"; fails=$((fails + 1)); fi
+fi
+printf 'not a list\n' > "$TMP/e24-bad-hibp.txt"
+check "analyze --hibp malformed" 1 'line 1 is not a HIBP .SHA1HASH:COUNT. line' -- pw an analyze "$A" --hibp "$TMP/e24-bad-hibp.txt"
+check "analyze --hibp missing" 1 'cannot read .*e24-none' -- pw an analyze "$A" --hibp "$TMP/e24-none"
+
+# #24 clip: a stand-in xclip on PATH keeps the clipboard in a file (no display needed).
+mkdir -p "$TMP/e24-bin" "$TMP/e24-empty"
+cat > "$TMP/e24-bin/xclip" <<SH
+#!/bin/sh
+case " \$* " in
+  *" -out "*) cat "$TMP/e24-clipboard" 2>/dev/null ;;
+  *) cat > "$TMP/e24-clipboard" ;;
+esac
+SH
+chmod +x "$TMP/e24-bin/xclip"
+KABS="$(cd "$(dirname "$K")" && pwd)/$(basename "$K")"
+clip() { printf '%s\n' "$1" | env -i PATH="$TMP/e24-bin:/usr/bin:/bin" DISPLAY=:99 "$KABS" clip "${@:2}"; }
+check "clip without a clipboard tool" 1 'no clipboard tool found: install wl-clipboard \(Wayland\), xclip or xsel' -- \
+  bash -c "printf 'fixture\n' | env -i PATH=\"$TMP/e24-empty\" \"$KABS\" clip \"$F\" Email/Mail"
+check "clip the password" 0 '^Copied the password of Email/Mail to the clipboard \(xclip\)\.$' -- clip fixture "$F" Email/Mail 0
+check "clipboard holds the password" 0 '^mail-pass$' -- cat "$TMP/e24-clipboard"
+check "clip clears after the timeout" 0 '^Clipboard cleared\.$' -- clip fixture "$F" Email/Mail 1 -a UserName
+check "clipboard empty after the timeout" 0 '' -- test ! -s "$TMP/e24-clipboard"
+( sleep 1; printf 'copied later' > "$TMP/e24-clipboard" ) &
+check "clip leaves another value alone" 0 'holds something else now; left as it is' -- clip fixture "$F" Email/Mail 3
+wait
+check "clipboard keeps the other value" 0 '^copied later$' -- cat "$TMP/e24-clipboard"
+check "clip --totp" 0 'one-time password of Internet/GitHub' -- clip demo "$DEMO" Internet/GitHub 0 --totp
+check "clipboard holds the TOTP code" 0 '^[0-9]{6}$' -- cat "$TMP/e24-clipboard"
+check "clip unknown attribute" 1 "the entry has no attribute 'Nope'" -- clip fixture "$F" Email/Mail 0 -a Nope
+check "clip bad timeout" 1 'TIMEOUT must be a whole number' -- clip fixture "$F" Email/Mail soon
+check "clip wrong password" 2 'wrong password' -- clip nope "$F" Email/Mail 0
+
+# #24 import: CSV (KeePassXC's export round-trips) and malformed sources (exit 1, nothing written, no prompt)
+if command -v keepassxc-cli >/dev/null; then
+  printf 'fixture\n' | keepassxc-cli export -q -f csv "$F" > "$TMP/e24-kxc.csv"
+  check "import a KeePassXC CSV export" 0 '\(CSV: 6 entries in 5 groups; nothing skipped\)' -- \
+    pw imp import "$TMP/e24-kxc.csv" "$TMP/e24-kxc.kdbx" --kdf aes-kdf --rounds 1000
+  check "KeePassXC CSV round trip: same entries" 0 '' -- bash -c \
+    "printf 'imp\n' | keepassxc-cli export -q -f csv \"$TMP/e24-kxc.kdbx\" | diff - \"$TMP/e24-kxc.csv\""
+else
+  echo "SKIP KeePassXC CSV import round trip: keepassxc-cli is not installed"
+fi
+python3 Vectors/tools/import_fixtures.py "$TMP/e24-fixtures"
+check "import CSV with --columns" 0 '\(CSV: 3 entries in 1 group; nothing skipped\)' -- \
+  pw imp import "$TMP/e24-fixtures/other-manager.csv" "$TMP/e24-other.kdbx" --kdf aes-kdf --rounds 1000 \
+  --columns 'title=Name,username=Login Name,password=Secret,url=Web Site,group=Folder,notes=Comments'
+check "--columns entries" 0 '^Password: s3cret, "quoted"$' -- pw imp show "$TMP/e24-other.kdbx" Work/Intranet -s
+check "--columns multi-line notes" 0 '^second line$' -- pw imp show "$TMP/e24-other.kdbx" Work/Intranet
+check "--columns unmapped column kept as a field" 0 '^PIN: 1234$' -- pw imp show "$TMP/e24-other.kdbx" Bank -s
+check "--columns unknown column" 1 "the header has no column 'Nope'" -- \
+  pw imp import "$TMP/e24-fixtures/other-manager.csv" "$TMP/e24-none.kdbx" --columns title=Nope
+check "CSV without recognisable columns" 1 'no title, username or password column' -- \
+  pw imp import "$TMP/e24-fixtures/unknown-columns.csv" "$TMP/e24-none.kdbx"
+check "malformed CSV: open quote" 1 'line 2: a quoted field is not closed' -- \
+  pw imp import "$TMP/e24-fixtures/open-quote.csv" "$TMP/e24-none.kdbx"
+check "malformed CSV: ragged row" 1 'record 1 has 2 fields; the header has 3' -- \
+  pw imp import "$TMP/e24-fixtures/ragged.csv" "$TMP/e24-none.kdbx"
+check "zip archive refused" 1 'zip archive .*1Password' -- pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-none.kdbx"
+check "JSON refused with a message" 1 'is JSON \(a Bitwarden export\?\); JSON imports are not supported yet' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-none.kdbx"
+check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
+
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -16,6 +16,7 @@ enum KeePass1Access {
   /// Commands that save the vault named first.
   static let changingCommands: Set<String> = [
     "add", "edit", "rm", "mv", "mkdir", "rmdir", "attachment-import", "attachment-rm", "merge", "convert",
+    "db-edit",
   ]
 
   /// Why a KeePass 1.x file at `path` cannot be changed.

@@ -19,6 +19,14 @@ struct VaultAccess {
   var version: FileVersion?
   /// The vault's lock, held from before the read to after the save, by commands that change the vault.
   var lock: VaultFileLock?
+  /// The password and key file the vault was opened with, for `db-edit`, which keeps the ones it does not change.
+  var credentials: Credentials?
+
+  /// The components of ``key`` as the user gave them.
+  struct Credentials {
+    var password: String?
+    var keyFile: KeyFile?
+  }
 
   var database: Database {
     get { opened.database }
@@ -86,7 +94,9 @@ struct VaultAccess {
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try openBytes(bytes, key: key, options: options)
     ProcessLifetime.keep(opened)
-    return VaultAccess(path: path, key: key, opened: opened, version: version, lock: lock)
+    return VaultAccess(
+      path: path, key: key, opened: opened, version: version, lock: lock,
+      credentials: Credentials(password: password, keyFile: keyFile))
   }
 
   /// The vault's lock, waiting up to `timeout` seconds for another holder (and saying so on a terminal); `nil`
@@ -197,13 +207,15 @@ struct VaultAccess {
   /// Saves the database atomically: writes a temporary file beside the real vault (symbolic links are followed),
   /// reads it back and verifies every integrity layer and the XML, checks that the vault on disk still holds the
   /// bytes that were opened (SHA-256), then renames the new file over it.
-  func save() throws(CLIError) {
+  /// `db-edit` passes a new `key` and `settings`; other commands keep the ones the vault was opened with.
+  func save(key newKey: CompositeKey? = nil, settings: SaveSettings? = nil) throws(CLIError) {
     try KeePass1Access.refuseChange(opened, path: path)
     let saved: SavedFile
     let bar = ProgressBar(label: "Saving")
     do {
       saved = try KDFTuning.write(
-        opened.database, key: key, settings: SaveSettings(keeping: opened), progress: bar.isActive ? bar.update : nil)
+        opened.database, key: newKey ?? key, settings: settings ?? SaveSettings(keeping: opened),
+        progress: bar.isActive ? bar.update : nil)
     } catch {
       bar.finish()
       throw .failure("cannot save: \(error.description)")

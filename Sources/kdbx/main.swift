@@ -15,6 +15,9 @@ let usage = """
     show ENTRY         Show an entry (--show-protected, --attributes NAME, --totp).
     search TERM        Find entries by title, user name, URL, tags or notes.
     totp ENTRY         Print the entry's current one-time password.
+    clip ENTRY [TIMEOUT]
+                       Copy the password (-a NAME, --totp) to the clipboard; cleared after TIMEOUT s (10).
+    analyze            Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).
     export             Write the whole vault in clear (--format xml|json|csv).
     attachment-export ENTRY NAME PATH
                        Write an attachment to a new file (or --stdout).
@@ -41,9 +44,16 @@ let usage = """
                        (detected from the content; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
+    db-edit FILE       Change the password or key file (--set-password, --set-key-file PATH,
+                       --unset-password, --unset-key-file) and/or the format settings, in place.
 
   NO VAULT NEEDED:
     generate           Print a random password.
+    estimate [PASSWORD]
+                       Estimate a password's strength: bits, a rating and the reasons (zxcvbn's approach).
+    diceware           Print a random passphrase from the EFF large word list (--words N; entropy shown).
+    create-key-file PATH
+                       Write a new random key file (KeePass XML 2.0).
     calibrate          The Argon2 iterations or AES-KDF rounds for a decryption time on this machine
                        (--target-ms MS, --memory MiB, --parallelism N, --kdf, --json).
     selftest           The library's known-answer self-test, one line per check (--json; --vectors DIR runs
@@ -103,6 +113,12 @@ func allCommands() -> [Command] {
     Command(name: "generate", help: GenerateCommand.help, run: GenerateCommand.run),
     Command(name: "calibrate", help: CalibrateCommand.help, run: CalibrateCommand.run),
     Command(name: "selftest", help: SelfTestCommand.help, run: SelfTestCommand.run),
+    Command(name: "db-edit", help: DatabaseEditCommand.help, run: DatabaseEditCommand.run),
+    Command(name: "create-key-file", help: CreateKeyFileCommand.help, run: CreateKeyFileCommand.run),
+    Command(name: "diceware", help: DicewareCommand.help, run: DicewareCommand.run),
+    Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
+    Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
+    Command(name: "clip", help: ClipCommand.help, run: ClipCommand.run),
   ]
 }
 

@@ -24,18 +24,23 @@ enum ConvertCommand {
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "OUT")
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
-    let report = DowngradeReport(database: vault.database, settings: settings, target: settings.version)
-    if !report.isEmpty {
-      let lost = report.lostFeatures.map { "\($0)" }.joined(separator: ", ")
-      guard acceptLoss else {
-        throw .failure(
-          "KDBX \(Names.version(settings.version)) would lose: \(lost) (use --accept-loss to convert anyway)")
-      }
-      Terminal.error("Dropping: \(lost)\n")
-      settings.acceptedDowngrade = report
-    }
+    try checkLoss(vault.database, settings: &settings, acceptLoss: acceptLoss)
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(vault.database, key: vault.key, settings: settings, to: path)
     Terminal.out("Converted \(vault.path) to \(path) (\(CreateCommand.describe(settings))).\n")
+  }
+
+  /// Stops, listing what would be lost, when `settings` cannot hold all of `database`, unless `acceptLoss`; then
+  /// the loss is recorded in `settings` and named on standard error.
+  static func checkLoss(_ database: Database, settings: inout SaveSettings, acceptLoss: Bool) throws(CLIError) {
+    let report = DowngradeReport(database: database, settings: settings, target: settings.version)
+    guard !report.isEmpty else { return }
+    let lost = report.lostFeatures.map { "\($0)" }.joined(separator: ", ")
+    guard acceptLoss else {
+      throw .failure(
+        "KDBX \(Names.version(settings.version)) would lose: \(lost) (use --accept-loss to convert anyway)")
+    }
+    Terminal.error("Dropping: \(lost)\n")
+    settings.acceptedDowngrade = report
   }
 }
