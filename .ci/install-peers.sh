@@ -17,6 +17,7 @@ fi
 pip_need=()
 python3 -c 'import pykeepass' 2>/dev/null || pip_need+=(pykeepass)
 python3 -c 'import lxml' 2>/dev/null || pip_need+=(lxml)
+python3 -c 'import zxcvbn' 2>/dev/null || pip_need+=(zxcvbn)
 if [ ${#pip_need[@]} -gt 0 ]; then
   echo "pip install ${pip_need[*]}"
   python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \
