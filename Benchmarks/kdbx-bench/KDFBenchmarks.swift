@@ -14,24 +14,22 @@ import KDBXFileIO
 //             can), so faults come in 2 MiB pages.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Runs `body` on the global concurrent executor and blocks this (non-pool) thread until it finishes.
 func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-  let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-  sem_init(semaphore, 0, 0)
-  let box = SemaphoreBox(pointer: semaphore)
+  let done = OneShotSignal()
   Task.detached {
     await body()
-    sem_post(box.pointer)
+    done.signal()
   }
-  while sem_wait(semaphore) != 0 {}
-  sem_destroy(semaphore)
-  semaphore.deallocate()
-}
-
-struct SemaphoreBox: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<sem_t>
+  done.wait()
 }
 
 /// Block memory mapped with mmap and madvise(MADV_HUGEPAGE), Sendable for the benchmark closures.
@@ -42,7 +40,9 @@ struct MappedMemory: @unchecked Sendable {
     guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
     else { return nil }
-    if hugePages { _ = madvise(address, byteCount, 14) }  // MADV_HUGEPAGE
+    #if os(Linux)
+      if hugePages { _ = madvise(address, byteCount, 14) }  // MADV_HUGEPAGE (Linux only)
+    #endif
     buffer = UnsafeMutableRawBufferPointer(start: address, count: byteCount)
   }
 

@@ -1,4 +1,3 @@
-import Glibc
 import KDBX
 import KDBXCrypto
 import Synchronization
@@ -243,7 +242,7 @@ public final class AdaptivePageMapping: Sendable {
   private static func adviseNoHugePages(_ start: Int, _ count: Int) {
     // madvise wants a page-aligned start; every address passed here is one.
     guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    _ = madvise(pointer, count, 15)  // MADV_NOHUGEPAGE (Linux uapi value)
+    PageAdvice.noHugePages(pointer, count)
   }
 
   private static func alignUp(_ value: Int, _ alignment: Int) -> Int {

@@ -1,7 +1,16 @@
-import Glibc
 import KDBX
 import KDBXCrypto
 import KDBXFileIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Measures key-derivation costs on this machine, for `kdbx calibrate` and `--decryption-time`: the Argon2
 /// iterations or AES-KDF rounds that make unlocking take a target time, as KeePassXC's "decryption time"
