@@ -19,6 +19,7 @@ public struct ContinuousClock: Sendable {
   }
 }
 
+@available(iOS 18, *)
 public struct Mutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
   public init(_ initialValue: consuming sending Value) { fatalError() }
   public borrowing func withLock<Result: ~Copyable, E: Error>(
