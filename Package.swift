@@ -5,8 +5,9 @@ import PackageDescription
 
 let package = Package(
   name: "swift-kdbx",
-  // Apple platforms: the releases whose standard library has `Synchronization` (atomics for parallel lanes).
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // Apple platforms: the releases Swift 6 concurrency back-deploys to. `Synchronization` (macOS 15 / iOS 18) is used
+  // only under availability guards, with a fallback below that (see README, "Apple platforms").
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "KDBX", targets: ["KDBX"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),

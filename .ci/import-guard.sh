@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails if a library target imports anything but the standard library, Synchronization and the
-# project's own modules. KDBXFileIO (file paths, atomic save) may also import the C library (Glibc, Musl, Darwin).
+# project's own modules. KDBXFileIO (file paths, atomic save) may also import the C library (Glibc, Musl, Bionic, Darwin).
 # Also fails on `@_silgen_name` (which can bind a declaration to any symbol, C included) outside the one file that
 # names LLVM's prefetch intrinsic.
 set -euo pipefail
@@ -9,7 +9,7 @@ status=0
 for dir in Sources/KDBX*; do
   [ -d "$dir" ] || continue
   allowed='Synchronization|KDBX[A-Za-z]*'
-  [ "$(basename "$dir")" = KDBXFileIO ] && allowed="$allowed|Glibc|Musl|Darwin"
+  [ "$(basename "$dir")" = KDBXFileIO ] && allowed="$allowed|Glibc|Musl|Bionic|Darwin"
   # Matches plain, @_exported, @testable, attributed and kind-qualified imports (import struct X.Y).
   bad=$(grep -rEn '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*import\s+' "$dir" --include='*.swift' \
     | grep -vE "import\s+((typealias|struct|class|enum|protocol|let|var|func)\s+)?($allowed)(\.|\s|$)" || true)

@@ -7,6 +7,12 @@ import KDBXCrypto
 // T-tables for AES-KDF. One AES-KDF round = both 16-byte halves encrypted once.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 private let streamBytes = 16 << 20
@@ -16,22 +22,16 @@ private func blockingTransformConcurrently(key: [UInt8], seed: [UInt8], rounds: 
   let box = ResultBox()
   Task.detached {
     box.value = (try? await AESKDF.transformConcurrently(key: key, seed: seed, rounds: rounds)) ?? []
-    sem_post(box.semaphore)
+    box.done.signal()
   }
-  sem_wait(box.semaphore)
+  box.done.wait()
   return box.value
 }
 
-/// The result of a detached task and the semaphore that signals it (written before sem_post,
-/// read after sem_wait).
+/// The result of a detached task and the signal that it is there (written before `signal`, read after `wait`).
 private final class ResultBox: @unchecked Sendable {
   var value: [UInt8] = []
-  let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-  init() { sem_init(semaphore, 0, 0) }
-  deinit {
-    sem_destroy(semaphore)
-    semaphore.deallocate()
-  }
+  let done = OneShotSignal()
 }
 
 private func cbcBenchmark<Cipher: BlockCipher>(_ name: String, _ type: Cipher.Type, decrypt: Bool) -> Benchmark {

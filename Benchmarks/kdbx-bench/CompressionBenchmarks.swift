@@ -5,6 +5,12 @@ import KDBXCompression
 // also prints its compressed size on standard error ("# size ..." lines) when it is prepared.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Deterministic text: words from a small vocabulary with random letters, spaces and newlines.

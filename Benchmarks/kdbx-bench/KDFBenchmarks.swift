@@ -14,24 +14,22 @@ import KDBXFileIO
 //             can), so faults come in 2 MiB pages.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Runs `body` on the global concurrent executor and blocks this (non-pool) thread until it finishes.
 func runBlocking(_ body: @escaping @Sendable () async -> Void) {
-  let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-  sem_init(semaphore, 0, 0)
-  let box = SemaphoreBox(pointer: semaphore)
+  let done = OneShotSignal()
   Task.detached {
     await body()
-    sem_post(box.pointer)
+    done.signal()
   }
-  while sem_wait(semaphore) != 0 {}
-  sem_destroy(semaphore)
-  semaphore.deallocate()
-}
-
-struct SemaphoreBox: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<sem_t>
+  done.wait()
 }
 
 /// Block memory mapped with mmap and madvise(MADV_HUGEPAGE), Sendable for the benchmark closures.
@@ -42,7 +40,9 @@ struct MappedMemory: @unchecked Sendable {
     guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
     else { return nil }
-    if hugePages { _ = madvise(address, byteCount, 14) }  // MADV_HUGEPAGE
+    #if os(Linux)
+      if hugePages { _ = madvise(address, byteCount, 14) }  // MADV_HUGEPAGE (Linux only)
+    #endif
     buffer = UnsafeMutableRawBufferPointer(start: address, count: byteCount)
   }
 
@@ -101,6 +101,50 @@ func argon2Benchmark(_ variant: Argon2.Variant, mebibytes: Int, iterations: Int,
   }
 }
 
+/// Argon2d 64 MiB, t=2, p=2 through each concurrency path (issue #25), fresh library-allocated memory each time:
+///   sync-parallel  the synchronous driver with helper threads (ParallelRounds: needs Synchronization, the CLI's path)
+///   sync-fallback  the same call where Synchronization is missing (macOS < 15, iOS < 18): lanes one after another
+///   async-groups   the async driver (task groups per slice, no atomics), which every system runs in parallel
+enum ConcurrencyPath: String, CaseIterable {
+  case syncParallel = "sync-parallel"
+  case syncFallback = "sync-fallback"
+  case asyncGroups = "async-groups"
+}
+
+func argon2PathBenchmark(_ path: ConcurrencyPath) -> Benchmark {
+  Benchmark(
+    name: "argon2d-64MiB-t2-p2-\(path.rawValue)", unit: .millisecondsPerIteration, runs: 9, minimumRunSeconds: 0.0
+  ) {
+    guard let parameters = try? Argon2.Parameters(variant: .d, iterations: 2, memoryKiB: 64 * 1024, lanes: 2) else {
+      fatalError("bad benchmark parameters")
+    }
+    let password = Array("password".utf8)
+    let salt = Array("somesalt".utf8)
+    return { count in
+      for _ in 0..<count {
+        switch path {
+        case .syncParallel:
+          blackHole(
+            try? Argon2.deriveKey(
+              password: password, salt: salt, parameters: parameters, maxConcurrency: benchmarkCores))
+        case .syncFallback:
+          SynchronizationSupport.$forcesFallback.withValue(true) {
+            blackHole(
+              try? Argon2.deriveKey(
+                password: password, salt: salt, parameters: parameters, maxConcurrency: benchmarkCores))
+          }
+        case .asyncGroups:
+          runBlocking {
+            blackHole(
+              try? await Argon2.deriveKey(
+                password: password, salt: salt, parameters: parameters, maxConcurrency: benchmarkCores))
+          }
+        }
+      }
+    }
+  }
+}
+
 func kdfBenchmarks() -> [Benchmark] {
   var benchmarks = [
     Benchmark(name: "blake2b-16MiB", unit: .mebibytesPerSecond(bytesPerIteration: 16 << 20), runs: 5) {
@@ -122,6 +166,7 @@ func kdfBenchmarks() -> [Benchmark] {
       }
     }
   }
+  benchmarks += ConcurrencyPath.allCases.map(argon2PathBenchmark)
   return benchmarks
 }
 
@@ -137,11 +182,11 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   Task.detached(priority: .high) {}  // as the CLI starts a worker thread first (Sources/kdbx/main.swift)
   let byteCount = Argon2.estimate(parameters: parameters).memoryByteCount
   // As the CLI maps it (AdaptivePageMapping); KDBX_BENCH_HUGEPAGES=0 or 1 forces 4 KiB or huge pages.
-  var policy = KDBXFileIO.AdaptivePageMapping.Policy.adaptive
+  var policy = PageMappingPolicy.adaptive
   if let value = getenv("KDBX_BENCH_HUGEPAGES") { policy = String(cString: value) == "0" ? .smallPages : .hugePages }
-  guard let mapping = KDBXFileIO.AdaptivePageMapping(byteCount: byteCount, policy: policy) else { return 1 }
+  guard let mapping = BlockMemoryMapping(byteCount: byteCount, policy: policy) else { return 1 }
   // As the CLI maps the pages ahead of the first pass; KDBX_BENCH_PREFAULT=0 leaves them to page faults.
-  var prefault: Argon2.MemoryPrefault? = mapping.populate
+  var prefault: Argon2.MemoryPrefault? = mapping.prefault
   if let value = getenv("KDBX_BENCH_PREFAULT"), String(cString: value) == "0" { prefault = nil }
   // KDBX_BENCH_TRACE=1 prints when each slice ended (the progress handler runs after every sync point).
   var sliceEnds: [Duration] = []
@@ -167,10 +212,7 @@ func deriveOnce(variant: Argon2.Variant, mebibytes: Int, iterations: Int, lanes:
   }
   if traces {
     print("derivation and wipe ended at \(milliseconds(derived)) ms")
-    let probe = mapping.probeNanoseconds
-    print(
-      "pages: \(mapping.choice); probe of 2 MiB: 4 KiB pages \(probe.smallPages) ns, huge page \(probe.hugePage) ns; \(mapping.bytesMappedInHugePages >> 20) MiB mapped in huge pages"
-    )
+    print(mapping.describePages())
   }
   let milliseconds = milliseconds(elapsed)
   print(

@@ -4,6 +4,12 @@ import KDBXXML
 // All run on `benchmarkDocument()`, the 50 MB KeePass-like document.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 func xmlBenchmarks() -> [Benchmark] {
@@ -67,7 +73,7 @@ private func readEvents(_ document: [UInt8]) -> Int {
 /// while the tree is built and kept) and prints it to standard error, so that the table on standard output keeps
 /// its format.
 private func reportTreeMemory(_ document: [UInt8]) {
-  #if canImport(Glibc)
+  #if os(Linux)
     let before = residentBytes()
     let tree = try? XMLElement.parse(document)
     let used = residentBytes() - before
@@ -79,7 +85,7 @@ private func reportTreeMemory(_ document: [UInt8]) {
   #endif
 }
 
-#if canImport(Glibc)
+#if os(Linux)
   /// The resident set size in bytes (second field of /proc/self/statm, in pages).
   private func residentBytes() -> Int {
     guard let file = fopen("/proc/self/statm", "r") else { return 0 }

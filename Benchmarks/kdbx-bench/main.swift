@@ -1,5 +1,11 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 // kdbx-bench: measures the hot paths. Usage: kdbx-bench [--list] [--json] [FILTER...]
@@ -18,7 +24,7 @@ for argument in CommandLine.arguments.dropFirst() {
     let document = benchmarkDocument()
     var written = 0
     while written < document.count {
-      let count = document[written...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+      let count = document[written...].withUnsafeBytes { descriptorWrite(1, $0.baseAddress, $0.count) }
       if count <= 0 { exit(1) }
       written += count
     }

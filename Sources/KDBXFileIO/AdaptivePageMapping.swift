@@ -1,7 +1,17 @@
-import Glibc
 import KDBX
 import KDBXCrypto
 import Synchronization
+
+/// How ``AdaptivePageMapping`` chooses the page size.
+public enum PageMappingPolicy: Sendable, Equatable {
+  /// Probe and monitor as ``AdaptivePageMapping`` describes (where transparent huge pages are enabled at all).
+  case adaptive
+  /// Always advise huge pages (`MADV_HUGEPAGE`), without probing.
+  case hugePages
+  /// Never advise huge pages: 4 KiB pages (where `enabled` is `always`, the memory opts out with
+  /// `MADV_NOHUGEPAGE`).
+  case smallPages
+}
 
 /// Argon2 block memory mapped straight from the kernel, whose pages are mapped ahead of the first pass in 2 MiB
 /// pages while the kernel hands those out faster than 4 KiB pages, and in 4 KiB pages otherwise.
@@ -27,18 +37,13 @@ import Synchronization
 /// changes how memory is mapped, never what it holds.
 ///
 /// Thread safety: ``populate(_:)`` is called by several lanes at once; the choice is an atomic that moves only
-/// from undecided to huge or 4 KiB pages, and from huge to 4 KiB pages.
+/// from undecided to huge or 4 KiB pages, and from huge to 4 KiB pages. It needs `Synchronization` (macOS 15 /
+/// iOS 18 on Apple systems, where huge pages do not exist anyway: see ``KDBX/StandardPrimitives/BlockMemoryProvider/mapped(policy:)``
+/// for what older systems get).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class AdaptivePageMapping: Sendable {
-  /// How to choose the page size.
-  public enum Policy: Sendable, Equatable {
-    /// Probe and monitor as described above (where transparent huge pages are enabled at all).
-    case adaptive
-    /// Always advise huge pages (`MADV_HUGEPAGE`), without probing.
-    case hugePages
-    /// Never advise huge pages: 4 KiB pages (where `enabled` is `always`, the memory opts out with
-    /// `MADV_NOHUGEPAGE`).
-    case smallPages
-  }
+  /// How to choose the page size (``PageMappingPolicy``).
+  public typealias Policy = PageMappingPolicy
 
   /// The page size chosen so far.
   public enum Choice: Int, Sendable, Equatable {
@@ -243,7 +248,7 @@ public final class AdaptivePageMapping: Sendable {
   private static func adviseNoHugePages(_ start: Int, _ count: Int) {
     // madvise wants a page-aligned start; every address passed here is one.
     guard let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-    _ = madvise(pointer, count, 15)  // MADV_NOHUGEPAGE (Linux uapi value)
+    PageAdvice.noHugePages(pointer, count)
   }
 
   private static func alignUp(_ value: Int, _ alignment: Int) -> Int {
@@ -268,7 +273,24 @@ extension StandardPrimitives.BlockMemoryProvider {
   /// It refuses, before mapping anything, a size above what ``AvailableMemory/current()`` reports, and reports a
   /// failed `mmap` or a refused `MADV_POPULATE_WRITE`: the derivation then throws
   /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` instead of the process being stopped.
-  public static func mapped(policy: AdaptivePageMapping.Policy = .adaptive) -> Self {
+  ///
+  /// On Apple systems before macOS 15 / iOS 18 (no `Synchronization`), and where transparent huge pages do not
+  /// exist, the memory is mapped in 4 KiB pages without probing (`policy` is then ignored).
+  public static func mapped(policy: PageMappingPolicy = .adaptive) -> Self {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return adaptivelyMapped(policy: policy)
+    }
+    return Self(
+      allocate: { byteCount in
+        if let available = AvailableMemory.current().bytes, UInt64(clamping: byteCount) > available { return nil }
+        return MappedMemory.map(byteCount: byteCount, hugePages: false)
+      },
+      release: { memory in MappedMemory.unmap(memory) },
+      prefault: { part in MappedMemory.populate(part) })
+  }
+
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  private static func adaptivelyMapped(policy: PageMappingPolicy) -> Self {
     let current = CurrentMapping()
     return Self(
       allocate: { byteCount in
@@ -296,6 +318,7 @@ extension StandardPrimitives.BlockMemoryProvider {
 }
 
 /// The mapping of the derivation in progress, shared by a provider's closures.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private final class CurrentMapping: Sendable {
   let mapping = Mutex<AdaptivePageMapping?>(nil)
 }

@@ -1,4 +1,12 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The steps of ``FileIO/atomicWrite(_:toPath:options:expecting:verify:)``, in order.
 public enum AtomicWriteStage: String, CaseIterable, Equatable, Sendable {
@@ -38,7 +46,7 @@ extension FileIO {
   ///   (``removeStaleTemporaryFiles(for:now:)``).
   /// - The bytes go to a new temporary file in the real file's directory, which gets the replaced file's
   ///   permissions (exactly, whatever the umask) and, where allowed (as root), its owner and group; it is flushed
-  ///   with `fsync`, read back and given to `verify` (return `nil` when the bytes are good, or a reason).
+  ///   with `fsync` (`fcntl(F_FULLFSYNC)` on Apple systems, which also flushes the drive's cache), read back and given to `verify` (return `nil` when the bytes are good, or a reason).
   /// - Then the file on disk is compared with `expecting` (a compare-and-replace: see ``FileExpectation``); on a
   ///   difference nothing is replaced and ``FileIOError/changedSinceRead(path:)`` or
   ///   ``FileIOError/alreadyExists(path:)`` is thrown. A cooperating writer is kept out of the short window
@@ -89,7 +97,7 @@ extension FileIO {
       if fail(.write) { throw .injectedFailure(stage: .write) }
       try writeAll(bytes, to: descriptor, path: temporary)
       if fail(.sync) { throw .injectedFailure(stage: .sync) }
-      guard fsync(descriptor) == 0 else { throw .syncFailed(path: temporary, errno: errno) }
+      guard durableSync(descriptor) == 0 else { throw .syncFailed(path: temporary, errno: errno) }
       let status = try FileStatus.of(descriptor: descriptor, path: temporary)
       closed = true
       guard close(descriptor) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
@@ -138,7 +146,7 @@ extension FileIO {
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileIOError) {
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR { continue }
         throw .writeFailed(path: path, errno: errno)
@@ -157,7 +165,7 @@ extension FileIO {
       guard descriptor >= 0 else { throw .backupFailed(path: staged, errno: errno) }
       defer { close(descriptor) }
       try writeAll(bytes, to: descriptor, path: staged)
-      guard fsync(descriptor) == 0 else { throw .backupFailed(path: staged, errno: errno) }
+      guard durableSync(descriptor) == 0 else { throw .backupFailed(path: staged, errno: errno) }
     }
     guard rename(staged, backup) == 0 else {
       unlink(staged)
@@ -180,7 +188,7 @@ extension FileIO {
     let directory = split(path).directory
     let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
-    fsync(descriptor)
+    _ = durableSync(descriptor)
     close(descriptor)
   }
 }

@@ -4,6 +4,8 @@ import KDBX
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Bionic)
+  import Bionic
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -55,8 +57,8 @@ public struct AvailableMemory: Sendable, Equatable, CustomStringConvertible {
     consider(systemAvailableBytes(), .system)
     consider(cgroupHeadroom(), .containerLimit)
     let status = readSmallFile("/proc/self/status").map(Self.statusFields)
-    consider(limitHeadroom(RLIMIT_AS_VALUE, inUse: status?.virtualBytes), .addressSpaceLimit)
-    consider(limitHeadroom(RLIMIT_DATA_VALUE, inUse: status?.dataBytes), .dataLimit)
+    consider(limitHeadroom(.addressSpace, inUse: status?.virtualBytes), .addressSpaceLimit)
+    consider(limitHeadroom(.data, inUse: status?.dataBytes), .dataLimit)
     return result
   }
 
@@ -77,7 +79,7 @@ public struct AvailableMemory: Sendable, Equatable, CustomStringConvertible {
 
   static func systemAvailableBytes() -> UInt64? {
     if let text = readSmallFile("/proc/meminfo"), let bytes = memAvailable(meminfo: text) { return bytes }
-    #if canImport(Glibc) || canImport(Musl)
+    #if os(Linux) || os(Android)
       // Free pages only (no reclaimable cache): a cautious figure where /proc is not mounted.
       let pages = sysconf(Int32(_SC_AVPHYS_PAGES))
       let pageSize = sysconf(Int32(_SC_PAGESIZE))
@@ -175,15 +177,8 @@ public struct AvailableMemory: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// A resource limit's soft value minus what is in use, or `nil` when unlimited or unknown.
-  static func limitHeadroom(_ resource: Int32, inUse: UInt64?) -> UInt64? {
-    var limit = rlimit()
-    #if canImport(Glibc)
-      guard getrlimit(__rlimit_resource_t(UInt32(resource)), &limit) == 0 else { return nil }
-    #else
-      guard getrlimit(resource, &limit) == 0 else { return nil }
-    #endif
-    let soft = UInt64(limit.rlim_cur)
-    guard soft < 1 << 62 else { return nil }  // RLIM_INFINITY is all ones
+  static func limitHeadroom(_ resource: ResourceLimit, inUse: UInt64?) -> UInt64? {
+    guard let soft = resource.softLimit else { return nil }
     let used = inUse ?? 0
     return soft > used ? soft - used : 0
   }
@@ -205,11 +200,3 @@ public struct AvailableMemory: Sendable, Equatable, CustomStringConvertible {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
-
-#if canImport(Glibc)
-  private let RLIMIT_AS_VALUE = Int32(RLIMIT_AS.rawValue)
-  private let RLIMIT_DATA_VALUE = Int32(RLIMIT_DATA.rawValue)
-#else
-  private let RLIMIT_AS_VALUE = Int32(RLIMIT_AS)
-  private let RLIMIT_DATA_VALUE = Int32(RLIMIT_DATA)
-#endif

@@ -1,7 +1,16 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// File access for apps and tools built on swift-kdbx. The codec itself takes and returns bytes and never
-/// touches the file system; this small target is the one place that does, using Glibc.
+/// touches the file system; this small target is the one place that does, using the C library (Glibc, Musl,
+/// Bionic or Darwin; the calls that differ between them live in `Platform/`, one file per concern).
 public enum FileIO {
   /// The default limit for ``readFile(atPath:maxByteCount:)``: 1 GiB, far above any real vault.
   public static let defaultMaxByteCount = 1 << 30

@@ -1,5 +1,14 @@
-import Glibc
 import KDBX
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A ``KDBX/VaultStorage`` for a file path: reads with ``FileIO/readFileAndVersion(atPath:maxByteCount:)`` and saves
 /// with ``FileIO/atomicWrite(_:toPath:options:expecting:verify:)`` (temporary file beside the vault, `fsync`, read

@@ -1,4 +1,12 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Anonymous memory mapped straight from the kernel, for large short-lived buffers such as Argon2's block
 /// memory, plus the machine facts that go with choosing how to use it.
@@ -16,26 +24,21 @@ public enum MappedMemory {
     guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
     else { return nil }
-    if hugePages { _ = madvise(address, byteCount, 14) }  // MADV_HUGEPAGE (Linux uapi value)
+    if hugePages { PageAdvice.hugePages(address, byteCount) }
     return UnsafeMutableRawBufferPointer(start: address, count: byteCount)
   }
 
   /// Whether transparent huge pages are enabled for advised memory
   /// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`). Whether they are also *faster* at a
   /// given moment is another matter, which ``AdaptivePageMapping`` measures.
-  public static let transparentHugePagesEnabled: Bool = {
-    guard let file = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r") else { return false }
-    defer { fclose(file) }
-    var buffer = [CChar](repeating: 0, count: 256)
-    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return line.contains("[always]") || line.contains("[madvise]")
-  }()
+  /// Always `false` on systems other than Linux.
+  public static let transparentHugePagesEnabled: Bool = PageAdvice.transparentHugePagesEnabled()
 
   /// Maps every page of `memory` (a part of what ``map(byteCount:hugePages:)`` returned) now, in one system call,
   /// without changing its contents: `madvise(MADV_POPULATE_WRITE)` (Linux 5.14). That costs about a third less
   /// than a page fault on each first write (measured here: 23 ms against 34 ms for 64 MiB of 4 KiB pages). On an
-  /// older kernel the call fails with `EINVAL` and the pages are mapped on first write as usual.
+  /// older kernel the call fails with `EINVAL` and the pages are mapped on first write as usual; on systems other
+  /// than Linux nothing is done here and the pages are mapped on first write.
   ///
   /// Returns `false` only when the kernel refused the memory (`ENOMEM`, or `EFAULT`/`EHWPOISON` for pages it could
   /// not supply): writing to those pages would then get the process killed, so the caller must not. Any other
@@ -48,15 +51,13 @@ public enum MappedMemory {
     let start = (Int(bitPattern: address) + page - 1) / page * page
     let end = Int(bitPattern: address) + memory.count
     guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return true }
-    guard madvise(aligned, end - start, 23) != 0 else { return true }  // MADV_POPULATE_WRITE (Linux uapi value)
-    return !refusesMemory(errno)
+    guard let code = PageAdvice.populateWrite(aligned, end - start) else { return true }
+    return !refusesMemory(code)
   }
 
   /// Whether `madvise(MADV_POPULATE_WRITE)` failing with `code` means the memory is not there: `ENOMEM`, or
   /// `EFAULT` and `EHWPOISON` (133 on Linux) for pages that could not be populated.
-  static func refusesMemory(_ code: Int32) -> Bool {
-    code == ENOMEM || code == EFAULT || code == 133
-  }
+  static func refusesMemory(_ code: Int32) -> Bool { PageAdvice.refusesMemory(code) }
 
   /// Unmaps memory returned by ``map(byteCount:hugePages:)``.
   public static func unmap(_ memory: UnsafeMutableRawBufferPointer) {

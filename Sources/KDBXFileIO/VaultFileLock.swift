@@ -2,6 +2,8 @@
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Bionic)
+  import Bionic
 #elseif canImport(Darwin)
   import Darwin
 #endif

@@ -1,7 +1,16 @@
-import Glibc
 import KDBX
 import KDBXCrypto
 import KDBXFileIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Measures key-derivation costs on this machine, for `kdbx calibrate` and `--decryption-time`: the Argon2
 /// iterations or AES-KDF rounds that make unlocking take a target time, as KeePassXC's "decryption time"
@@ -39,7 +48,7 @@ enum Calibration {
     let byteCount = memoryMiB << 20
     try KDFCosts.checkMemory(bytes: UInt64(byteCount))
     // The memory that unlocking uses (see KDFTuning): mapped fresh, in the page size that maps faster now.
-    guard let mapping = AdaptivePageMapping(byteCount: byteCount) else {
+    guard let mapping = BlockMemoryMapping(byteCount: byteCount) else {
       throw .failure("cannot map \(byteCount) bytes for Argon2")
     }
     defer { mapping.unmap() }
@@ -48,7 +57,7 @@ enum Calibration {
       _ = try Argon2.measurePasses(variant: variant, memoryKiB: 1_024, lanes: lanes, maxConcurrency: cores)
       let timings = try Argon2.measurePasses(
         variant: variant, memoryKiB: memoryMiB * 1_024, lanes: lanes, maxConcurrency: cores, memory: mapping.memory,
-        prefault: mapping.populate)
+        prefault: mapping.prefault)
       let iterations = timings.iterations(forTarget: target)
       return Outcome(cost: UInt64(iterations), estimated: timings.duration(iterations: iterations), threads: threads)
     } catch {

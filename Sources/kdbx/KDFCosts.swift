@@ -99,13 +99,13 @@ enum KDFCosts {
       let sampleKiB = Int(min(parameters.memoryKiB, 64 << 10))
       guard let lanes = Int(exactly: parameters.parallelism),
         AvailableMemory.current().bytes.map({ $0 >= UInt64(sampleKiB) << 10 }) ?? true,
-        let mapping = AdaptivePageMapping(byteCount: sampleKiB << 10)
+        let mapping = BlockMemoryMapping(byteCount: sampleKiB << 10)
       else { return nil }
       defer { mapping.unmap() }
       guard
         let timings = try? Argon2.measurePasses(
           variant: parameters.variant == .d ? .d : .id, memoryKiB: sampleKiB, lanes: lanes,
-          maxConcurrency: MappedMemory.onlineProcessorCount, memory: mapping.memory, prefault: mapping.populate)
+          maxConcurrency: MappedMemory.onlineProcessorCount, memory: mapping.memory, prefault: mapping.prefault)
       else { return nil }
       let scale = Double(parameters.memoryKiB) / Double(sampleKiB)
       return (timings.firstPass + timings.laterPass * Double(max(parameters.iterations, 1) - 1)) * scale

@@ -5,6 +5,8 @@ import KDBXCrypto
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Bionic)
+  import Bionic
 #elseif canImport(Darwin)
   import Darwin
 #endif

@@ -1,5 +1,14 @@
-import Glibc
 import KDBXFileIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Standard streams and the terminal: writing output, and reading a password with echo off.
 enum Terminal {
@@ -24,7 +33,7 @@ enum Terminal {
   static func writeBytes(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
-      let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      let count = bytes[offset...].withUnsafeBytes { descriptorWrite(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { return false }
       offset += count

@@ -1,6 +1,15 @@
-import Glibc
 import KDBX
 import KDBXFileIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Opening a vault for a command: `FILE`, `--key-file PATH`, `--no-password`, the password prompt, the progress
 /// bar, and finding entries and groups by path or UUID.

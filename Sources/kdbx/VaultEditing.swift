@@ -1,5 +1,14 @@
-import Glibc
 import KDBX
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The system clock, for modification times.
 struct SystemClock: WallClock {

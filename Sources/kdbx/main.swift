@@ -1,5 +1,14 @@
 // The `kdbx` command-line tool. See `kdbx --help` and the README.
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 let toolVersion = "0.1.0-dev"
 

@@ -1,9 +1,18 @@
-import Glibc
 import KDBX
 import KDBXCrypto
 import Testing
 
 @testable import KDBXFileIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Which 4 KiB pages of `memory` are resident (`mincore`).
 private func residentPages(_ memory: UnsafeMutableRawBufferPointer) -> [Bool] {

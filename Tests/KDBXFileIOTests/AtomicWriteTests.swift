@@ -1,6 +1,15 @@
-import Glibc
 import KDBXFileIO
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A fresh directory under /tmp, removed with its files when the test ends.
 final class ScratchDirectory {

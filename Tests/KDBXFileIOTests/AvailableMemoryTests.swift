@@ -55,26 +55,35 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 private let ENOMEM_VALUE: Int32 = ENOMEM
 private let EINVAL_VALUE: Int32 = EINVAL
 
 /// `madvise(MADV_POPULATE_WRITE)` refusing a range is reported, so that Argon2 never writes pages it could not get.
-@Suite struct PopulateRefusalTests {
-  @Test func populatingARangeWithAHoleReportsARefusal() throws {
-    let page = 4_096
-    let memory = try #require(MappedMemory.map(byteCount: 3 * page, hugePages: false))
-    defer { MappedMemory.unmap(memory) }
-    #expect(MappedMemory.populate(memory), "an intact mapping populates (or the kernel is older than 5.14)")
-    // Unmapping the middle page makes the kernel refuse the range with ENOMEM, as it does when memory runs out.
-    let hole = try #require(memory.baseAddress).advanced(by: page)
-    #expect(munmap(hole, page) == 0)
-    defer { _ = mmap(hole, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) }
-    let probe = madvise(try #require(memory.baseAddress), page, 23)  // MADV_POPULATE_WRITE
-    guard probe == 0 else {
-      print("PopulateRefusalTests SKIPPED: MADV_POPULATE_WRITE is not supported (Linux before 5.14)")
-      return
+/// Linux only: elsewhere there is no such advice and pages are mapped on first write.
+#if os(Linux)
+  @Suite struct PopulateRefusalTests {
+    @Test func populatingARangeWithAHoleReportsARefusal() throws {
+      let page = 4_096
+      let memory = try #require(MappedMemory.map(byteCount: 3 * page, hugePages: false))
+      defer { MappedMemory.unmap(memory) }
+      #expect(MappedMemory.populate(memory), "an intact mapping populates (or the kernel is older than 5.14)")
+      // Unmapping the middle page makes the kernel refuse the range with ENOMEM, as it does when memory runs out.
+      let hole = try #require(memory.baseAddress).advanced(by: page)
+      #expect(munmap(hole, page) == 0)
+      defer { _ = mmap(hole, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) }
+      let probe = madvise(try #require(memory.baseAddress), page, 23)  // MADV_POPULATE_WRITE
+      guard probe == 0 else {
+        print("PopulateRefusalTests SKIPPED: MADV_POPULATE_WRITE is not supported (Linux before 5.14)")
+        return
+      }
+      #expect(!MappedMemory.populate(memory))
     }
-    #expect(!MappedMemory.populate(memory))
   }
-}
+#endif

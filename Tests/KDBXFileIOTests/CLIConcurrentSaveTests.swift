@@ -1,6 +1,15 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Issue #19 item 1: concurrent `kdbx` commands on one vault take turns under the vault's lock, and a save never
 /// replaces a file that another program changed after it was read.

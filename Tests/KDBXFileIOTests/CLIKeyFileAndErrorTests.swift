@@ -1,8 +1,17 @@
 import Foundation
-import Glibc
 import KDBX
 import KDBXFileIO
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Issue #19 item 10 (key files: regular files only, bounded memory, a size limit unless asked) and the errno
 /// wording of item 14 (no "errno 21" in messages).

@@ -1,5 +1,14 @@
 import Foundation
-import Glibc
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Running `kdbx` with more control than ``CLI/run(_:input:binary:)``: a time limit (a FIFO key file used to block
 /// the process forever), standard input fed in steps, and a scratch directory with subdirectories.

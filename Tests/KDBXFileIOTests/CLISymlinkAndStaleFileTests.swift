@@ -1,6 +1,15 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Issue #19 items 3 and 5: saving through a symbolic link changes the real vault and keeps the link, its
 /// permissions and owner; a save removes the temporary files an interrupted save of the same vault left behind.

@@ -1,7 +1,16 @@
-import Glibc
 import KDBX
 import KDBXFileIO
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// ``FileVaultStorage`` under a ``VaultSession`` on real temporary files: another writer replacing the file between
 /// open and save is detected, and overwrite, merge and backups behave on disk.

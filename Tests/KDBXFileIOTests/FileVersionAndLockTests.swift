@@ -1,8 +1,17 @@
 import Foundation
-import Glibc
 import KDBX
 import KDBXFileIO
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The compare-and-replace primitive (``FileIO/atomicWrite(_:toPath:options:expecting:verify:)`` with a
 /// ``FileExpectation``), ``VaultFileLock``, symbolic links and ``FileVaultStorage``'s use of both.

@@ -1,7 +1,16 @@
-import Glibc
 import KDBX
 import KDBXFileIO
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// ``FileIO/readKeyFile(atPath:maxByteCount:)``: the same key as ``KDBX/KeyFile/init(contents:)`` for every form,
 /// with large "any other file" key files hashed in a stream, and non-regular files refused.

@@ -90,7 +90,7 @@ struct MutationSuiteTests {
     case .invalidCredentials: return .credentials
     case .corruptedBlock: return .block
     case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml, .damagedContent,
-      .malformedRecord:
+      .malformedRecord, .cancelled:
       return .payload
     }
   }

@@ -7,6 +7,12 @@ import Testing
 // A record's location (`file:line`) is its test-case name in Swift Testing.
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// One record of a `.vec` file.

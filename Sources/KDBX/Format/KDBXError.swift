@@ -63,12 +63,16 @@ public enum KDBXError: Error, Equatable, Sendable {
   case damagedContent(reason: String)
   /// KeePass 1.x: a group or entry record of the decrypted content is malformed at byte `offset` of the content.
   case malformedRecord(offset: Int, reason: String)
+  /// The operation was cancelled: its Task was cancelled, or a progress handler returned `false`. Nothing was
+  /// written; the key derivation's memory is zeroed and released.
+  case cancelled
 }
 
 extension KDBXError: CustomStringConvertible {
   /// A one-line description naming the failure and where it happened. It never contains key material.
   public var description: String {
     switch self {
+    case .cancelled: return "cancelled"
     case .notKeePassFile: return "not a KeePass file (bad signature)"
     case .unsupportedKDB1: return "a KeePass 1.x (.kdb) file, not KDBX (import it to KDBX)"
     case .unsupportedPreReleaseFormat: return "KeePass 2 pre-release files are not supported"

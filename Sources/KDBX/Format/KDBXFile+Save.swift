@@ -70,9 +70,18 @@ extension KDBXFile {
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> SavedFile {
+    try write(database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true)
+  }
+
+  /// ``write(_:key:settings:primitives:random:)``; with `saltsKDF` false the KDF seed or salt of `settings` is kept
+  /// (the async save draws it before it runs the KDF).
+  static func write<P: KDBXPrimitives>(
+    _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
+    random: inout some RandomNumberGenerator, saltsKDF: Bool
+  ) throws(KDBXError) -> SavedFile {
     var database = database.compactingBinaries()
     var kdf = settings.kdf
-    if !key.isTransformed {
+    if !key.isTransformed && saltsKDF {
       switch kdf {
       case .aesKDF(var aes):
         aes.seed = randomBytes(32, &random)

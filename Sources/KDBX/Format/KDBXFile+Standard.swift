@@ -9,7 +9,7 @@ extension KDBXFile {
   ///   - key: the composite key (password, key file, challenge-response) or an already-transformed key.
   ///   - options: resource limits applied before anything is allocated or run (KDF memory, rounds, sizes, depth).
   ///   - progress: the key derivation's progress, 0...1; return `false` to cancel
-  ///     (the open then throws `.crypto(.cancelled)`).
+  ///     (the open then throws ``KDBXError/cancelled``).
   /// - Throws: ``KDBXError/invalidCredentials`` for a wrong key; other ``KDBXError`` cases name the damaged part.
   public static func open(
     bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil

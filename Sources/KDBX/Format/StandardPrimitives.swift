@@ -7,7 +7,7 @@ import KDBXXML
 /// ``KDBXFile/open(bytes:key:options:)`` and ``KDBXFile/save(_:key:settings:)`` use this; tests can substitute
 /// other primitives through the generic entry points. Key derivation can report progress and be cancelled
 /// through ``progress``: it is called with the fraction done (0...1) and returns `false` to cancel, which makes
-/// the open or save throw ``KDBXError/crypto(_:)`` with ``CryptoError/cancelled``.
+/// the open or save throw ``KDBXError/cancelled``.
 public struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
   public var progress: ((Double) -> Bool)?
@@ -28,6 +28,9 @@ public struct StandardPrimitives: KDBXPrimitives {
   public var maxConcurrency = 2
   /// Where Argon2's block memory comes from; `nil` lets the library allocate it.
   public var argon2BlockMemory: BlockMemoryProvider?
+  /// A derivation the `async` open or save already ran: ``transformKey(_:parameters:)`` returns its output for
+  /// exactly this input and these parameters instead of running the KDF again.
+  package var derivedKey: (input: [UInt8], parameters: KDFParameters, output: [UInt8])?
 
   /// Block memory that the caller maps itself, for example with `madvise(MADV_HUGEPAGE)` so that the first pass
   /// faults in 2 MiB pages instead of 4 KiB ones. The memory is zeroed before it is released.
@@ -61,6 +64,9 @@ public struct StandardPrimitives: KDBXPrimitives {
   }
 
   public func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
+    if let derivedKey, derivedKey.parameters == parameters, ConstantTime.equals(derivedKey.input, compositeKey) {
+      return derivedKey.output
+    }
     do throws(CryptoError) {
       switch parameters {
       case .aesKDF(let aes):
@@ -101,6 +107,8 @@ public struct StandardPrimitives: KDBXPrimitives {
       }
     } catch .memoryUnavailable(let required) {
       throw .insufficientMemory(requiredBytes: UInt64(clamping: required), availableBytes: nil)
+    } catch .cancelled {
+      throw .cancelled
     } catch {
       throw .crypto(error)
     }

@@ -1,21 +1,14 @@
 #if !$Embedded
-  import Synchronization
-
-  /// Shared state of the two halves: rounds finished by the slower half, and a stop flag.
-  private final class AESKDFShared: Sendable {
-    let done = Atomic<UInt64>(0)
-    let stop = Atomic<Bool>(false)
-  }
-
   extension AESKDF {
-    /// Derives the transformed key with the two halves running as two child tasks, so on two
-    /// cores it takes about half the time of ``transform(key:seed:rounds:progressInterval:progress:)``
-    /// and gives the same result.
+    /// Derives the transformed key with the two halves running as two tasks, so on two cores it takes about half
+    /// the time of ``transform(key:seed:rounds:progressInterval:progress:)`` and gives the same result.
     ///
-    /// `progress` is called from the task of the first half with the rounds finished by both
-    /// halves (the minimum of the two), and once more at the end. Cancelling the calling task or
-    /// returning `false` from `progress` stops both halves within `progressInterval` rounds and
-    /// throws ``CryptoError/cancelled``.
+    /// The rounds run in steps of `progressInterval`: in each step one half runs on a child task and the other on
+    /// the calling task, and the step ends when both have (the child is awaited, which suspends: nothing spins).
+    /// Between steps `progress` is called with the rounds both halves finished, and once more at the end.
+    /// Cancelling the calling task or returning `false` from `progress` stops both halves within
+    /// `progressInterval` rounds and throws ``CryptoError/cancelled``. It needs no atomics, so it runs in parallel
+    /// on every system (``SynchronizationSupport``).
     ///
     /// In Embedded Swift builds, where the concurrency runtime may be missing, a synchronous
     /// function of the same name runs the halves one after the other.
@@ -24,37 +17,27 @@
       progress: @escaping @Sendable (_ roundsDone: UInt64, _ rounds: UInt64) -> Bool = { _, _ in true }
     ) async throws(CryptoError) -> [UInt8] {
       let (aes, first, second) = try prepare(key: key, seed: seed)
+      var (a, b) = (first, second)
       let interval = max(progressInterval, 1)
-      let shared = AESKDFShared()
-      let halves = await withTaskGroup(of: (Int, AESWords?).self) { group in
-        for (index, start) in [(0, first), (1, second)] {
+      var done: UInt64 = 0
+      while done < rounds {
+        if Task.isCancelled { throw CryptoError.cancelled }
+        let step = min(interval, rounds - done)
+        let (start, other) = (a, b)
+        (a, b) = await withTaskGroup(of: AESWords.self) { group in
           group.addTask {
             var half = start
-            var done: UInt64 = 0
-            while done < rounds {
-              if shared.stop.load(ordering: .relaxed) || Task.isCancelled {
-                shared.stop.store(true, ordering: .relaxed)
-                return (index, nil)
-              }
-              let step = min(interval, rounds - done)
-              aes.encryptRepeatedly(&half, count: step)
-              done += step
-              if index == 1 {
-                shared.done.store(done, ordering: .releasing)
-              } else if !progress(min(done, shared.done.load(ordering: .acquiring)), rounds) {
-                shared.stop.store(true, ordering: .relaxed)
-                return (index, nil)
-              }
-            }
-            return (index, half)
+            aes.encryptRepeatedly(&half, count: step)
+            return half
           }
+          var mine = other
+          aes.encryptRepeatedly(&mine, count: step)
+          var theirs = start
+          for await half in group { theirs = half }
+          return (theirs, mine)
         }
-        var results: [AESWords?] = [nil, nil]
-        for await (index, half) in group { results[index] = half }
-        return results
-      }
-      guard let a = halves[0], let b = halves[1], !shared.stop.load(ordering: .relaxed) else {
-        throw CryptoError.cancelled
+        done += step
+        if done < rounds, !progress(done, rounds) { throw CryptoError.cancelled }
       }
       guard progress(rounds, rounds) else { throw CryptoError.cancelled }
       return finish(a, b)

@@ -11,7 +11,8 @@
 /// has not started: if the executor is busy (for example when this is called from a task on a fully occupied
 /// cooperative pool), the calling thread claims and runs the remaining items itself, and a helper that starts
 /// late finds nothing left to do. It only waits, spinning, for items that another thread is already running.
-/// Item 0 always runs on the calling thread. In Embedded Swift the items run one after another.
+/// Item 0 always runs on the calling thread. In Embedded Swift, and on Apple systems without `Synchronization`
+/// (before macOS 15 / iOS 18: ``SynchronizationSupport``), the items run one after another.
 public enum ParallelWork {
   /// Runs `body(0)`, …, `body(count - 1)` once each and returns when all have finished; everything they wrote
   /// is visible to the caller afterwards.
@@ -59,6 +60,7 @@ private final class ResultSlots<T>: @unchecked Sendable {
   /// Each item runs while holding its own lock, so a caller waiting for an item that another thread runs blocks
   /// in the lock (a futex on Linux) instead of spinning, which would steal a core from that thread on a busy
   /// machine. It spins only in the instant between another thread's claim and its taking the lock.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   private final class WorkItems: @unchecked Sendable {
     /// The next unclaimed item.
     let next = Atomic<Int>(0)
@@ -111,10 +113,20 @@ private final class ResultSlots<T>: @unchecked Sendable {
   /// See ``ParallelWork``.
   func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let helpers = Swift.min(maxConcurrency, count) - 1
-    guard helpers > 0 else {
+    guard helpers > 0, SynchronizationSupport.isAvailable else {
       for item in 0..<count { body(item) }
       return
     }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      runWithHelpers(count: count, helpers: helpers, body)
+    } else {
+      for item in 0..<count { body(item) }
+    }
+  }
+
+  /// The items on the calling thread and `helpers` detached tasks (see ``ParallelWork``).
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  private func runWithHelpers(count: Int, helpers: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let items = WorkItems(count: count)
     items.next.store(1, ordering: .relaxed)  // item 0 is the caller's
     for _ in 0..<helpers {

@@ -12,8 +12,9 @@
 /// help. A helper stays between rounds, watching for the next one, for up to `helperPatience`; one that gave up
 /// (or never started, on a busy executor) is replaced at the next round. As in ``ParallelWork``, items are
 /// claimed from a shared counter, so the calling thread never waits for a helper that has not started, and it
-/// waits for an item another thread runs by blocking on that item's lock. In Embedded Swift everything runs on
-/// the calling thread.
+/// waits for an item another thread runs by blocking on that item's lock. In Embedded Swift, and on Apple systems
+/// without `Synchronization` (before macOS 15 / iOS 18: ``SynchronizationSupport``), everything runs on the calling
+/// thread.
 struct ParallelRounds {
   /// The most items any round has (less than 2^24).
   let maxItemCount: Int
@@ -30,10 +31,26 @@ struct ParallelRounds {
   /// and is rethrown once the helpers have been told to stop).
   func run<Failure: Error>(rounds: Int, afterRound: (Int) throws(Failure) -> Void) throws(Failure) {
     #if !$Embedded
-      guard maxConcurrency > 1, maxItemCount > 1 else {
+      guard maxConcurrency > 1, maxItemCount > 1, SynchronizationSupport.isAvailable else {
         try runSequentially(rounds: rounds, afterRound: afterRound)
         return
       }
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        try runInParallel(rounds: rounds, afterRound: afterRound)
+      } else {
+        try runSequentially(rounds: rounds, afterRound: afterRound)
+      }
+    #else
+      try runSequentially(rounds: rounds, afterRound: afterRound)
+    #endif
+  }
+
+  #if !$Embedded
+    /// The parallel rounds, on the systems that have `Synchronization` (``SynchronizationSupport``).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private func runInParallel<Failure: Error>(rounds: Int, afterRound: (Int) throws(Failure) -> Void)
+      throws(Failure)
+    {
       let shared = RoundState(
         itemCapacity: maxItemCount, itemCount: itemCount, body: body, patience: helperPatience)
       defer { shared.stop() }
@@ -45,10 +62,8 @@ struct ParallelRounds {
         shared.waitForRound(round)
         try afterRound(round)
       }
-    #else
-      try runSequentially(rounds: rounds, afterRound: afterRound)
-    #endif
-  }
+    }
+  #endif
 
   private func runSequentially<Failure: Error>(rounds: Int, afterRound: (Int) throws(Failure) -> Void)
     throws(Failure)
@@ -67,6 +82,7 @@ struct ParallelRounds {
   /// helper can only ever claim an item of the round that is current, and `-1` tells the helpers to end. Each item
   /// slot has a lock holding the last round whose item finished in it; `finished` counts finished items over all
   /// rounds, with release/acquire ordering that ThreadSanitizer sees (it does not see through the locks).
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   private final class RoundState: @unchecked Sendable {
     static let itemBits = 24
     let claim = Atomic<Int>(0)

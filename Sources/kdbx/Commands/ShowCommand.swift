@@ -1,5 +1,14 @@
-import Glibc
 import KDBX
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `kdbx show FILE ENTRY [--show-protected] [--attributes A...] [--totp] [--json]`: prints an entry's fields, as
 /// keepassxc-cli does (protected values as `PROTECTED` unless `--show-protected`).

@@ -1,0 +1,25 @@
+import KDBX
+import Testing
+import VectorSupport
+
+/// The README's async quick start, compiled and run against the demo vault, so the README stays true.
+@MainActor private var unlockProgress = 0.0
+
+// --- README async quick start (keep in sync) ---
+@MainActor func unlock(_ fileBytes: [UInt8], password: String) async throws(KDBXError) -> OpenedDatabase {
+  let opened = try await KDBXFile.open(bytes: fileBytes, key: CompositeKey(password: password)) { fraction in
+    Task { @MainActor in unlockProgress = fraction }  // 0...1, after every Argon2 slice or AES-KDF step
+  }
+  return opened  // later: try await KDBXFile.save(database, key: key, settings: SaveSettings(keeping: opened))
+}
+// --- end ---
+
+@Suite("README async quick start")
+struct ReadmeAsyncQuickStartTests {
+  @MainActor @Test func asyncQuickStartWorksOnTheDemoVault() async throws {
+    let bytes = try #require(Vectors.data("demo/demo.kdbx"))
+    let opened = try await unlock(bytes, password: "demo")
+    #expect(opened.database.flatEntries.contains { $0.entry[field: "Title"]?.reveal() == "GitHub" })
+    await #expect(throws: KDBXError.invalidCredentials) { _ = try await unlock(bytes, password: "wrong") }
+  }
+}
