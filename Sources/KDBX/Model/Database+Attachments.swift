@@ -28,16 +28,6 @@ public func splitTags(_ text: String?) -> [String] {
   return tags
 }
 
-extension Entry {
-  /// The entry's tags, split from ``tags``.
-  public var tagList: [String] { splitTags(tags) }
-}
-
-extension Group {
-  /// The group's tags (KDBX 4.1), split from ``tags``.
-  public var tagList: [String] { splitTags(tags) }
-}
-
 extension Database {
   /// The database with a pool holding only the binaries that entries (current or history) refer to, in first-use
   /// order, and every reference renumbered. Saving does this, as KeePass builds its pool from the entries.
