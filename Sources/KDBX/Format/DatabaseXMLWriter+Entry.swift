@@ -113,12 +113,16 @@ extension DatabaseXMLWalk {
     container(XMLNames.string, layout, .field, parent: parent, into: &sink) {
       name, sink in
       guard name == XMLNames.value else { return self.leaf(name, field.key, parent: layout, into: &sink) }
+      let protected = [XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue)]
       switch field.value {
+      case .plain(let value) where self.protectedFieldKeys.contains(field.key):
+        // Meta/MemoryProtection protects this field: written protected whatever the model holds, as KeePass does.
+        let attributes = protected + field.extraValueAttributes
+        self.leaf(name, self.protect(Array(value.utf8)), attributes: attributes, parent: layout, into: &sink)
       case .plain(let value):
         self.leaf(name, value, attributes: field.extraValueAttributes, parent: layout, into: &sink)
       case .protected(let value):
-        let attributes =
-          [XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue)] + field.extraValueAttributes
+        let attributes = protected + field.extraValueAttributes
         self.leaf(name, self.protect(value.revealBytes()), attributes: attributes, parent: layout, into: &sink)
       }
     }
