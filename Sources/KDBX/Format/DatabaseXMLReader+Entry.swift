@@ -86,10 +86,13 @@ extension DatabaseModelReader {
           (child, reader) throws(KDBXError) in
           guard child.known == .entry else { return false }
           try reader.charge(Self.elementCost(Entry.self))
-          history.append(try reader.readEntry(child.attributes, isHistory: true))
+          let old = try reader.readEntry(child.attributes, isHistory: true)
+          // Without history (LoadOptions.loadsHistory off), each entry is still read, so that the inner random
+          // stream passes over its protected values, but not kept.
+          if reader.options.loadsHistory { history.append(old) }
           return true
         }
-        entry.history = history
+        if reader.options.loadsHistory { entry.history = history }
       default: return false
       }
       return true

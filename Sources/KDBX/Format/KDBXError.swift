@@ -63,6 +63,9 @@ public enum KDBXError: Error, Equatable, Sendable {
   case damagedContent(reason: String)
   /// KeePass 1.x: a group or entry record of the decrypted content is malformed at byte `offset` of the content.
   case malformedRecord(offset: Int, reason: String)
+  /// A save was asked of a database opened without part of its content (``LoadOptions/loadsAttachmentContents``
+  /// or ``LoadOptions/loadsHistory`` off): writing it would drop what was not read.
+  case incompleteDatabase(reason: String)
 }
 
 extension KDBXError: CustomStringConvertible {
@@ -115,6 +118,7 @@ extension KDBXError: CustomStringConvertible {
     case .xml(let error): return error.description
     case .damagedContent(let reason): return "KeePass 1.x content damaged: \(reason)"
     case .malformedRecord(let offset, let reason): return "malformed KeePass 1.x record at offset \(offset): \(reason)"
+    case .incompleteDatabase(let reason): return "cannot save a database opened without \(reason): it would be lost"
     }
   }
 }
