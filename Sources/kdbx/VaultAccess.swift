@@ -346,18 +346,7 @@ struct VaultAccess {
 
   /// The positions of the groups whose names from below the root are `names` (the root for no names).
   func groups(named names: [String]) -> [GroupPosition] {
-    var current: [GroupPosition] = database.root == nil ? [] : [.root]
-    for name in names {
-      var next: [GroupPosition] = []
-      for position in current {
-        guard let group = database.group(at: position) else { continue }
-        for (index, child) in group.groups.enumerated() where (child.name ?? "") == name {
-          next.append(GroupPosition(indexPath: position.indexPath + [index]))
-        }
-      }
-      current = next
-    }
-    return current
+    database.groupPositions(atPath: names)
   }
 
   /// The names from the root's child down to the group at `position` (root excluded).

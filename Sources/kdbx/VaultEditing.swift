@@ -97,7 +97,7 @@ struct EntryFieldOptions {
     if let username { entry[field: Entry.userNameField] = .plain(username) }
     if let url { entry[field: Entry.urlField] = .plain(url) }
     if let notes { entry[field: Entry.notesField] = .plain(notes) }
-    if let tags { entry.tags = tags }
+    if let tags { entry.tags = splitTags(tags) }
     if let password { entry[field: Entry.passwordField] = .protected(ProtectedValue(password, using: &random)) }
   }
 }

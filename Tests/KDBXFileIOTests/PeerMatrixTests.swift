@@ -76,7 +76,7 @@ struct PeerMatrixTests {
     github[field: Entry.passwordField] = .protected(ProtectedValue("p<&>ss ẞ 🔑", using: &random))
     github[field: Entry.notesField] = .plain("line 1\nline 2 <&> \"quoted\" 'single'")
     github[field: "PIN"] = .protected(ProtectedValue("1234", using: &random))
-    github.tags = "work;ünï"
+    github.tagsText = "work;ünï"
     github.times?.lastModificationTime = at(30).now()
     github.attachments = [
       database.makeAttachment(name: "codes.txt", data: Array("1111-2222\n3333-4444\n".utf8)),

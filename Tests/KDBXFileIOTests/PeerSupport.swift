@@ -146,7 +146,7 @@ enum PeerViews {
       let history = (entry.history ?? []).map(fields)
       entries[uuid] = EntryView(
         uuid: uuid, path: item.groupPath.joined(separator: "/"), fields: fields(entry),
-        tags: splitTags(entry.tags).sorted(), attachments: attachments, attachmentCount: entry.attachments.count,
+        tags: entry.tags.sorted(), attachments: attachments, attachmentCount: entry.attachments.count,
         history: history, historyCount: history.count, times: times, icon: entry.iconID.map { Int($0) } ?? 0)
     }
     var groups: [String] = []

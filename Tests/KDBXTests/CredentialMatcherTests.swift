@@ -41,9 +41,16 @@ struct CredentialMatcherTests {
     Case(entry: "HTTPS://A.COM./", request: "https://a.com/", reason: .exactHost, score: 90),
   ]
 
+  /// The matcher with sibling matching on (off by default): the table shows every rule.
+  static var loose: CredentialMatcher {
+    var options = CredentialMatcher.Options()
+    options.allowsSameRegistrableDomain = true
+    return CredentialMatcher(options: options)
+  }
+
   @Test("URL table", arguments: cases)
   func table(_ item: Case) {
-    let matcher = CredentialMatcher()
+    let matcher = Self.loose
     guard let service = ServiceIdentifier(item.request) else {
       Issue.record("request did not parse")
       return
@@ -82,8 +89,10 @@ struct CredentialMatcherTests {
       MatchCandidate(id: "exact", url: "https://login.example.com/"),
       MatchCandidate(id: "parent-2", url: "example.com"),
     ]
-    let result = CredentialMatcher().match(.domain("login.example.com"), in: candidates)
+    let result = Self.loose.match(.domain("login.example.com"), in: candidates)
     #expect(result.matches.map(\.id) == ["exact", "parent", "parent-2", "sibling"])
+    let strict = CredentialMatcher().match(.domain("login.example.com"), in: candidates)
+    #expect(strict.matches.map(\.id) == ["exact", "parent", "parent-2"], "no siblings by default")
   }
 
   @Test func androidAppsMatchByPackage() {

@@ -125,7 +125,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     #expect(root.notes == "")  // empty, not absent
     #expect(root.defaultAutoTypeSequence == nil)
     #expect(root.enableAutoType == .some(nil))
-    #expect(root.tags == "corpus")
+    #expect(root.tagsText == "corpus")
     #expect(root.groups.first?.name == "Sub")
     let entry = try #require(root.entries.first)
     #expect(entry[field: "Title"] == .plain("Simple"))
@@ -180,7 +180,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
       document: output, stream: &reread, random: &random, gzip: NoGzipDecompressor())
     #expect(back.root?.entries.first?.qualityCheck == nil)
     #expect(back.root?.entries.first?.customData == nil)
-    #expect(back.root?.tags == nil)
+    #expect(back.root?.tagsText == nil)
     #expect(back.meta.customIcons?.first?.name == nil)
     #expect(back.meta.headerHash == [UInt8](repeating: 0xAB, count: 32))
     #expect(back.binaries[0] == BinaryPool.Binary(data: [1, 2, 3], isProtected: true))

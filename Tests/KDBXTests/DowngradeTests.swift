@@ -35,7 +35,7 @@ import Testing
 
   @Test func kdbx41ContentAsKDBX40() throws {
     var (database, settings) = try Self.database41()
-    #expect(database.root?.groups.contains { !($0.tags ?? "").isEmpty } == true)
+    #expect(database.root?.groups.contains { !($0.tagsText ?? "").isEmpty } == true)
     #expect(database.meta.customIcons?.contains { $0.name != nil } == true)
     settings.version = .v4_0
     let report = DowngradeReport(database: database, settings: settings, target: .v4_0)
@@ -64,7 +64,7 @@ import Testing
     let downgraded = try KDBXFile.open(bytes: written, key: Self.key)
     #expect(downgraded.header.version == .v4_0)
     let after = downgraded.database
-    #expect(after.root?.groups.allSatisfy { ($0.tags ?? "").isEmpty } == true)
+    #expect(after.root?.groups.allSatisfy { ($0.tagsText ?? "").isEmpty } == true)
     #expect(after.meta.customIcons?.allSatisfy { $0.name == nil && $0.lastModificationTime == nil } == true)
     #expect(after.root?.groups[0].previousParentGroup == nil)
     #expect(after.root?.groups[0].entries[0].previousParentGroup == nil)
@@ -119,10 +119,10 @@ import Testing
     #expect(try KDBXFile.readVersion(bytes: try Self.save(database, settings)) == .v3_1)
     database.root?.groups[0].entries[0].customData = CustomData(items: [.init(key: "plugin", value: "1")])
     #expect(try KDBXFile.readVersion(bytes: try Self.save(database, settings)) == .v4_0)
-    database.root?.groups[0].tags = "team"
+    database.root?.groups[0].tagsText = "team"
     let raised = try KDBXFile.open(bytes: try Self.save(database, settings), key: Self.key)
     #expect(raised.header.version == .v4_1)
-    #expect(raised.database.root?.groups[0].tags == "team")
+    #expect(raised.database.root?.groups[0].tagsText == "team")
   }
 
   /// Same generator seed, same bytes; another seed, other bytes (real ciphers, KDF, gzip and XML).

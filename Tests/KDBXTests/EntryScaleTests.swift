@@ -45,19 +45,19 @@ struct EntryScaleTests {
     let times: [Int64] = [50, 10, 10, 30, 10, 40]
     entry.history = times.enumerated().map { index, time in
       var old = Entry(uuid: LibraryFixture.uuid(1))
-      old.tags = "\(index)"
+      old.tagsText = "\(index)"
       old.times = Times.created(at: Timestamp(unixSeconds: time))
       return old
     }
     var byCount = entry
     let removed = byCount.trimHistory(maxItems: 2, maxSize: -1, binaries: BinaryPool())
-    #expect(removed.map { $0.tags } == ["1", "2", "4", "3"])
-    #expect(byCount.history?.map { $0.tags } == ["0", "5"])
+    #expect(removed.map { $0.tagsText } == ["1", "2", "4", "3"])
+    #expect(byCount.history?.map { $0.tagsText } == ["0", "5"])
     // Each item is 128 + 1 (its tag) bytes: a limit of 400 keeps three, the newest.
     var bySize = entry
     let removedBySize = bySize.trimHistory(maxItems: -1, maxSize: 400, binaries: BinaryPool())
-    #expect(removedBySize.map { $0.tags } == ["1", "2", "4"])
-    #expect(bySize.history?.map { $0.tags } == ["0", "3", "5"])
+    #expect(removedBySize.map { $0.tagsText } == ["1", "2", "4"])
+    #expect(bySize.history?.map { $0.tagsText } == ["0", "3", "5"])
   }
 
   @Test func twentyThousandFieldsAreListedInDisplayOrder() {

@@ -34,7 +34,7 @@ enum LibraryFixture {
     entry[field: Entry.urlField] = .plain(url)
     entry[field: Entry.notesField] = .plain(notes)
     entry[field: Entry.passwordField] = .protected(ProtectedValue(password, using: &random))
-    entry.tags = tags
+    entry.tagsText = tags
     return entry
   }
 

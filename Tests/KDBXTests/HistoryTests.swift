@@ -31,7 +31,7 @@ import Testing
     var database = LibraryFixture.make()
     #expect(!database.editEntry(LibraryFixture.github, clock: LibraryFixture.later) { _ in })
     #expect(database.entry(withUUID: LibraryFixture.github)?.history == [])
-    #expect(!database.editEntry(LibraryFixture.uuid(0x7F), clock: LibraryFixture.later) { $0.tags = "x" })
+    #expect(!database.editEntry(LibraryFixture.uuid(0x7F), clock: LibraryFixture.later) { $0.tagsText = "x" })
   }
 
   @Test func historyIsTrimmedToMaxItemsOldestFirst() {
@@ -65,7 +65,7 @@ import Testing
     // 128 fixed + "Title"(5) + 1 + "Password"(8) + 2
     #expect(entry.approximateSize(binaries: pool) == 144)
     entry.attachments = [Attachment(name: "f.bin", binaryIndex: pool.add([UInt8](repeating: 7, count: 100)))]
-    entry.tags = "a;bc"
+    entry.tagsText = "a;bc"
     var customData = CustomData()
     customData.items = [CustomData.Item(key: "k", value: "vv")]
     entry.customData = customData

@@ -49,6 +49,9 @@ enum KeePassXCCLI {
   /// Writes `database` as KeePass XML and imports it into a KDBX file at `path`.
   static func importDatabase(_ database: Database, to path: String) throws {
     var stream = PlaintextInnerStream()
+    // A plain XML import reads no protected values: keep the passwords plain (a save protects them by default).
+    var database = database
+    database.meta.memoryProtection = MemoryProtection(protectPassword: false)
     let document = DatabaseXMLWriter.write(database, version: .v3_1, stream: &stream)
     let xml = try XMLWriter.write(document)
     let xmlPath = path + ".xml"

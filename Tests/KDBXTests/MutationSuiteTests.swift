@@ -84,7 +84,7 @@ struct MutationSuiteTests {
     switch error {
     case .notKeePassFile, .unsupportedKDB1, .unsupportedPreReleaseFormat, .unsupportedVersion, .truncated,
       .malformedHeader, .malformedVariantDictionary, .unsupportedCipher, .unsupportedKDF, .unsupportedCompression,
-      .unsupportedInnerRandomStream, .limitExceeded, .insufficientMemory, .invalidKeyFile:
+      .unsupportedInnerRandomStream, .limitExceeded, .insufficientMemory, .invalidKeyFile, .incompleteDatabase:
       return .format
     case .headerChecksumMismatch, .headerHashMismatch: return .headerIntegrity
     case .invalidCredentials: return .credentials

@@ -78,7 +78,7 @@ enum QuirkFixtures {
     current[field: Entry.passwordField] = .protected(ProtectedValue("correct <horse> & battery", using: &random))
     current[field: "PIN"] = .protected(ProtectedValue("2468", using: &random))
     current[field: "Recovery ✓"] = .plain("a & b < c")
-    current.tags = "work;ünï"
+    current.tagsText = "work;ünï"
     current.attachments = [database.makeAttachment(name: "codes.txt", data: Array("1111-2222\n3333\n".utf8))]
     group.entries = [current]
     database.root?.groups = [group]

@@ -11,12 +11,15 @@ struct ReadmeQuickStartTests {
     let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "demo"))
     var database = opened.database
     for item in database.flatEntries {
-      let title = item.entry[field: "Title"]?.reveal() ?? ""
-      _ = (item.groupPath + [title]).joined(separator: "/")  // "Internet/GitHub"
+      _ = (item.groupPath + [item.entry.title]).joined(separator: "/")  // "Internet/GitHub"
     }
-    let github = try #require(database.flatEntries.first { $0.entry[field: "Title"]?.reveal() == "GitHub" }?.entry)
-    let password = github[field: "Password"]?.reveal()  // revealed only on request
+    let github = try #require(database.flatEntries.first { $0.entry.title == "GitHub" }?.entry)
+    let password = github.password  // kept obfuscated in memory until read
     let code = github.oneTimePassword()?.code(at: 1_700_000_000)
+    database.editEntry(github.uuid, clock: FixedClock(Timestamp(unixSeconds: 1_700_000_000))) { entry in
+      entry.userName = "octocat"  // the old version goes to the history
+      entry.tags = ["work", "code"]
+    }
     database.meta.databaseName = "Renamed"
     let saved = try KDBXFile.save(
       database, key: CompositeKey(password: "demo"), settings: SaveSettings(keeping: opened))
@@ -26,5 +29,9 @@ struct ReadmeQuickStartTests {
     let reopened = try KDBXFile.open(bytes: saved, key: CompositeKey(password: "demo"))
     #expect(reopened.database.meta.databaseName == "Renamed")
     #expect(reopened.database.flatEntries.count == database.flatEntries.count)
+    let edited = try #require(reopened.database.entry(withUUID: github.uuid))
+    #expect(
+      edited.userName == "octocat" && edited.tags == ["work", "code"]
+        && (edited.history?.count ?? 0) == (github.history?.count ?? 0) + 1)
   }
 }

@@ -16,9 +16,9 @@ import Testing
     database.root?.entries.append(entry)
     #expect(VersionRequirements.features(of: database, settings: settings) == [.groupOrEntryCustomData])
     #expect(VersionRequirements.minimumVersion(for: database, settings: settings) == .v4_0)
-    database.root?.tags = "a;b"
+    database.root?.tagsText = "a;b"
     #expect(VersionRequirements.minimumVersion(for: database, settings: settings) == .v4_1)
-    database.root?.tags = ""
+    database.root?.tagsText = ""
     var old = Entry(uuid: .zero)
     old.qualityCheck = false
     database.root?.entries[0].history = [old]
@@ -30,7 +30,7 @@ import Testing
 
   @Test func downgradeNeedsTheExactAcceptedReport() throws {
     var database = Database(root: Group(uuid: .zero, name: "Root"))
-    database.root?.tags = "t"
+    database.root?.tagsText = "t"
     var settings = SaveSettings(version: .v3_1, kdf: Self.aes)
     #expect(VersionRequirements.effectiveVersion(for: database, settings: settings) == .v4_1)
     let report = DowngradeReport(database: database, settings: settings, target: .v3_1)
@@ -48,7 +48,7 @@ import Testing
     #expect(try KDBXFile.readVersion(bytes: file) == .v3_1)
     let opened = try KDBXFile.open(
       bytes: file, key: CompositeKey(password: "p"), primitives: FakePrimitives(), random: &random)
-    #expect(opened.database.root?.tags == nil)
+    #expect(opened.database.root?.tagsText == nil)
     #expect(opened.database.meta.headerHash == SHA256Helper.hash(opened.header.rawBytes))
   }
 }

@@ -21,7 +21,7 @@ extension DatabaseModelReader {
       case .enableSearching?: group.enableSearching = .some(try reader.nullableBool(child.name))
       case .lastTopVisibleEntry?: group.lastTopVisibleEntry = try reader.uuid(child.name)
       case .previousParentGroup?: group.previousParentGroup = try reader.uuid(child.name)
-      case .tags?: group.tags = try reader.text()
+      case .tags?: group.tagsText = try reader.text()
       case .customData?: group.customData = try reader.readCustomData(child.attributes)
       case .entry?:
         try reader.charge(Self.elementCost(Entry.self) + 2)
@@ -68,7 +68,7 @@ extension DatabaseModelReader {
       case .backgroundColor?: entry.backgroundColor = try reader.text()
       case .overrideURL?: entry.overrideURL = try reader.text()
       case .qualityCheck?: entry.qualityCheck = try reader.bool(child.name)
-      case .tags?: entry.tags = try reader.text()
+      case .tags?: entry.tagsText = try reader.text()
       case .previousParentGroup?: entry.previousParentGroup = try reader.uuid(child.name)
       case .times?: entry.times = try reader.readTimes(child.attributes)
       case .customData?: entry.customData = try reader.readCustomData(child.attributes)
@@ -86,10 +86,13 @@ extension DatabaseModelReader {
           (child, reader) throws(KDBXError) in
           guard child.known == .entry else { return false }
           try reader.charge(Self.elementCost(Entry.self))
-          history.append(try reader.readEntry(child.attributes, isHistory: true))
+          let old = try reader.readEntry(child.attributes, isHistory: true)
+          // Without history (LoadOptions.loadsHistory off), each entry is still read, so that the inner random
+          // stream passes over its protected values, but not kept.
+          if reader.options.loadsHistory { history.append(old) }
           return true
         }
-        entry.history = history
+        if reader.options.loadsHistory { entry.history = history }
       default: return false
       }
       return true

@@ -21,7 +21,7 @@ extension DatabaseXMLWalk {
       case XMLNames.enableSearching: text(group.enableSearching.map { self.nullableBool($0) })
       case XMLNames.lastTopVisibleEntry: uuid(group.lastTopVisibleEntry)
       case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(group.previousParentGroup) }
-      case XMLNames.tags: if self.version >= .v4_1 { text(group.tags) }
+      case XMLNames.tags: if self.version >= .v4_1 { text(group.tagsText) }
       case XMLNames.customData:
         guard self.version.isKDBX4, let data = group.customData else { return }
         self.customData(data, parent: layout, into: &sink)
@@ -82,7 +82,7 @@ extension DatabaseXMLWalk {
       case XMLNames.backgroundColor: text(entry.backgroundColor)
       case XMLNames.overrideURL: text(entry.overrideURL)
       case XMLNames.qualityCheck: if self.version >= .v4_1 { text(entry.qualityCheck.map { self.bool($0) }) }
-      case XMLNames.tags: text(entry.tags)
+      case XMLNames.tags: text(entry.tagsText)
       case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(entry.previousParentGroup) }
       case XMLNames.times: if let times = entry.times { self.times(times, parent: layout, into: &sink) }
       case XMLNames.customData:
@@ -113,12 +113,16 @@ extension DatabaseXMLWalk {
     container(XMLNames.string, layout, .field, parent: parent, into: &sink) {
       name, sink in
       guard name == XMLNames.value else { return self.leaf(name, field.key, parent: layout, into: &sink) }
+      let protected = [XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue)]
       switch field.value {
+      case .plain(let value) where self.protectedFieldKeys.contains(field.key):
+        // Meta/MemoryProtection protects this field: written protected whatever the model holds, as KeePass does.
+        let attributes = protected + field.extraValueAttributes
+        self.leaf(name, self.protect(Array(value.utf8)), attributes: attributes, parent: layout, into: &sink)
       case .plain(let value):
         self.leaf(name, value, attributes: field.extraValueAttributes, parent: layout, into: &sink)
       case .protected(let value):
-        let attributes =
-          [XMLAttribute(name: XMLNames.protected, value: XMLNames.trueValue)] + field.extraValueAttributes
+        let attributes = protected + field.extraValueAttributes
         self.leaf(name, self.protect(value.revealBytes()), attributes: attributes, parent: layout, into: &sink)
       }
     }

@@ -42,6 +42,9 @@ struct DatabaseXMLWalk {
   let applyStream: (inout [UInt8]) -> Void
   /// The number of binaries in the pool written (for references that name none).
   let binaryCount: Int
+  /// The standard fields ``Meta/memoryProtection`` protects: their values are written `Protected="True"` even when
+  /// the model holds them plain.
+  let protectedFieldKeys: [String]
 
   /// Feeds `database` to `sink`; `applyStream` is called for every protected value, in document order. Generic
   /// over the sink only, so that each call with a concrete sink is specialized.
@@ -49,8 +52,11 @@ struct DatabaseXMLWalk {
     _ database: Database, version: KDBXVersion, applyStream: (inout [UInt8]) -> Void, into sink: inout Sink
   ) {
     withoutActuallyEscaping(applyStream) { applyStream in
-      DatabaseXMLWalk(version: version, applyStream: applyStream, binaryCount: database.binaries.count)
-        .document(database, into: &sink)
+      DatabaseXMLWalk(
+        version: version, applyStream: applyStream, binaryCount: database.binaries.count,
+        protectedFieldKeys: database.meta.protectedFieldKeys
+      )
+      .document(database, into: &sink)
     }
   }
 

@@ -66,6 +66,9 @@ public enum KDBXError: Error, Equatable, Sendable {
   /// The operation was cancelled: its Task was cancelled, or a progress handler returned `false`. Nothing was
   /// written; the key derivation's memory is zeroed and released.
   case cancelled
+  /// A save was asked of a database opened without part of its content (``LoadOptions/loadsAttachmentContents``
+  /// or ``LoadOptions/loadsHistory`` off): writing it would drop what was not read.
+  case incompleteDatabase(reason: String)
 }
 
 extension KDBXError: CustomStringConvertible {
@@ -119,6 +122,7 @@ extension KDBXError: CustomStringConvertible {
     case .xml(let error): return error.description
     case .damagedContent(let reason): return "KeePass 1.x content damaged: \(reason)"
     case .malformedRecord(let offset, let reason): return "malformed KeePass 1.x record at offset \(offset): \(reason)"
+    case .incompleteDatabase(let reason): return "cannot save a database opened without \(reason): it would be lost"
     }
   }
 }

@@ -31,22 +31,33 @@ extension KDBXFile {
     let header = decoded.header
     if let inner = decoded.innerHeader {
       var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
-      let database = try primitives.readDatabase(
+      var database = try primitives.readDatabase(
         xml: decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, options: options)
+      applyOmissions(options, to: &database)
       return OpenedDatabase(
         database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes,
         warnings: decoded.warnings)
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
-    let database = try primitives.readDatabase(
+    var database = try primitives.readDatabase(
       xml: decoded.xml, binaries: [], stream: &stream, random: &random, options: options)
     if let stored = database.meta.headerHash {
       try checkHeaderHash(stored, header: header)
     }
+    applyOmissions(options, to: &database)
     return OpenedDatabase(
       database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey.bytes,
       warnings: decoded.warnings)
+  }
+
+  /// Leaves out what `options` asks not to keep, and records it in ``Database/omittedOnLoad``.
+  static func applyOmissions(_ options: LoadOptions, to database: inout Database) {
+    if !options.loadsHistory { database.omittedOnLoad.insert(.history) }
+    if !options.loadsAttachmentContents {
+      database.binaries.omitContents()
+      database.omittedOnLoad.insert(.attachmentContents)
+    }
   }
 
   /// A file's payload after every container layer: the XML document's bytes, with the headers and key it took.

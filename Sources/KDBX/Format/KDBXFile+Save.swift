@@ -79,6 +79,12 @@ extension KDBXFile {
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator, saltsKDF: Bool
   ) throws(KDBXError) -> SavedFile {
+    if !database.omittedOnLoad.isEmpty {
+      var parts: [String] = []
+      if database.omittedOnLoad.contains(.attachmentContents) { parts.append("its attachment contents") }
+      if database.omittedOnLoad.contains(.history) { parts.append("its entry histories") }
+      throw .incompleteDatabase(reason: parts.joined(separator: " and "))
+    }
     var database = database.compactingBinaries()
     var kdf = settings.kdf
     if !key.isTransformed && saltsKDF {

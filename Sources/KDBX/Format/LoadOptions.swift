@@ -66,6 +66,14 @@ public struct LoadOptions: Sendable, Equatable {
   /// system cannot supply makes the standard library's allocator stop the process: the library's allocating
   /// Argon2 path traps only when it is given a cap larger than the memory there is.
   public var availableMemoryBytes: UInt64?
+  /// Whether attachment contents are kept (default `true`). An AutoFill extension that only matches and fills
+  /// turns it off: each binary is then kept as a placeholder with its size and SHA-256
+  /// (``BinaryPool/Binary/omitted``), and a save of that database is refused
+  /// (``KDBXError/incompleteDatabase(reason:)``), so that nothing is dropped.
+  public var loadsAttachmentContents: Bool = true
+  /// Whether entry histories are kept (default `true`). Off, every `History` is read (the inner random stream
+  /// must pass over its protected values) but not kept: ``Entry/history`` is `nil`, and a save is refused.
+  public var loadsHistory: Bool = true
 
   public init(
     maxKDFMemoryBytes: UInt64 = 4 << 30, maxArgon2Iterations: UInt64 = 1_000_000, maxArgon2Parallelism: UInt32 = 256,

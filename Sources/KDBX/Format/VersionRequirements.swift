@@ -76,7 +76,7 @@ public enum VersionRequirements {
     }
     func visit(group: Group) {
       visit(customData: group.customData)
-      if let tags = group.tags, !tags.isEmpty { note(.groupTags) }
+      if let tags = group.tagsText, !tags.isEmpty { note(.groupTags) }
       if let parent = group.previousParentGroup, !parent.isZero { note(.previousParentGroup) }
       for entry in group.entries { visit(entry: entry) }
       for child in group.groups { visit(group: child) }

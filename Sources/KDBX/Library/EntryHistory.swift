@@ -105,7 +105,10 @@ extension Database {
   /// (without its history) is appended to the history, the entry is touched (last modification and access time
   /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
   /// no such entry, more than one entry has that UUID (a damaged file: use ``editEntry(at:clock:_:)``), or `edit`
-  /// changed nothing.
+  /// changed nothing. When `edit` throws, nothing is changed and the error is passed on.
+  ///
+  /// To add an attachment while editing, use ``editEntry(_:clock:withBinaries:)``, whose closure also gets the
+  /// attachment pool.
   @discardableResult
   public mutating func editEntry(_ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) -> Void) -> Bool {
     guard let position = uniquePosition(ofEntry: uuid) else { return false }
@@ -121,6 +124,50 @@ extension Database {
     guard let current = entry(at: position) else { return false }
     var edited = current
     edit(&edited)
+    return commitEdit(edited, replacing: current, at: position, clock: clock)
+  }
+
+  /// ``editEntry(_:clock:_:)`` with a closure that may throw: when it throws, nothing is changed and the error is
+  /// passed on.
+  @discardableResult
+  public mutating func editEntry<Failure: Error>(
+    _ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) throws(Failure) -> Void
+  ) throws(Failure) -> Bool {
+    guard let position = uniquePosition(ofEntry: uuid) else { return false }
+    return try editEntry(at: position, clock: clock, edit)
+  }
+
+  /// ``editEntry(at:clock:_:)`` with a closure that may throw: when it throws, nothing is changed.
+  @discardableResult
+  public mutating func editEntry<Failure: Error>(
+    at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) throws(Failure) -> Void
+  ) throws(Failure) -> Bool {
+    guard let current = entry(at: position) else { return false }
+    var edited = current
+    try edit(&edited)
+    return commitEdit(edited, replacing: current, at: position, clock: clock)
+  }
+
+  /// Edits entry `uuid` as ``editEntry(_:clock:_:)`` does, with the database's attachment pool passed to `edit`
+  /// as well, so that attachments can be added in the same edit (``Entry/attach(_:data:in:)``). When `edit`
+  /// throws, neither the entry nor the pool is changed.
+  @discardableResult
+  public mutating func editEntry<Failure: Error>(
+    _ uuid: KDBXUUID, clock: some WallClock, withBinaries edit: (inout Entry, inout BinaryPool) throws(Failure) -> Void
+  ) throws(Failure) -> Bool {
+    guard let position = uniquePosition(ofEntry: uuid), let current = entry(at: position) else { return false }
+    var edited = current
+    var pool = binaries
+    try edit(&edited, &pool)
+    binaries = pool
+    return commitEdit(edited, replacing: current, at: position, clock: clock)
+  }
+
+  /// Stores `edited` over `current` at `position` with a history snapshot, as ``editEntry(_:clock:_:)`` describes.
+  private mutating func commitEdit(
+    _ edited: Entry, replacing current: Entry, at position: EntryPosition, clock: some WallClock
+  ) -> Bool {
+    var edited = edited
     guard edited != current else { return false }
     edited.uuid = current.uuid
     var snapshot = current

@@ -60,7 +60,7 @@ public struct EntrySearch: Sendable, Equatable {
     for (key, option) in standard where fields.contains(option) {
       if check(entry[field: key]?.reveal()) { return true }
     }
-    if fields.contains(.tags), check(entry.tags) { return true }
+    if fields.contains(.tags), check(entry.tagsText) { return true }
     if fields.contains(.uuid) {
       let hex = Hex.encode(entry.uuid.bytes)
       if check(hex) || check(entry.uuid.description) { return true }

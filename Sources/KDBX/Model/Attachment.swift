@@ -1,3 +1,5 @@
+import KDBXCrypto
+
 /// An entry's reference to a binary of the database's ``BinaryPool`` (`Entry/Binary`: a `Key` name and a
 /// `Value Ref="n"`). History entries refer to the same pool, so an attachment is stored once.
 public struct Attachment: Sendable, Equatable {
@@ -41,6 +43,15 @@ public struct BinaryPool: Sendable, Equatable {
     public var data: [UInt8]
     /// Whether the binary is flagged to be kept protected in memory.
     public var isProtected: Bool
+    /// For a database opened without attachment contents (``LoadOptions/loadsAttachmentContents`` off): the
+    /// size and SHA-256 of the content that was not kept (``data`` is then empty); `nil` otherwise.
+    public var omitted: OmittedContent? = nil
+
+    /// What is known of a binary whose content was not kept.
+    public struct OmittedContent: Sendable, Equatable {
+      public var byteCount: Int
+      public var sha256: [UInt8]
+    }
 
     public init(data: [UInt8], isProtected: Bool = false) {
       self.data = data
@@ -69,6 +80,15 @@ public struct BinaryPool: Sendable, Equatable {
     }
     binaries.append(Binary(data: data, isProtected: isProtected))
     return binaries.count - 1
+  }
+
+  /// Replaces every binary's content with its size and SHA-256 (``LoadOptions/loadsAttachmentContents`` off).
+  mutating func omitContents() {
+    for index in binaries.indices where binaries[index].omitted == nil {
+      let data = binaries[index].data
+      binaries[index].omitted = Binary.OmittedContent(byteCount: data.count, sha256: SHA256.hash(data).bytes)
+      binaries[index].data = []
+    }
   }
 
   /// Appends a binary without deduplication (used when reading, so file indices stay valid).

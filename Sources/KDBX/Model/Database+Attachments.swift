@@ -28,16 +28,6 @@ public func splitTags(_ text: String?) -> [String] {
   return tags
 }
 
-extension Entry {
-  /// The entry's tags, split from ``tags``.
-  public var tagList: [String] { splitTags(tags) }
-}
-
-extension Group {
-  /// The group's tags (KDBX 4.1), split from ``tags``.
-  public var tagList: [String] { splitTags(tags) }
-}
-
 extension Database {
   /// The database with a pool holding only the binaries that entries (current or history) refer to, in first-use
   /// order, and every reference renumbered. Saving does this, as KeePass builds its pool from the entries.
@@ -71,5 +61,30 @@ extension Database {
     }
     result.binaries = newPool
     return result
+  }
+}
+
+extension Entry {
+  /// Attaches `data` as `name`, adding it to `pool` (an identical binary is reused): an attachment with that name
+  /// is replaced, otherwise the new one is appended. Use it inside
+  /// ``Database/editEntry(_:clock:withBinaries:)``.
+  public mutating func attach(_ name: String, data: [UInt8], in pool: inout BinaryPool, isProtected: Bool = false) {
+    let index = pool.add(data, isProtected: isProtected)
+    if let existing = attachments.firstIndex(where: { $0.name == name }) {
+      guard attachments[existing].binaryIndex != index else { return }
+      attachments[existing].binaryIndex = index
+      attachments[existing].missingReference = nil
+    } else {
+      attachments.append(Attachment(name: name, binaryIndex: index))
+    }
+  }
+
+  /// Removes the attachment `name` (the content stays in the pool until a save drops what nothing refers to);
+  /// returns whether there was one.
+  @discardableResult
+  public mutating func detach(_ name: String) -> Bool {
+    guard let index = attachments.firstIndex(where: { $0.name == name }) else { return false }
+    attachments.remove(at: index)
+    return true
   }
 }

@@ -72,7 +72,7 @@ extension Entry {
     entry.foregroundColor = ""
     entry.backgroundColor = ""
     entry.overrideURL = ""
-    entry.tags = ""
+    entry.tagsText = ""
     entry.times = Times.created(at: clock.now())
     for key in [titleField, userNameField, urlField, notesField] {
       entry.fields.append(EntryField(key: key, value: .plain("")))

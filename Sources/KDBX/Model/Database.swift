@@ -12,6 +12,9 @@ public struct Database: Sendable, Equatable {
   public var documentLayout: XMLLayout
   /// Unknown children of `Root` and the read order.
   public var rootLayout: XMLLayout
+  /// What was left out when the database was opened (``LoadOptions/loadsAttachmentContents``,
+  /// ``LoadOptions/loadsHistory``); a save is refused unless it is empty.
+  public internal(set) var omittedOnLoad: LoadOmissions = []
 
   public init(meta: Meta = Meta(), root: Group?) {
     self.meta = meta
@@ -24,4 +27,15 @@ public struct Database: Sendable, Equatable {
 
   static let documentOrder = [XMLNames.meta, XMLNames.root]
   static let rootOrder = [XMLNames.group, XMLNames.deletedObjects]
+}
+
+/// Content a database was opened without (see ``LoadOptions``).
+public struct LoadOmissions: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Attachment contents (size and hash kept).
+  public static let attachmentContents = LoadOmissions(rawValue: 1 << 0)
+  /// Entry histories.
+  public static let history = LoadOmissions(rawValue: 1 << 1)
 }

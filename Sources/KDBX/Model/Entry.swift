@@ -96,7 +96,7 @@ public struct Entry: Sendable, Equatable {
   /// KDBX 4.1: whether the password takes part in quality reports.
   public var qualityCheck: Bool?
   /// The raw `Tags` text (KeePass separates tags with `;` or `,`).
-  public var tags: String?
+  public var tagsText: String?
   /// KDBX 4.1: the group the entry was in before it was moved (for example to the recycle bin).
   public var previousParentGroup: KDBXUUID?
   public var times: Times?

@@ -16,7 +16,7 @@ public struct Group: Sendable, Equatable {
   /// KDBX 4.1: the group this group was in before it was moved.
   public var previousParentGroup: KDBXUUID?
   /// KDBX 4.1: group tags.
-  public var tags: String?
+  public var tagsText: String?
   public var customData: CustomData?
   /// The entries, in file order.
   public var entries: [Entry]

@@ -4,21 +4,46 @@
 /// (the form the KDBX specification lists cipher and KDF IDs in); the XML stores the 16 bytes in base64
 /// (KDBX 4.1 specification, "General notes").
 public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
+  /// Bytes 0-7 and 8-15, in file order (the first byte is the most significant): 16 bytes inline, no heap, so
+  /// that comparing, hashing and copying a UUID allocates nothing.
+  private let high: UInt64
+  private let low: UInt64
+
   /// The 16 bytes, in file order.
-  public let bytes: [UInt8]
-
-  /// The all-zero UUID, which KeePass uses for "none" (for example no recycle bin).
-  public static let zero = KDBXUUID(uncheckedBytes: [UInt8](repeating: 0, count: 16))
-
-  /// Creates a UUID from exactly 16 bytes, or returns `nil`.
-  public init?(bytes: [UInt8]) {
-    guard bytes.count == 16 else { return nil }
-    self.bytes = bytes
+  public var bytes: [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(16)
+    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+    return out
   }
 
-  init(uncheckedBytes: [UInt8]) {
-    precondition(uncheckedBytes.count == 16)
-    bytes = uncheckedBytes
+  /// The all-zero UUID, which KeePass uses for "none" (for example no recycle bin).
+  public static let zero = KDBXUUID(high: 0, low: 0)
+
+  private init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
+  /// Creates a UUID from exactly 16 bytes, or returns `nil`.
+  public init?(bytes: some Collection<UInt8>) {
+    guard bytes.count == 16 else { return nil }
+    self.init(uncheckedBytes: bytes)
+  }
+
+  /// The first 16 bytes of `uncheckedBytes` (callers pass exactly 16; missing bytes count as zero).
+  init(uncheckedBytes: some Collection<UInt8>) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for (index, byte) in uncheckedBytes.prefix(16).enumerated() {
+      if index < 8 {
+        high |= UInt64(byte) << UInt64(56 - 8 * index)
+      } else {
+        low |= UInt64(byte) << UInt64(120 - 8 * index)
+      }
+    }
+    self.init(high: high, low: low)
   }
 
   /// Parses the 8-4-4-4-12 form (either case) or 32 hex digits without hyphens.
@@ -34,28 +59,25 @@ public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
     }
     guard hyphens.isEmpty || hyphens == [8, 12, 16, 20] else { return nil }
     guard digits.count == 32, let decoded = Hex.decode(utf8: digits) else { return nil }
-    bytes = decoded
+    self.init(uncheckedBytes: decoded)
   }
 
   /// Decodes the base64 XML form; `nil` unless it holds exactly 16 bytes.
   public init?(base64: String) {
     guard let decoded = Base64.decode(base64, options: .lenient), decoded.count == 16 else { return nil }
-    bytes = decoded
+    self.init(uncheckedBytes: decoded)
   }
 
   /// Draws 16 random bytes from `generator`.
   public static func random(using generator: inout some RandomNumberGenerator) -> KDBXUUID {
-    var out = [UInt8]()
-    out.reserveCapacity(16)
-    for _ in 0..<2 {
-      let word = generator.next()
-      for shift in 0..<8 { out.append(UInt8(truncatingIfNeeded: word >> (shift * 8))) }
-    }
-    return KDBXUUID(uncheckedBytes: out)
+    // The bytes a little-endian read of two words gives, as before the inline storage (seeded tests rely on it).
+    let first: UInt64 = generator.next()
+    let second: UInt64 = generator.next()
+    return KDBXUUID(high: first.byteSwapped, low: second.byteSwapped)
   }
 
   /// Whether every byte is zero.
-  public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+  public var isZero: Bool { high == 0 && low == 0 }
 
   /// The base64 form used in the XML.
   public var base64: String { Base64.encode(bytes) }

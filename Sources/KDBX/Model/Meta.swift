@@ -25,6 +25,22 @@ public struct MemoryProtection: Sendable, Equatable {
   ]
 }
 
+extension Meta {
+  /// The standard field names whose values a save writes protected (`Protected="True"`, encrypted with the inner
+  /// random stream), from ``memoryProtection``; an absent setting counts as KeePass's default (`ProtectPassword`
+  /// true, the others false). Custom fields keep their own flag.
+  public var protectedFieldKeys: [String] {
+    let settings = memoryProtection ?? MemoryProtection()
+    var keys: [String] = []
+    if settings.protectTitle ?? false { keys.append(Entry.titleField) }
+    if settings.protectUserName ?? false { keys.append(Entry.userNameField) }
+    if settings.protectPassword ?? true { keys.append(Entry.passwordField) }
+    if settings.protectURL ?? false { keys.append(Entry.urlField) }
+    if settings.protectNotes ?? false { keys.append(Entry.notesField) }
+    return keys
+  }
+}
+
 /// A custom icon (`Meta/CustomIcons/Icon`): PNG data, and in KDBX 4.1 a name and modification time.
 public struct CustomIcon: Sendable, Equatable {
   public var uuid: KDBXUUID

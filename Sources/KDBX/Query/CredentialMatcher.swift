@@ -22,8 +22,11 @@ public struct CredentialMatcher: Sendable {
   public struct Options: Equatable, Sendable {
     /// Match a request for `login.a.com` with an entry for `a.com`, and the reverse.
     public var allowsSubdomains: Bool = true
-    /// Match siblings in the same registrable domain (`mail.a.com` and `login.a.com`).
-    public var allowsSameRegistrableDomain: Bool = true
+    /// Match siblings in the same registrable domain (`mail.a.com` and `login.a.com`). Off by default, as in
+    /// KeePassXC and Bitwarden's default "host" rule: siblings under a shared-hosting domain the suffix list does not
+    /// name would be offered each other's credentials. When on, registrable domains come from ``suffixes`` (by
+    /// default the full Public Suffix List, ``PublicSuffixList/builtIn``).
+    public var allowsSameRegistrableDomain: Bool = false
     /// Match `http` entries to `https` requests and the reverse, with a lower score.
     public var allowsSchemeDowngrade: Bool = true
 
@@ -33,7 +36,7 @@ public struct CredentialMatcher: Sendable {
   public var suffixes: PublicSuffixList
   public var options: Options
 
-  /// Creates a matcher; pass the full Public Suffix List for exact registrable domains.
+  /// Creates a matcher; the built-in suffix list is the full Public Suffix List.
   public init(suffixes: PublicSuffixList = .builtIn, options: Options = Options()) {
     self.suffixes = suffixes
     self.options = options
@@ -45,6 +48,11 @@ public struct CredentialMatcher: Sendable {
   ) -> CredentialMatches<ID> {
     var result = CredentialMatches<ID>(matches: [], withoutURL: [])
     for candidate in candidates {
+      if !candidate.deniedHosts.isEmpty, let host = service.host,
+        candidate.deniedHosts.contains(where: { $0.trimmingASCIIWhitespace().lowercased() == host })
+      {
+        continue
+      }
       let urls = ([candidate.url] + candidate.additionalURLs).filter { !$0.trimmingASCIIWhitespace().isEmpty }
       if urls.isEmpty {
         result.withoutURL.append(candidate.id)
@@ -154,13 +162,16 @@ public struct MatchCandidate<ID: Hashable & Sendable>: Sendable {
   public var id: ID
   /// The entry's URL field.
   public var url: String
-  /// Additional URLs (`KP2A_URL`, `KP2A_URL_1`, ...).
+  /// Additional URLs (`KP2A_URL`, `KP2A_URL_1`, ..., and the hosts KeePassXC's browser settings allow).
   public var additionalURLs: [String]
+  /// Hosts the entry must never be offered to (KeePassXC's browser settings `Deny` list).
+  public var deniedHosts: [String]
 
-  public init(id: ID, url: String, additionalURLs: [String] = []) {
+  public init(id: ID, url: String, additionalURLs: [String] = [], deniedHosts: [String] = []) {
     self.id = id
     self.url = url
     self.additionalURLs = additionalURLs
+    self.deniedHosts = deniedHosts
   }
 }
 

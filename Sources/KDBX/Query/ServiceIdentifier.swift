@@ -28,6 +28,15 @@ public enum ServiceIdentifier: Equatable, Sendable {
     }
   }
 
+  /// The requested host (lowercase), or `nil` for an app.
+  public var host: String? {
+    switch self {
+    case .url(let address): return address.host
+    case .domain(let host): return host.lowercased()
+    case .application: return nil
+    }
+  }
+
   /// The URL scheme KeePass2Android uses to store an Android package in an entry.
   public static let androidAppScheme = "androidapp://"
 }

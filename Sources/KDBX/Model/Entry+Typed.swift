@@ -1,0 +1,219 @@
+// Typed access to an entry: the standard fields, custom fields, tags, icon and expiry as an app shows them, with
+// KeePass's defaults for what a file leaves out (KeePass `PwEntry`, `PwDefs`; KDBX 4.1 specification, "XML").
+//
+// The stored model stays lossless underneath: a field, tag list or time the file did not have stays absent until a
+// setter changes its value, and setting the value it already has changes nothing (so `editEntry` records no
+// history for it). ``Entry/subscript(field:)`` stays for any field by name.
+
+/// The icon an entry or group stores: one of KeePass's standard icons (by index) or a custom icon of
+/// ``Meta/customIcons`` (by UUID). ``Database/icon(for:)-(Entry)`` turns it into something to draw.
+public enum IconReference: Sendable, Hashable {
+  /// A standard icon index, 0...68 in KeePass's palette (``StandardIcon``); unknown indices are kept.
+  case standard(Int64)
+  /// A custom icon (`CustomIconUUID`).
+  case custom(KDBXUUID)
+
+  /// The standard icon, when this is a known standard index.
+  public var standardIcon: StandardIcon? {
+    guard case .standard(let index) = self, let small = Int(exactly: index) else { return nil }
+    return StandardIcon(rawValue: small)
+  }
+}
+
+extension Entry {
+  /// Whether `key` names one of the five standard fields (case-sensitive, as KeePass compares them).
+  public static func isStandardField(_ key: String) -> Bool {
+    key == titleField || key == userNameField || key == passwordField || key == urlField || key == notesField
+  }
+
+  /// The title (`Title`; empty when absent).
+  public var title: String {
+    get { self[field: Entry.titleField]?.reveal() ?? "" }
+    set { setText(newValue, forField: Entry.titleField, protected: false) }
+  }
+
+  /// The user name (`UserName`; empty when absent).
+  public var userName: String {
+    get { self[field: Entry.userNameField]?.reveal() ?? "" }
+    set { setText(newValue, forField: Entry.userNameField, protected: false) }
+  }
+
+  /// The password (`Password`; empty when absent). Setting it stores a protected value (XOR-obfuscated in memory
+  /// and written `Protected="True"`); a save writes the password protected in any case while
+  /// ``Meta/memoryProtection`` protects it, which is KeePass's default.
+  public var password: String {
+    get { self[field: Entry.passwordField]?.reveal() ?? "" }
+    set { setText(newValue, forField: Entry.passwordField, protected: true) }
+  }
+
+  /// The URL (`URL`; empty when absent).
+  public var url: String {
+    get { self[field: Entry.urlField]?.reveal() ?? "" }
+    set { setText(newValue, forField: Entry.urlField, protected: false) }
+  }
+
+  /// The notes (`Notes`; empty when absent).
+  public var notes: String {
+    get { self[field: Entry.notesField]?.reveal() ?? "" }
+    set { setText(newValue, forField: Entry.notesField, protected: false) }
+  }
+
+  /// The fields other than the five standard ones, in file order, each with its protection flag
+  /// (``FieldValue/isProtected``). Setting the list replaces the custom fields: the standard fields keep their
+  /// places, custom fields take the custom slots in order, and the rest are appended.
+  public var customFields: [EntryField] {
+    get { fields.filter { !Entry.isStandardField($0.key) } }
+    set {
+      guard newValue != customFields else { return }
+      var replacements = newValue.filter { !Entry.isStandardField($0.key) }[...]
+      var result: [EntryField] = []
+      result.reserveCapacity(fields.count + replacements.count)
+      for field in fields {
+        if Entry.isStandardField(field.key) {
+          result.append(field)
+        } else if let next = replacements.popFirst() {
+          result.append(next)
+        }
+      }
+      result.append(contentsOf: replacements)
+      fields = result
+    }
+  }
+
+  /// Sets the custom field `name` to `text`, protected or not (a new field goes at the end; an existing one keeps
+  /// its place). Setting a standard field's name sets that field.
+  public mutating func setCustomField(_ name: String, to text: String, protected: Bool) {
+    var random = SystemRandomNumberGenerator()
+    let value: FieldValue = protected ? .protected(ProtectedValue(text, using: &random)) : .plain(text)
+    if let current = self[field: name], current.isProtected == protected, current.reveal() == text { return }
+    self[field: name] = value
+  }
+
+  /// Removes the field `name`; returns whether there was one.
+  @discardableResult
+  public mutating func removeField(_ name: String) -> Bool {
+    guard self[field: name] != nil else { return false }
+    self[field: name] = nil
+    return true
+  }
+
+  /// The tags, split from the stored text at `;` and `,` (KeePass `StrUtil.StringToTags`), trimmed, without empty
+  /// ones. Setting a different list stores the tags joined with `;`, as KeePass writes them.
+  public var tags: [String] {
+    get { splitTags(tagsText) }
+    set {
+      guard newValue != tags else { return }
+      tagsText = newValue.joined(separator: ";")
+    }
+  }
+
+  /// ``tags`` (kept for callers of earlier versions).
+  public var tagList: [String] { tags }
+
+  /// The icon: the custom icon when ``customIconUUID`` names one (not all zero), else the standard ``iconID``
+  /// (KeePass's default 0, a key, when absent). Setting a standard icon clears the custom one.
+  public var icon: IconReference {
+    get {
+      if let custom = customIconUUID, !custom.isZero { return .custom(custom) }
+      return .standard(iconID ?? Int64(StandardIcon.key.rawValue))
+    }
+    set {
+      guard newValue != icon else { return }
+      switch newValue {
+      case .standard(let index):
+        iconID = index
+        if customIconUUID != nil { customIconUUID = nil }
+      case .custom(let uuid): customIconUUID = uuid
+      }
+    }
+  }
+
+  /// When the entry expires, or `nil` when it does not (`Times/Expires` false or absent). Setting a time turns
+  /// expiry on; setting `nil` turns it off and keeps the stored time, as KeePass does.
+  public var expiry: Timestamp? {
+    get { times?.expires == true ? times?.expiryTime : nil }
+    set { setExpiry(newValue, in: &times) }
+  }
+
+  /// Whether the entry has expired at `now` (KeePass: expiry on and the expiry time not after now).
+  public func isExpired(at now: Timestamp) -> Bool {
+    expiry.map { $0 <= now } ?? false
+  }
+
+  /// When the entry was last modified (`Times/LastModificationTime`), or `nil` when the file has none.
+  public var lastModified: Timestamp? { times?.lastModificationTime }
+
+  /// Stores `text` in the field `key` unless it already holds that text: protected when `protected` or when the
+  /// field is protected already, and an absent field stays absent when `text` is empty.
+  mutating func setText(_ text: String, forField key: String, protected: Bool) {
+    let current = self[field: key]
+    switch current {
+    case nil:
+      if text.isEmpty { return }
+    case .some(let value):
+      if value.reveal() == text && (value.isProtected || !protected) { return }
+    }
+    if protected || current?.isProtected == true {
+      var random = SystemRandomNumberGenerator()
+      self[field: key] = .protected(ProtectedValue(text, using: &random))
+    } else {
+      self[field: key] = .plain(text)
+    }
+  }
+}
+
+extension Group {
+  /// The group's tags (KDBX 4.1), split as ``Entry/tags`` splits them. Setting a different list stores them
+  /// joined with `;`.
+  public var tags: [String] {
+    get { splitTags(tagsText) }
+    set {
+      guard newValue != tags else { return }
+      tagsText = newValue.joined(separator: ";")
+    }
+  }
+
+  /// ``tags`` (kept for callers of earlier versions).
+  public var tagList: [String] { tags }
+
+  /// The group's name, empty when the file has none (``name`` keeps absent and empty apart).
+  public var displayName: String { name ?? "" }
+
+  /// The icon: the custom icon when ``customIconUUID`` names one, else the standard ``iconID`` (KeePass's default
+  /// 48, a folder, when absent). Setting a standard icon clears the custom one.
+  public var icon: IconReference {
+    get {
+      if let custom = customIconUUID, !custom.isZero { return .custom(custom) }
+      return .standard(iconID ?? Int64(StandardIcon.folder.rawValue))
+    }
+    set {
+      guard newValue != icon else { return }
+      switch newValue {
+      case .standard(let index):
+        iconID = index
+        if customIconUUID != nil { customIconUUID = nil }
+      case .custom(let uuid): customIconUUID = uuid
+      }
+    }
+  }
+
+  /// When the group expires, or `nil` when it does not; see ``Entry/expiry``.
+  public var expiry: Timestamp? {
+    get { times?.expires == true ? times?.expiryTime : nil }
+    set { setExpiry(newValue, in: &times) }
+  }
+}
+
+/// Turns expiry on at `time`, or off for `nil` (keeping the stored time); no change when it already is so.
+private func setExpiry(_ time: Timestamp?, in times: inout Times?) {
+  var updated = times ?? Times()
+  if let time {
+    if updated.expires == true && updated.expiryTime == time { return }
+    updated.expires = true
+    updated.expiryTime = time
+  } else {
+    guard updated.expires == true else { return }
+    updated.expires = false
+  }
+  times = updated
+}
