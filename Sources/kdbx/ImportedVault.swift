@@ -60,7 +60,7 @@ struct ImportedVault {
         try set(name, field.value, protected: field.protected)
       }
       if !record.otp.isEmpty { try set("otp", ImportedVault.otpauth(record.otp, title: record.title), protected: true) }
-      if !record.tags.isEmpty { entry.tags = record.tags.joined(separator: ";") }
+      if !record.tags.isEmpty { entry.tagsText = record.tags.joined(separator: ";") }
       if let icon = record.iconID, (0...68).contains(icon) { entry.iconID = Int64(icon) }
       if let created = record.created { entry.times?.creationTime = created }
       if let modified = record.modified { entry.times?.lastModificationTime = modified }

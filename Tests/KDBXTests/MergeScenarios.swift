@@ -24,7 +24,7 @@ enum MergeScenarios {
     entry[field: "PIN"] = .protected(ProtectedValue("1234", using: &random))
     entry[field: "plain custom"] = .plain("visible")
     entry.autoType = AutoType(enabled: true, dataTransferObfuscation: 0, defaultSequence: "")
-    entry.tags = "work,mail"
+    entry.tagsText = "work,mail"
     entry.foregroundColor = "#ff0000"
     entry.iconID = 12
     var data = CustomData()
@@ -233,7 +233,7 @@ enum MergeScenarios {
     },
     scenario("tags, icon and colours edited remotely") { _, remote in
       F.edit(&remote, F.entry1, at: 100) { entry in
-        entry.tags = "a;b"
+        entry.tagsText = "a;b"
         entry.iconID = 5
         entry.foregroundColor = "#00FF00"
       }

@@ -21,7 +21,7 @@ struct MergeSemanticsTests {
         other.defaultSequence = autoType.defaultSequence == "" ? nil : autoType.defaultSequence
         return other
       } ?? AutoType(enabled: true, dataTransferObfuscation: 0, defaultSequence: "")
-    copy.tags = entry.tags.map { $0.isEmpty ? nil : $0.replacingSemicolons() } ?? nil
+    copy.tagsText = entry.tagsText.map { $0.isEmpty ? nil : $0.replacingSemicolons() } ?? nil
     copy.foregroundColor = entry.foregroundColor?.lowercased()
     copy.iconID = entry.iconID ?? 0
     // KeePass 2 sets the protection of standard fields from Meta/MemoryProtection at every save.
@@ -41,7 +41,7 @@ struct MergeSemanticsTests {
     entry[field: "Notes"] = .plain("")
     entry[field: "custom"] = .plain("value")
     entry.autoType = AutoType(enabled: true, dataTransferObfuscation: 0, defaultSequence: "")
-    entry.tags = ""
+    entry.tagsText = ""
     entry.foregroundColor = "#FF0000"
     entry.times?.expires = false
     return entry
@@ -50,7 +50,7 @@ struct MergeSemanticsTests {
   static func vault() -> Database {
     var database = F.base()
     var rich = richEntry(F.uuid(30), title: "rich")
-    rich.tags = "a;b"
+    rich.tagsText = "a;b"
     F.addEntry(&database, rich, to: F.groupA)
     F.edit(&database, F.uuid(30), at: 50) { $0[field: "Password"] = .plain("second") }
     return database
@@ -145,7 +145,7 @@ struct MergeSemanticsTests {
       { (entry: inout Entry) in entry[field: "custom"] = .plain("other") },
       { (entry: inout Entry) in entry[field: "custom"] = nil },
       { (entry: inout Entry) in entry[field: "custom"] = .protected(ProtectedValue.test("value")) },
-      { (entry: inout Entry) in entry.tags = "a;c" },
+      { (entry: inout Entry) in entry.tagsText = "a;c" },
       { (entry: inout Entry) in entry.autoType?.defaultSequence = "{USERNAME}" },
       { (entry: inout Entry) in entry.iconID = 3 },
       { (entry: inout Entry) in entry.foregroundColor = "#00FF00" },

@@ -34,7 +34,7 @@ enum MergeEquivalence {
     }
     guard (a.overrideURL ?? "").utf8.elementsEqual((b.overrideURL ?? "").utf8) else { return false }
     if let x = a.qualityCheck, let y = b.qualityCheck, x != y { return false }
-    guard sameTags(a.tags, b.tags), sameFields(a.fields, b.fields), sameAutoType(a.autoType, b.autoType) else {
+    guard sameTags(a.tagsText, b.tagsText), sameFields(a.fields, b.fields), sameAutoType(a.autoType, b.autoType) else {
       return false
     }
     guard sameAttachments(a.attachments, b.attachments, pool: pool) else { return false }
@@ -182,7 +182,7 @@ enum MergeEquivalence {
     }
     guard (a.enableAutoType ?? nil) == (b.enableAutoType ?? nil) else { return false }
     guard (a.enableSearching ?? nil) == (b.enableSearching ?? nil) else { return false }
-    if a.tags != nil, b.tags != nil, !sameTags(a.tags, b.tags) { return false }
+    if a.tagsText != nil, b.tagsText != nil, !sameTags(a.tagsText, b.tagsText) { return false }
     return sameCustomData(a.customData, b.customData) && sameUnknown(a.layout, b.layout)
   }
 
