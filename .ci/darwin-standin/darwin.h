@@ -39,6 +39,14 @@ struct timespec {
   long tv_nsec;
 };
 
+// <time.h>: Darwin declares the clock ids as an enum (clock_gettime since macOS 10.12 / iOS 10).
+typedef enum { _CLOCK_REALTIME = 0, _CLOCK_MONOTONIC = 6 } clockid_t;
+// The SDK #defines CLOCK_REALTIME as _CLOCK_REALTIME, which Swift imports there as a clockid_t; the stand-in declares
+// constants of the same name and type, which this importer takes.
+static const clockid_t CLOCK_REALTIME = _CLOCK_REALTIME;
+static const clockid_t CLOCK_MONOTONIC = _CLOCK_MONOTONIC;
+int clock_gettime(clockid_t __clock_id, struct timespec *__tp);
+
 // <sys/stat.h> with 64-bit inodes (__DARWIN_64_BIT_INO_T): Darwin names the times st_*timespec.
 struct stat {
   dev_t st_dev;
