@@ -48,8 +48,8 @@ enum KDB1AutoType {
   static let sequencePrefix = Array("auto-type".utf8)
   static let windowPrefix = Array("auto-type-window".utf8)
 
-  /// Matches `PREFIX(-DIGITS)?: VALUE` (VALUE at least one byte) against the whole line, the prefix in any ASCII
-  /// case; returns the number (saturating) and the value.
+  /// Matches `PREFIX(-DIGITS)?: VALUE` (VALUE at least one byte) against the whole line, the prefix compared without
+  /// regard to ASCII case; returns the number (saturating) and the value.
   static func match(_ line: [UInt8], prefix: [UInt8]) -> (Int?, ArraySlice<UInt8>)? {
     guard line.count > prefix.count else { return nil }
     for (index, byte) in prefix.enumerated() {
