@@ -131,3 +131,39 @@ extension XMLError.Kind {
     return String(decoding: out, as: UTF8.self)
   }
 }
+
+extension XMLError.Kind {
+  /// The name of the case, as the vector files (`Vectors/xml/*.vec`) write it; the kdbx CLI's `selftest --vectors`
+  /// and the tests compare refusals by it.
+  package var caseName: String {
+    switch self {
+    case .malformed: return "malformed"
+    case .unexpectedEndOfInput: return "unexpectedEndOfInput"
+    case .invalidUTF8: return "invalidUTF8"
+    case .invalidCharacter: return "invalidCharacter"
+    case .invalidName: return "invalidName"
+    case .mismatchedTag: return "mismatchedTag"
+    case .unclosedTag: return "unclosedTag"
+    case .duplicateAttribute: return "duplicateAttribute"
+    case .undefinedEntity: return "undefinedEntity"
+    case .invalidCharacterReference: return "invalidCharacterReference"
+    case .lessThanInAttributeValue: return "lessThanInAttributeValue"
+    case .cdataEndInText: return "cdataEndInText"
+    case .missingRoot: return "missingRoot"
+    case .textOutsideRoot: return "textOutsideRoot"
+    case .multipleRootElements: return "multipleRootElements"
+    case .doctypeNotAllowed: return "doctypeNotAllowed"
+    case .invalidXMLDeclaration: return "invalidXMLDeclaration"
+    case .unsupportedEncoding: return "unsupportedEncoding"
+    case .limitExceeded(let limit):
+      switch limit {
+      case .depth: return "depth"
+      case .attributeCount: return "attributeCount"
+      case .nameLength: return "nameLength"
+      case .tokenLength: return "tokenLength"
+      }
+    case .unrepresentableCharacter: return "unrepresentableCharacter"
+    case .unwritable: return "unwritable"
+    }
+  }
+}

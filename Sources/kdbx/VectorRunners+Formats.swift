@@ -99,45 +99,12 @@ extension VectorRunners {
     do {
       while try reader.next() != nil {}
     } catch {
-      try check(kindName(error.kind) == record.string("kind"), "refused as \(kindName(error.kind))")
+      try check(error.kind.caseName == record.string("kind"), "refused as \(error.kind.caseName)")
       try check(error.line == record.int("line"), "line \(error.line)")
       try check(error.column == record.int("column"), "column \(error.column)")
       return
     }
     throw VectorMismatch("accepted an ill-formed document")
-  }
-
-  /// The name of an error kind's case, as the vector file writes it.
-  static func kindName(_ kind: XMLError.Kind) -> String {
-    switch kind {
-    case .malformed: return "malformed"
-    case .unexpectedEndOfInput: return "unexpectedEndOfInput"
-    case .invalidUTF8: return "invalidUTF8"
-    case .invalidCharacter: return "invalidCharacter"
-    case .invalidName: return "invalidName"
-    case .mismatchedTag: return "mismatchedTag"
-    case .unclosedTag: return "unclosedTag"
-    case .duplicateAttribute: return "duplicateAttribute"
-    case .undefinedEntity: return "undefinedEntity"
-    case .invalidCharacterReference: return "invalidCharacterReference"
-    case .lessThanInAttributeValue: return "lessThanInAttributeValue"
-    case .cdataEndInText: return "cdataEndInText"
-    case .missingRoot: return "missingRoot"
-    case .textOutsideRoot: return "textOutsideRoot"
-    case .multipleRootElements: return "multipleRootElements"
-    case .doctypeNotAllowed: return "doctypeNotAllowed"
-    case .invalidXMLDeclaration: return "invalidXMLDeclaration"
-    case .unsupportedEncoding: return "unsupportedEncoding"
-    case .limitExceeded(let limit):
-      switch limit {
-      case .depth: return "depth"
-      case .attributeCount: return "attributeCount"
-      case .nameLength: return "nameLength"
-      case .tokenLength: return "tokenLength"
-      }
-    case .unrepresentableCharacter: return "unrepresentableCharacter"
-    case .unwritable: return "unwritable"
-    }
   }
 
   static func otpCase(_ record: VectorRecord) throws(VectorMismatch) {

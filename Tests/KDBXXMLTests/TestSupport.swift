@@ -34,39 +34,6 @@ func readError(_ bytes: [UInt8], options: XMLReader.Options = XMLReader.Options(
   }
 }
 
-/// The name of an error kind's case, as used in the vector files.
-func caseName(_ kind: XMLError.Kind) -> String {
-  switch kind {
-  case .malformed: return "malformed"
-  case .unexpectedEndOfInput: return "unexpectedEndOfInput"
-  case .invalidUTF8: return "invalidUTF8"
-  case .invalidCharacter: return "invalidCharacter"
-  case .invalidName: return "invalidName"
-  case .mismatchedTag: return "mismatchedTag"
-  case .unclosedTag: return "unclosedTag"
-  case .duplicateAttribute: return "duplicateAttribute"
-  case .undefinedEntity: return "undefinedEntity"
-  case .invalidCharacterReference: return "invalidCharacterReference"
-  case .lessThanInAttributeValue: return "lessThanInAttributeValue"
-  case .cdataEndInText: return "cdataEndInText"
-  case .missingRoot: return "missingRoot"
-  case .textOutsideRoot: return "textOutsideRoot"
-  case .multipleRootElements: return "multipleRootElements"
-  case .doctypeNotAllowed: return "doctypeNotAllowed"
-  case .invalidXMLDeclaration: return "invalidXMLDeclaration"
-  case .unsupportedEncoding: return "unsupportedEncoding"
-  case .limitExceeded(let limit):
-    switch limit {
-    case .depth: return "depth"
-    case .attributeCount: return "attributeCount"
-    case .nameLength: return "nameLength"
-    case .tokenLength: return "tokenLength"
-    }
-  case .unrepresentableCharacter: return "unrepresentableCharacter"
-  case .unwritable: return "unwritable"
-  }
-}
-
 /// A KeePass-like document of about `targetBytes` bytes, built deterministically (a small cousin of the
 /// benchmark's generator, which the tests cannot import).
 func keePassLikeDocument(targetBytes: Int, seed: UInt64 = 7) -> [UInt8] {

@@ -14,7 +14,7 @@ func xml10Invalid(_ record: VectorRecord) {
   let error = readError(record.bytes("document"), options: options)
   #expect(error != nil, "document must be rejected")
   guard let error else { return }
-  #expect(caseName(error.kind) == record.string("kind"), "\(error)")
+  #expect(error.kind.caseName == record.string("kind"), "\(error)")
   #expect(error.line == record.int("line"), "\(error)")
   #expect(error.column == record.int("column"), "\(error)")
   // A reader that discards text reports the same error.
@@ -24,14 +24,14 @@ func xml10Invalid(_ record: VectorRecord) {
     while try discarding.next() != nil {}
     Issue.record("a reader discarding text accepted an ill-formed document")
   } catch {
-    #expect(caseName(error.kind) == record.string("kind") && error.line == record.int("line"))
+    #expect(error.kind.caseName == record.string("kind") && error.line == record.int("line"))
   }
   // The tree builder reports the same error.
   do {
     _ = try XMLElement.parse(record.bytes("document"), options: options)
     Issue.record("tree builder accepted an ill-formed document")
   } catch {
-    #expect(caseName(error.kind) == record.string("kind") && error.line == record.int("line"))
+    #expect(error.kind.caseName == record.string("kind") && error.line == record.int("line"))
   }
 }
 
