@@ -113,18 +113,10 @@ extension Entry {
   /// The icon: the custom icon when ``customIconUUID`` names one (not all zero), else the standard ``iconID``
   /// (KeePass's default 0, a key, when absent). Setting a standard icon clears the custom one.
   public var icon: IconReference {
-    get {
-      if let custom = customIconUUID, !custom.isZero { return .custom(custom) }
-      return .standard(iconID ?? Int64(StandardIcon.key.rawValue))
-    }
+    get { storedIcon(custom: customIconUUID, standard: iconID, default: .key) }
     set {
       guard newValue != icon else { return }
-      switch newValue {
-      case .standard(let index):
-        iconID = index
-        if customIconUUID != nil { customIconUUID = nil }
-      case .custom(let uuid): customIconUUID = uuid
-      }
+      storeIcon(newValue, custom: &customIconUUID, standard: &iconID)
     }
   }
 
@@ -182,18 +174,10 @@ extension Group {
   /// The icon: the custom icon when ``customIconUUID`` names one, else the standard ``iconID`` (KeePass's default
   /// 48, a folder, when absent). Setting a standard icon clears the custom one.
   public var icon: IconReference {
-    get {
-      if let custom = customIconUUID, !custom.isZero { return .custom(custom) }
-      return .standard(iconID ?? Int64(StandardIcon.folder.rawValue))
-    }
+    get { storedIcon(custom: customIconUUID, standard: iconID, default: .folder) }
     set {
       guard newValue != icon else { return }
-      switch newValue {
-      case .standard(let index):
-        iconID = index
-        if customIconUUID != nil { customIconUUID = nil }
-      case .custom(let uuid): customIconUUID = uuid
-      }
+      storeIcon(newValue, custom: &customIconUUID, standard: &iconID)
     }
   }
 
@@ -216,4 +200,21 @@ private func setExpiry(_ time: Timestamp?, in times: inout Times?) {
     updated.expires = false
   }
   times = updated
+}
+
+/// The icon `custom` and `standard` describe: the custom icon when it names one (not all zero), else the standard
+/// index, `fallback` when absent.
+private func storedIcon(custom: KDBXUUID?, standard: Int64?, default fallback: StandardIcon) -> IconReference {
+  if let custom, !custom.isZero { return .custom(custom) }
+  return .standard(standard ?? Int64(fallback.rawValue))
+}
+
+/// Stores `icon` in the two fields: a standard icon clears the custom one, a custom icon keeps the standard index.
+private func storeIcon(_ icon: IconReference, custom: inout KDBXUUID?, standard: inout Int64?) {
+  switch icon {
+  case .standard(let index):
+    standard = index
+    if custom != nil { custom = nil }
+  case .custom(let uuid): custom = uuid
+  }
 }
