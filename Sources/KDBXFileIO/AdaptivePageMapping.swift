@@ -3,7 +3,7 @@ import KDBXCrypto
 import Synchronization
 
 /// How ``AdaptivePageMapping`` chooses the page size.
-public enum PageMappingPolicy: Sendable, Equatable {
+package enum PageMappingPolicy: Sendable, Equatable {
   /// Probe and monitor as ``AdaptivePageMapping`` describes (where transparent huge pages are enabled at all).
   case adaptive
   /// Always advise huge pages (`MADV_HUGEPAGE`), without probing.
@@ -41,12 +41,12 @@ public enum PageMappingPolicy: Sendable, Equatable {
 /// iOS 18 on Apple systems, where huge pages do not exist anyway: see ``KDBX/StandardPrimitives/BlockMemoryProvider/mapped(policy:)``
 /// for what older systems get).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-public final class AdaptivePageMapping: Sendable {
+package final class AdaptivePageMapping: Sendable {
   /// How to choose the page size (``PageMappingPolicy``).
-  public typealias Policy = PageMappingPolicy
+  package typealias Policy = PageMappingPolicy
 
   /// The page size chosen so far.
-  public enum Choice: Int, Sendable, Equatable {
+  package enum Choice: Int, Sendable, Equatable {
     /// Nothing mapped yet.
     case undecided = 0
     /// The probe is running.
@@ -60,7 +60,7 @@ public final class AdaptivePageMapping: Sendable {
   /// The mapped memory's start address and size (an `UnsafeMutableRawBufferPointer` is not `Sendable`).
   private let address: Int
   /// The size of the mapping in bytes.
-  public let byteCount: Int
+  package let byteCount: Int
   private let choiceValue: Atomic<Int>
   /// Nanoseconds the probe took to map 2 MiB in 4 KiB pages (0 until probed).
   private let smallPageUnitNanoseconds = Atomic<Int>(0)
@@ -82,7 +82,7 @@ public final class AdaptivePageMapping: Sendable {
   ///
   /// With overcommit, the kernel maps far more than it can supply and refuses only when the pages are populated;
   /// call ``AvailableMemory/current()`` first to refuse a size the machine does not have.
-  public init?(byteCount: Int, policy: Policy = .adaptive) {
+  package init?(byteCount: Int, policy: Policy = .adaptive) {
     let thp = MappedMemory.transparentHugePagesEnabled
     let advisesHugePages = thp && policy != .smallPages
     guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: advisesHugePages),
@@ -101,35 +101,35 @@ public final class AdaptivePageMapping: Sendable {
   }
 
   /// The policy the memory was mapped with.
-  public let policy: Policy
+  package let policy: Policy
 
   /// The memory, for `Argon2.deriveKey(password:salt:parameters:memory:...)`.
-  public var memory: UnsafeMutableRawBufferPointer {
+  package var memory: UnsafeMutableRawBufferPointer {
     UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: address), count: byteCount)
   }
 
   /// The page size chosen so far.
-  public var choice: Choice { Choice(rawValue: choiceValue.load(ordering: .acquiring)) ?? .undecided }
+  package var choice: Choice { Choice(rawValue: choiceValue.load(ordering: .acquiring)) ?? .undecided }
 
   /// What the probe measured, in nanoseconds per 2 MiB: 4 KiB pages, then a huge page (zeros before the probe).
-  public var probeNanoseconds: (smallPages: Int, hugePage: Int) {
+  package var probeNanoseconds: (smallPages: Int, hugePage: Int) {
     (smallPageUnitNanoseconds.load(ordering: .acquiring), hugePageUnitNanoseconds.load(ordering: .acquiring))
   }
 
   /// The bytes that ``populate(_:)`` mapped in huge pages, the probe's 2 MiB included.
-  public var bytesMappedInHugePages: Int { hugeBytes.load(ordering: .relaxed) }
+  package var bytesMappedInHugePages: Int { hugeBytes.load(ordering: .relaxed) }
 
   /// Unmaps the memory. Call it once, after the last use of ``memory``.
-  public func unmap() { MappedMemory.unmap(memory) }
+  package func unmap() { MappedMemory.unmap(memory) }
 
   /// Whether the kernel refused to map some part (``populate(_:)`` returned `false`).
-  public var kernelRefusedMemory: Bool { refused.load(ordering: .acquiring) }
+  package var kernelRefusedMemory: Bool { refused.load(ordering: .acquiring) }
 
   /// Maps every page of `part` (a range inside ``memory``) now, without changing its contents, in the page size
   /// chosen so far: the `Argon2.MemoryPrefault` hook. Returns `false` when the kernel refused the memory (see
   /// ``MappedMemory/populate(_:)``): the caller must then not write to `part`.
   @discardableResult
-  public func populate(_ part: UnsafeMutableRawBufferPointer) -> Bool {
+  package func populate(_ part: UnsafeMutableRawBufferPointer) -> Bool {
     guard let base = part.baseAddress, part.count > 0 else { return true }
     var start = Int(bitPattern: base)
     let end = start + part.count
@@ -276,7 +276,7 @@ extension StandardPrimitives.BlockMemoryProvider {
   ///
   /// On Apple systems before macOS 15 / iOS 18 (no `Synchronization`), and where transparent huge pages do not
   /// exist, the memory is mapped in 4 KiB pages without probing (`policy` is then ignored).
-  public static func mapped(policy: PageMappingPolicy = .adaptive) -> Self {
+  package static func mapped(policy: PageMappingPolicy = .adaptive) -> Self {
     if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
       return adaptivelyMapped(policy: policy)
     }

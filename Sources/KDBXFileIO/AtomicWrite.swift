@@ -32,7 +32,7 @@ public struct AtomicWriteOptions: Sendable {
   /// Refuse to replace a destination that has no write permission bits.
   public var refusesReadOnlyDestination: Bool = true
   /// For fault-injection tests: fail at this stage as if the system call had failed.
-  public var injectedFailure: AtomicWriteStage? = nil
+  package var injectedFailure: AtomicWriteStage? = nil
 
   public init() {}
 }

@@ -10,16 +10,16 @@
 
 /// Anonymous memory mapped straight from the kernel, for large short-lived buffers such as Argon2's block
 /// memory, plus the machine facts that go with choosing how to use it.
-public enum MappedMemory {
+package enum MappedMemory {
   /// The number of processors online now (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
-  public static var onlineProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  package static var onlineProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
   /// Maps `byteCount` bytes of zeroed, page-aligned, private memory, or returns `nil` when the kernel refuses.
   ///
   /// With `hugePages`, the range is advised `MADV_HUGEPAGE`, so that where transparent huge pages are enabled
   /// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `always` or `madvise`) the first touch of each 2 MiB
   /// faults it in at once instead of 512 faults of 4 KiB: a large part of a first Argon2 pass over fresh memory.
-  public static func map(byteCount: Int, hugePages: Bool) -> UnsafeMutableRawBufferPointer? {
+  package static func map(byteCount: Int, hugePages: Bool) -> UnsafeMutableRawBufferPointer? {
     guard byteCount > 0 else { return nil }
     guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
@@ -32,7 +32,7 @@ public enum MappedMemory {
   /// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always` or `madvise`). Whether they are also *faster* at a
   /// given moment is another matter, which ``AdaptivePageMapping`` measures.
   /// Always `false` on systems other than Linux.
-  public static let transparentHugePagesEnabled: Bool = PageAdvice.transparentHugePagesEnabled()
+  package static let transparentHugePagesEnabled: Bool = PageAdvice.transparentHugePagesEnabled()
 
   /// Maps every page of `memory` (a part of what ``map(byteCount:hugePages:)`` returned) now, in one system call,
   /// without changing its contents: `madvise(MADV_POPULATE_WRITE)` (Linux 5.14). That costs about a third less
@@ -44,7 +44,7 @@ public enum MappedMemory {
   /// not supply): writing to those pages would then get the process killed, so the caller must not. Any other
   /// failure (an older kernel, an interrupted call) returns `true`.
   @discardableResult
-  public static func populate(_ memory: UnsafeMutableRawBufferPointer) -> Bool {
+  package static func populate(_ memory: UnsafeMutableRawBufferPointer) -> Bool {
     guard let address = memory.baseAddress, memory.count > 0 else { return true }
     let page = 4096
     // madvise wants a page-aligned start: round it up (the first partial page is mapped on first write).
@@ -60,7 +60,7 @@ public enum MappedMemory {
   static func refusesMemory(_ code: Int32) -> Bool { PageAdvice.refusesMemory(code) }
 
   /// Unmaps memory returned by ``map(byteCount:hugePages:)``.
-  public static func unmap(_ memory: UnsafeMutableRawBufferPointer) {
+  package static func unmap(_ memory: UnsafeMutableRawBufferPointer) {
     guard let address = memory.baseAddress else { return }
     munmap(address, memory.count)
   }

@@ -2,7 +2,7 @@
 ///
 /// ``decode(_:)`` is strict RFC 4648. ``decodeLenient(_:)`` accepts what authenticator apps and KeePass users type:
 /// lowercase, spaces, hyphens and missing padding.
-public enum Base32 {
+package enum Base32 {
   static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
   @inline(__always)
@@ -15,7 +15,7 @@ public enum Base32 {
   }
 
   /// Encodes `bytes`, with `=` padding to a multiple of 8 characters unless `padding` is `false`.
-  public static func encode(_ bytes: [UInt8], padding: Bool = true) -> String {
+  package static func encode(_ bytes: [UInt8], padding: Bool = true) -> String {
     var out = [UInt8]()
     var buffer: UInt32 = 0
     var bits = 0
@@ -39,7 +39,7 @@ public enum Base32 {
 
   /// Strict RFC 4648 §6 decoding: uppercase alphabet, padding to a multiple of 8, no other characters, and zero
   /// unused bits. Returns `nil` when the text is not valid.
-  public static func decode(_ text: String) -> [UInt8]? {
+  package static func decode(_ text: String) -> [UInt8]? {
     let input = Array(text.utf8)
     guard input.count % 8 == 0 else { return nil }
     var symbols = [UInt8]()
@@ -60,7 +60,7 @@ public enum Base32 {
 
   /// Lenient decoding for TOTP secrets: letters of either case, spaces, tabs, hyphens and trailing `=` ignored,
   /// padding optional. Returns `nil` for any other character or an impossible length.
-  public static func decodeLenient(_ text: String) -> [UInt8]? {
+  package static func decodeLenient(_ text: String) -> [UInt8]? {
     var symbols = [UInt8]()
     var seenPadding = false
     for var character in text.utf8 {

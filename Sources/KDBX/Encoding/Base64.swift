@@ -4,46 +4,46 @@
 /// Decoding is strict by default: the length must be a multiple of 4, padding only at the end, no other characters,
 /// and the unused bits of the last group must be zero (RFC 4648 §3.5). ``decode(_:options:)`` can also skip
 /// whitespace, which some writers insert in long values.
-public enum Base64 {
+package enum Base64 {
   /// Decoding leniency.
-  public struct Options: Sendable, Equatable {
+  package struct Options: Sendable, Equatable {
     /// Skip ASCII spaces, tabs, CR and LF anywhere in the input.
-    public var ignoresWhitespace: Bool
+    package var ignoresWhitespace: Bool
     /// Accept non-zero bits in the unused low bits of the last group (RFC 4648 §3.5 lets decoders reject them).
-    public var allowsNonCanonicalBits: Bool
+    package var allowsNonCanonicalBits: Bool
 
-    public init(ignoresWhitespace: Bool = false, allowsNonCanonicalBits: Bool = false) {
+    package init(ignoresWhitespace: Bool = false, allowsNonCanonicalBits: Bool = false) {
       self.ignoresWhitespace = ignoresWhitespace
       self.allowsNonCanonicalBits = allowsNonCanonicalBits
     }
 
     /// RFC 4648 strict decoding.
-    public static let strict = Options()
+    package static let strict = Options()
     /// Whitespace skipped, non-canonical final bits accepted (what .NET and Qt readers accept).
-    public static let lenient = Options(ignoresWhitespace: true, allowsNonCanonicalBits: true)
+    package static let lenient = Options(ignoresWhitespace: true, allowsNonCanonicalBits: true)
   }
 
   static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Encodes `bytes` with padding (RFC 4648 §4).
-  public static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     bytes.withUnsafeBytes { encode($0) }
   }
 
   /// Decodes base64 text, or returns `nil` when it is not valid under `options`.
-  public static func decode(_ text: String, options: Options = .strict) -> [UInt8]? {
+  package static func decode(_ text: String, options: Options = .strict) -> [UInt8]? {
     decode(utf8: text.utf8, options: options)
   }
 
   /// Decodes base64 given as ASCII bytes, or returns `nil` when it is not valid under `options`.
-  public static func decode(utf8 input: [UInt8], options: Options = .strict) -> [UInt8]? {
+  package static func decode(utf8 input: [UInt8], options: Options = .strict) -> [UInt8]? {
     // The slice selects the generic overload below (passing `input` itself would call this function again).
     decode(utf8: input[...], options: options)
   }
 
   /// Decodes base64 from any collection of ASCII bytes in one pass, without intermediate buffers.
   @inlinable
-  public static func decode<Input: Collection>(utf8 input: Input, options: Options = .strict) -> [UInt8]?
+  package static func decode<Input: Collection>(utf8 input: Input, options: Options = .strict) -> [UInt8]?
   where Input.Element == UInt8 {
     var out = [UInt8]()
     out.reserveCapacity(input.count / 4 * 3)

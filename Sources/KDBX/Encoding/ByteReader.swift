@@ -3,34 +3,34 @@
 /// Every read checks the remaining length first and throws ``KDBXError/truncated(offset:needed:)`` with the offset
 /// where the read started, so malformed input never traps. KDBX stores all integers little-endian
 /// (KDBX 4.1 specification, "General notes").
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
   /// The bytes being read.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// The offset of the next byte to read.
-  public private(set) var offset: Int
+  package private(set) var offset: Int
 
   /// Creates a reader positioned at `offset` (clamped to the array bounds).
-  public init(_ bytes: [UInt8], offset: Int = 0) {
+  package init(_ bytes: [UInt8], offset: Int = 0) {
     self.bytes = bytes
     self.offset = max(0, min(offset, bytes.count))
   }
 
   /// The number of bytes left after ``offset``.
-  public var remainingCount: Int { bytes.count - offset }
+  package var remainingCount: Int { bytes.count - offset }
 
   /// Whether every byte has been read.
-  public var isAtEnd: Bool { offset >= bytes.count }
+  package var isAtEnd: Bool { offset >= bytes.count }
 
   /// Throws unless `count` more bytes are available.
   @inlinable
-  public func require(_ count: Int) throws(KDBXError) {
+  package func require(_ count: Int) throws(KDBXError) {
     guard count >= 0, count <= bytes.count - offset else {
       throw .truncated(offset: offset, needed: count)
     }
   }
 
   /// Reads one byte.
-  public mutating func readUInt8() throws(KDBXError) -> UInt8 {
+  package mutating func readUInt8() throws(KDBXError) -> UInt8 {
     try require(1)
     let value = bytes[offset]
     offset += 1
@@ -38,7 +38,7 @@ public struct ByteReader: Sendable {
   }
 
   /// Reads a little-endian integer of type `T`.
-  public mutating func readLittleEndian<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(KDBXError) -> T {
+  package mutating func readLittleEndian<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(KDBXError) -> T {
     let size = T.bitWidth / 8
     try require(size)
     var value: T = 0
@@ -50,18 +50,18 @@ public struct ByteReader: Sendable {
   }
 
   /// Reads a little-endian `UInt16`.
-  public mutating func readUInt16() throws(KDBXError) -> UInt16 { try readLittleEndian() }
+  package mutating func readUInt16() throws(KDBXError) -> UInt16 { try readLittleEndian() }
   /// Reads a little-endian `UInt32`.
-  public mutating func readUInt32() throws(KDBXError) -> UInt32 { try readLittleEndian() }
+  package mutating func readUInt32() throws(KDBXError) -> UInt32 { try readLittleEndian() }
   /// Reads a little-endian `UInt64`.
-  public mutating func readUInt64() throws(KDBXError) -> UInt64 { try readLittleEndian() }
+  package mutating func readUInt64() throws(KDBXError) -> UInt64 { try readLittleEndian() }
   /// Reads a little-endian `Int32`.
-  public mutating func readInt32() throws(KDBXError) -> Int32 { try readLittleEndian() }
+  package mutating func readInt32() throws(KDBXError) -> Int32 { try readLittleEndian() }
   /// Reads a little-endian `Int64`.
-  public mutating func readInt64() throws(KDBXError) -> Int64 { try readLittleEndian() }
+  package mutating func readInt64() throws(KDBXError) -> Int64 { try readLittleEndian() }
 
   /// Reads `count` bytes into a new array. A negative count or one past the end throws.
-  public mutating func readBytes(_ count: Int) throws(KDBXError) -> [UInt8] {
+  package mutating func readBytes(_ count: Int) throws(KDBXError) -> [UInt8] {
     try require(count)
     let result = Array(bytes[offset..<offset + count])
     offset += count
@@ -69,7 +69,7 @@ public struct ByteReader: Sendable {
   }
 
   /// Returns the range of the next `count` bytes and moves past them, without copying.
-  public mutating func readRange(_ count: Int) throws(KDBXError) -> Range<Int> {
+  package mutating func readRange(_ count: Int) throws(KDBXError) -> Range<Int> {
     try require(count)
     let range = offset..<offset + count
     offset += count
@@ -77,11 +77,11 @@ public struct ByteReader: Sendable {
   }
 
   /// Skips `count` bytes.
-  public mutating func skip(_ count: Int) throws(KDBXError) {
+  package mutating func skip(_ count: Int) throws(KDBXError) {
     try require(count)
     offset += count
   }
 
   /// The bytes that have not been read yet, as a new array.
-  public func remainingBytes() -> [UInt8] { Array(bytes[offset...]) }
+  package func remainingBytes() -> [UInt8] { Array(bytes[offset...]) }
 }

@@ -1,9 +1,9 @@
 /// Hexadecimal (base 16, RFC 4648 §8) encoding, used by 64-character key files and XML key file v2.0 data.
-public enum Hex {
+package enum Hex {
   static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Encodes `bytes` as lowercase hex.
-  public static func encode(_ bytes: [UInt8], uppercase: Bool = false) -> String {
+  package static func encode(_ bytes: [UInt8], uppercase: Bool = false) -> String {
     var out = [UInt8]()
     out.reserveCapacity(bytes.count * 2)
     let offset: UInt8 = uppercase ? 0x20 : 0
@@ -28,7 +28,7 @@ public enum Hex {
   }
 
   /// Decodes hex digits of either case. Returns `nil` for an odd count or any other character.
-  public static func decode(utf8 input: [UInt8]) -> [UInt8]? {
+  package static func decode(utf8 input: [UInt8]) -> [UInt8]? {
     guard input.count % 2 == 0 else { return nil }
     var out = [UInt8]()
     out.reserveCapacity(input.count / 2)
@@ -42,5 +42,5 @@ public enum Hex {
   }
 
   /// Decodes hex text of either case. Returns `nil` for an odd count or any other character.
-  public static func decode(_ text: String) -> [UInt8]? { decode(utf8: Array(text.utf8)) }
+  package static func decode(_ text: String) -> [UInt8]? { decode(utf8: Array(text.utf8)) }
 }

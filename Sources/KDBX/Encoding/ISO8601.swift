@@ -1,7 +1,7 @@
 /// The ISO 8601 date-time text KDBX 3.1 uses in its XML (`yyyy-MM-ddTHH:mm:ssZ`, UTC; KeePass `TimeUtil`).
-public enum ISO8601 {
+package enum ISO8601 {
   /// Formats `timestamp` as `yyyy-MM-ddTHH:mm:ssZ`, clamped to the years 1-9999.
-  public static func format(_ timestamp: Timestamp) -> String {
+  package static func format(_ timestamp: Timestamp) -> String {
     let civil = timestamp.civil
     var out = [UInt8]()
     out.reserveCapacity(20)
@@ -33,7 +33,7 @@ public enum ISO8601 {
 
   /// Parses `yyyy-MM-ddTHH:mm:ss`, optionally followed by a fraction of a second (dropped), then `Z`, a
   /// `+HH:MM`/`-HH:MM` offset, or nothing (read as UTC, as KeePass does). Returns `nil` for anything else.
-  public static func parse(_ text: String) -> Timestamp? {
+  package static func parse(_ text: String) -> Timestamp? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 19 else { return nil }
     guard let year = number(bytes, 0, 4), bytes[4] == 0x2D, let month = number(bytes, 5, 2), bytes[7] == 0x2D,

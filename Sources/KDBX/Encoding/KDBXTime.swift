@@ -4,19 +4,19 @@
 /// - KDBX 3.1 and older: ISO 8601 text `yyyy-MM-ddTHH:mm:ssZ`.
 ///
 /// Reading accepts either form in any version, as KeePass does.
-public enum KDBXTime {
+package enum KDBXTime {
   /// The base64 form written by KDBX 4.x.
-  public static func encodeBinary(_ timestamp: Timestamp) -> String {
+  package static func encodeBinary(_ timestamp: Timestamp) -> String {
     Base64.encode(littleEndian: UInt64(bitPattern: timestamp.secondsSince0001))
   }
 
   /// The text form for `version`: base64 for KDBX 4.x, ISO 8601 otherwise.
-  public static func encode(_ timestamp: Timestamp, version: KDBXVersion) -> String {
+  package static func encode(_ timestamp: Timestamp, version: KDBXVersion) -> String {
     version.usesBinaryTimes ? encodeBinary(timestamp) : ISO8601.format(timestamp)
   }
 
   /// Reads either form. Returns `nil` when the text is neither 8 base64-encoded bytes nor ISO 8601.
-  public static func decode(_ text: String) -> Timestamp? {
+  package static func decode(_ text: String) -> Timestamp? {
     if text.utf8.count == 12, let bytes = Base64.decode(utf8: text.utf8, options: .lenient), bytes.count == 8 {
       var value: Int64 = 0
       for index in 0..<8 { value |= Int64(bytes[index]) << (index * 8) }

@@ -83,7 +83,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   /// The KDF input for a file of `version`, or `nil` for a transformed key.
-  public func compositeKey(for version: KDBXVersion) -> [UInt8]? {
+  package func compositeKey(for version: KDBXVersion) -> [UInt8]? {
     guard case .components(let components, let response) = storage else { return nil }
     var hasher = SHA256()
     for component in components { component.withUnsafeBytes { hasher.update($0) } }
@@ -108,18 +108,18 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   /// KDBX 3.x: the AES key for the payload, `SHA-256(masterSeed ‖ [SHA-256(response)] ‖ transformedKey)`.
-  public func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+  package func kdbx3MasterKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     kdbx3MasterKey(masterSeed: masterSeed, transformedKey: SecureBytes(transformedKey))
   }
 
   /// KDBX 4.x: the payload cipher key, `SHA-256(masterSeed ‖ transformedKey)`.
-  public static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+  package static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     kdbx4CipherKey(masterSeed: masterSeed, transformedKey: SecureBytes(transformedKey))
   }
 
   /// KDBX 4.x: the input of the HMAC base key, `masterSeed ‖ transformedKey ‖ 0x01`; the base key is its SHA-512
   /// (`SHA512.hash(_:).bytes`).
-  public static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
+  package static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: [UInt8]) -> [UInt8] {
     masterSeed + transformedKey + [0x01]
   }
 

@@ -16,7 +16,7 @@ import KDBXXML
 /// stride (an array's capacity is up to twice its count), strings and byte arrays with their allocation, kept
 /// XML at twice its bytes (its array doubles as it grows). Real vaults need about half of the bound (`large_5000`:
 /// 1.6 times its XML).
-public enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGenerator, Gzip: GzipDecompressing> {
+package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGenerator, Gzip: GzipDecompressing> {
   /// Reads the database XML document `xml` (UTF-8 bytes) with the pull reader.
   ///
   /// - Parameters:
@@ -28,7 +28,7 @@ public enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGen
   /// - Throws: ``KDBXError/xml(_:)`` for XML that is not well-formed, ``KDBXError/limitExceeded(what:value:limit:)``
   ///   over a limit, and the model's errors (``KDBXError/malformedDocument(path:reason:)``,
   ///   ``KDBXError/malformedValue(element:reason:)``).
-  public static func read(
+  package static func read(
     xml: [UInt8], binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random, gzip: Gzip,
     options: LoadOptions = .default
   ) throws(KDBXError) -> Database {
@@ -50,7 +50,7 @@ public enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGen
   /// Reads `document` (the root `KeePassFile` element), a tree already in memory (for example an XML import).
   /// The same as ``read(xml:binaries:stream:random:gzip:options:)`` on the document's bytes, except that what the
   /// model holds is not bounded by the document's size (the tree is already larger).
-  public static func read(
+  package static func read(
     document: XMLElement, binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random,
     gzip: Gzip, options: LoadOptions = .default
   ) throws(KDBXError) -> Database {
@@ -67,7 +67,7 @@ public enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGen
   /// The most that the model and layouts may hold for a document of `xmlByteCount` bytes: three times its size
   /// plus 16 MiB. With the document itself, which stays in memory while it is read, an open then peaks under four
   /// times the document's size plus 16 MiB, plus the file's own bytes and its attachments.
-  public static func heldByteLimit(xmlByteCount: Int) -> Int {
+  package static func heldByteLimit(xmlByteCount: Int) -> Int {
     xmlByteCount > (Int.max - (16 << 20)) / 3 ? .max : 3 * xmlByteCount + (16 << 20)
   }
 

@@ -9,9 +9,9 @@ import KDBXXML
 ///
 /// One walk over the model feeds a sink: ``write(_:version:stream:)`` builds the tree,
 /// ``serialize(_:version:stream:options:)`` streams the bytes that ``XMLWriter`` would write for that tree.
-public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
+package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// Builds the `KeePassFile` element for `database`.
-  public static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
+  package static func write(_ database: Database, version: KDBXVersion, stream: inout Stream) -> XMLElement {
     var sink = XMLTreeSink()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     return sink.root
@@ -22,7 +22,7 @@ public enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   ///
   /// - Throws: ``XMLError`` when the content cannot be written as well-formed XML 1.0 with `options` (the inner
   ///   random stream has then still moved past every protected value).
-  public static func serialize(
+  package static func serialize(
     _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options
   ) throws(XMLError) -> [UInt8] {
     var sink = XMLByteSink(writer: XMLStreamWriter(options: options))

@@ -3,45 +3,45 @@
 // `KeePass2.h` for the second AES-KDF UUID.
 
 /// File signatures and fixed byte strings of the outer container.
-public enum FormatConstants {
+package enum FormatConstants {
   /// First signature, shared by KeePass 1.x and 2.x files (bytes `03 D9 A2 9A`).
-  public static let signature1: UInt32 = 0x9AA2_D903
+  package static let signature1: UInt32 = 0x9AA2_D903
   /// Second signature of KDBX files (bytes `67 FB 4B B5`).
-  public static let signature2KDBX: UInt32 = 0xB54B_FB67
+  package static let signature2KDBX: UInt32 = 0xB54B_FB67
   /// Second signature of KeePass 2.x pre-release files.
-  public static let signature2PreRelease: UInt32 = 0xB54B_FB66
+  package static let signature2PreRelease: UInt32 = 0xB54B_FB66
   /// Second signature of KeePass 1.x `.kdb` files.
-  public static let signature2KDB1: UInt32 = 0xB54B_FB65
+  package static let signature2KDB1: UInt32 = 0xB54B_FB65
 
   /// Version field values (`major << 16 | minor`).
-  public static let version2_0: UInt32 = 0x0002_0000
-  public static let version3_0: UInt32 = 0x0003_0000
-  public static let version3_1: UInt32 = 0x0003_0001
-  public static let version4_0: UInt32 = 0x0004_0000
-  public static let version4_1: UInt32 = 0x0004_0001
+  package static let version2_0: UInt32 = 0x0002_0000
+  package static let version3_0: UInt32 = 0x0003_0000
+  package static let version3_1: UInt32 = 0x0003_0001
+  package static let version4_0: UInt32 = 0x0004_0000
+  package static let version4_1: UInt32 = 0x0004_0001
 
   /// The data KeePass writes in the end-of-header field (`\r\n\r\n`).
-  public static let endOfHeaderData: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+  package static let endOfHeaderData: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
 
   /// The size of the master seed (header field 4).
-  public static let masterSeedByteCount = 32
+  package static let masterSeedByteCount = 32
   /// The size of the KDBX 3.1 AES-KDF transform seed (header field 5).
-  public static let transformSeedByteCount = 32
+  package static let transformSeedByteCount = 32
   /// The size of the KDBX 3.1 stream start bytes (header field 9).
-  public static let streamStartBytesByteCount = 32
+  package static let streamStartBytesByteCount = 32
   /// The block size of the KDBX 3.1 hashed block stream that KeePass writes (1 MiB).
-  public static let hashedBlockSize = 1_048_576
+  package static let hashedBlockSize = 1_048_576
   /// The block size of the KDBX 4 HMAC block stream that KeePass writes (1 MiB).
-  public static let hmacBlockSize = 1_048_576
+  package static let hmacBlockSize = 1_048_576
   /// The block index whose HMAC key authenticates the KDBX 4 header (`UInt64.max`).
-  public static let headerHMACBlockIndex = UInt64.max
+  package static let headerHMACBlockIndex = UInt64.max
   /// The block size of AES and Twofish in CBC mode, the most PKCS#7 padding a payload carries.
   static let cbcBlockByteCount = 16
 }
 
 /// Outer header field IDs (KDBX 4.1 specification, "Header"). Fields 5, 6, 8, 9 and 10 exist only in KDBX 3.x;
 /// fields 11 and 12 only in KDBX 4.x.
-public enum OuterHeaderFieldID: UInt8, Sendable, CaseIterable {
+package enum OuterHeaderFieldID: UInt8, Sendable, CaseIterable {
   case endOfHeader = 0
   case comment = 1
   case cipherID = 2
@@ -57,7 +57,7 @@ public enum OuterHeaderFieldID: UInt8, Sendable, CaseIterable {
   case publicCustomData = 12
 
   /// The field's name in the specification, used in error messages.
-  public var name: String {
+  package var name: String {
     switch self {
     case .endOfHeader: return "EndOfHeader"
     case .comment: return "Comment"
@@ -77,14 +77,14 @@ public enum OuterHeaderFieldID: UInt8, Sendable, CaseIterable {
 }
 
 /// KDBX 4 inner header field IDs (KDBX 4.1 specification, "Inner Header").
-public enum InnerHeaderFieldID: UInt8, Sendable, CaseIterable {
+package enum InnerHeaderFieldID: UInt8, Sendable, CaseIterable {
   case endOfHeader = 0
   case innerRandomStreamID = 1
   case innerRandomStreamKey = 2
   case binary = 3
 
   /// The field's name in the specification, used in error messages.
-  public var name: String {
+  package var name: String {
     switch self {
     case .endOfHeader: return "EndOfHeader"
     case .innerRandomStreamID: return "InnerRandomStreamID"
@@ -95,9 +95,9 @@ public enum InnerHeaderFieldID: UInt8, Sendable, CaseIterable {
 }
 
 /// Flag bits of an inner-header binary (the byte before the binary's data).
-public enum InnerBinaryFlags {
+package enum InnerBinaryFlags {
   /// The binary should be kept protected in memory.
-  public static let protected: UInt8 = 0x01
+  package static let protected: UInt8 = 0x01
 }
 
 /// The payload compression algorithm (header field 3, a `UInt32`).
@@ -126,7 +126,7 @@ public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
   case twofish
 
   /// The cipher UUID written in header field 2.
-  public var uuid: KDBXUUID {
+  package var uuid: KDBXUUID {
     switch self {
     case .aes256: return KnownUUIDs.aes256
     case .chaCha20: return KnownUUIDs.chaCha20
@@ -135,7 +135,7 @@ public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
   }
 
   /// The size of the encryption IV (header field 7): 16 for the CBC ciphers, 12 for ChaCha20.
-  public var ivByteCount: Int {
+  package var ivByteCount: Int {
     switch self {
     case .aes256, .twofish: return 16
     case .chaCha20: return 12
@@ -143,7 +143,7 @@ public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
   }
 
   /// The cipher with UUID `uuid`, or `nil`.
-  public init?(uuid: KDBXUUID) {
+  package init?(uuid: KDBXUUID) {
     guard let match = CipherAlgorithm.allCases.first(where: { $0.uuid == uuid }) else { return nil }
     self = match
   }
@@ -161,7 +161,7 @@ public enum KDFAlgorithm: Sendable, Hashable, CaseIterable {
   case argon2id
 
   /// The KDF UUID.
-  public var uuid: KDBXUUID {
+  package var uuid: KDBXUUID {
     switch self {
     case .aesKDBX3: return KnownUUIDs.aesKDFKDBX3
     case .aesKDBX4: return KnownUUIDs.aesKDFKDBX4
@@ -171,21 +171,21 @@ public enum KDFAlgorithm: Sendable, Hashable, CaseIterable {
   }
 
   /// The KDF with UUID `uuid`, or `nil`.
-  public init?(uuid: KDBXUUID) {
+  package init?(uuid: KDBXUUID) {
     guard let match = KDFAlgorithm.allCases.first(where: { $0.uuid == uuid }) else { return nil }
     self = match
   }
 }
 
 /// The cipher and KDF UUIDs, in file byte order.
-public enum KnownUUIDs {
-  public static let aes256 = KDBXUUID(uncheckedBytes: bytes("31c1f2e6bf714350be5805216afc5aff"))
-  public static let chaCha20 = KDBXUUID(uncheckedBytes: bytes("d6038a2b8b6f4cb5a524339a31dbb59a"))
-  public static let twofish = KDBXUUID(uncheckedBytes: bytes("ad68f29f576f4bb9a36ad47af965346c"))
-  public static let aesKDFKDBX3 = KDBXUUID(uncheckedBytes: bytes("c9d9f39a628a4460bf740d08c18a4fea"))
-  public static let aesKDFKDBX4 = KDBXUUID(uncheckedBytes: bytes("7c02bb8279a74ac0927d114a00648238"))
-  public static let argon2d = KDBXUUID(uncheckedBytes: bytes("ef636ddf8c29444b91f7a9a403e30a0c"))
-  public static let argon2id = KDBXUUID(uncheckedBytes: bytes("9e298b1956db4773b23dfc3ec6f0a1e6"))
+package enum KnownUUIDs {
+  package static let aes256 = KDBXUUID(uncheckedBytes: bytes("31c1f2e6bf714350be5805216afc5aff"))
+  package static let chaCha20 = KDBXUUID(uncheckedBytes: bytes("d6038a2b8b6f4cb5a524339a31dbb59a"))
+  package static let twofish = KDBXUUID(uncheckedBytes: bytes("ad68f29f576f4bb9a36ad47af965346c"))
+  package static let aesKDFKDBX3 = KDBXUUID(uncheckedBytes: bytes("c9d9f39a628a4460bf740d08c18a4fea"))
+  package static let aesKDFKDBX4 = KDBXUUID(uncheckedBytes: bytes("7c02bb8279a74ac0927d114a00648238"))
+  package static let argon2d = KDBXUUID(uncheckedBytes: bytes("ef636ddf8c29444b91f7a9a403e30a0c"))
+  package static let argon2id = KDBXUUID(uncheckedBytes: bytes("9e298b1956db4773b23dfc3ec6f0a1e6"))
 
   static func bytes(_ hex: String) -> [UInt8] {
     guard let decoded = Hex.decode(hex) else { preconditionFailure("bad built-in UUID") }
@@ -194,25 +194,25 @@ public enum KnownUUIDs {
 }
 
 /// Keys of the KDF parameters VariantDictionary (KDBX 4.1 specification, "Key Derivation").
-public enum KDFParameterKey {
+package enum KDFParameterKey {
   /// The KDF UUID (byte array).
-  public static let uuid = "$UUID"
+  package static let uuid = "$UUID"
   /// AES-KDF: the number of rounds (`UInt64`).
-  public static let aesRounds = "R"
+  package static let aesRounds = "R"
   /// AES-KDF: the 32-byte seed (byte array).
-  public static let aesSeed = "S"
+  package static let aesSeed = "S"
   /// Argon2: the salt (byte array).
-  public static let argon2Salt = "S"
+  package static let argon2Salt = "S"
   /// Argon2: the parallelism, lanes (`UInt32`).
-  public static let argon2Parallelism = "P"
+  package static let argon2Parallelism = "P"
   /// Argon2: the memory in bytes (`UInt64`).
-  public static let argon2Memory = "M"
+  package static let argon2Memory = "M"
   /// Argon2: the iterations (`UInt64`).
-  public static let argon2Iterations = "I"
+  package static let argon2Iterations = "I"
   /// Argon2: the version, 0x10 or 0x13 (`UInt32`).
-  public static let argon2Version = "V"
+  package static let argon2Version = "V"
   /// Argon2: the optional secret key K (byte array).
-  public static let argon2SecretKey = "K"
+  package static let argon2SecretKey = "K"
   /// Argon2: the optional associated data X (byte array).
-  public static let argon2AssociatedData = "A"
+  package static let argon2AssociatedData = "A"
 }

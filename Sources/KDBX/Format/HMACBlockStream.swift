@@ -5,7 +5,7 @@ import KDBXCrypto
 ///
 /// A conforming type holds the 64-byte HMAC base key `SHA-512(masterSeed ‖ transformedKey ‖ 0x01)` and returns
 /// `HMAC-SHA-256(SHA-512(UInt64LE(blockIndex) ‖ baseKey), message)` (KDBX 4.1 specification, "HMAC").
-public protocol HMACBlockAuthenticator {
+package protocol HMACBlockAuthenticator {
   /// The 32-byte HMAC-SHA-256 of `message` under the key for block `blockIndex`.
   func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8]
 }
@@ -13,10 +13,10 @@ public protocol HMACBlockAuthenticator {
 /// The KDBX 4 HMAC block stream that carries the encrypted payload, and the header HMAC (KDBX 4.1 specification,
 /// "HMAC"): blocks of a 32-byte HMAC, an `Int32` size and the data, ended by an empty block. Each block's HMAC covers
 /// `UInt64LE(index) ‖ Int32LE(size) ‖ data`; the header's uses block index `UInt64.max`.
-public enum HMACBlockStream {
+package enum HMACBlockStream {
   /// Checks the header HMAC stored after the KDBX 4 header. A mismatch means the key is wrong:
   /// ``KDBXError/invalidCredentials``.
-  public static func verifyHeader<A: HMACBlockAuthenticator>(
+  package static func verifyHeader<A: HMACBlockAuthenticator>(
     _ headerBytes: [UInt8], storedHMAC: [UInt8], authenticator: A
   ) throws(KDBXError) {
     let expected = authenticator.authenticationCode(
@@ -25,7 +25,7 @@ public enum HMACBlockStream {
   }
 
   /// The header HMAC to store after the header's SHA-256 when writing.
-  public static func headerHMAC<A: HMACBlockAuthenticator>(_ headerBytes: [UInt8], authenticator: A) -> [UInt8] {
+  package static func headerHMAC<A: HMACBlockAuthenticator>(_ headerBytes: [UInt8], authenticator: A) -> [UInt8] {
     authenticator.authenticationCode(blockIndex: FormatConstants.headerHMACBlockIndex, message: headerBytes)
   }
 
@@ -40,7 +40,7 @@ public enum HMACBlockStream {
   /// Joins the blocks of `bytes` starting at `offset`, checking each block's HMAC.
   ///
   /// Throws ``KDBXError/corruptedBlock(index:)`` for a failed HMAC, a negative size or a block past the end.
-  public static func read<A: HMACBlockAuthenticator>(
+  package static func read<A: HMACBlockAuthenticator>(
     _ bytes: [UInt8], from offset: Int = 0, authenticator: A, options: LoadOptions = .default
   ) throws(KDBXError) -> [UInt8] {
     var reader = ByteReader(bytes, offset: offset)
@@ -72,7 +72,7 @@ public enum HMACBlockStream {
 
   /// Splits `payload` into blocks of `blockSize` bytes (KeePass uses 1 MiB), each with its HMAC, and appends the
   /// final empty block.
-  public static func write<A: HMACBlockAuthenticator>(
+  package static func write<A: HMACBlockAuthenticator>(
     _ payload: [UInt8], authenticator: A, blockSize: Int = FormatConstants.hmacBlockSize
   ) -> [UInt8] {
     precondition(blockSize > 0 && blockSize <= Int(Int32.max))

@@ -3,12 +3,12 @@ import KDBXCrypto
 /// The KDBX 3.x hashed block stream, which carries the decrypted payload: blocks of a `UInt32` index, the
 /// SHA-256 of the block data, an `Int32` data size and the data, ended by a block of size 0 whose hash is all
 /// zeros (KeePass `HashedBlockStream`).
-public enum HashedBlockStream {
+package enum HashedBlockStream {
   /// Joins the blocks of `bytes` (starting at `offset`) after checking every index and hash.
   ///
   /// Throws ``KDBXError/corruptedBlock(index:)`` for a wrong index, a hash mismatch, a negative size or a block that
   /// runs past the end; ``KDBXError/limitExceeded(what:value:limit:)`` past `options.maxPayloadByteCount`.
-  public static func read(_ bytes: [UInt8], from offset: Int = 0, options: LoadOptions = .default) throws(KDBXError)
+  package static func read(_ bytes: [UInt8], from offset: Int = 0, options: LoadOptions = .default) throws(KDBXError)
     -> [UInt8]
   {
     try readThroughEnd(bytes, from: offset, options: options).payload
@@ -53,7 +53,7 @@ public enum HashedBlockStream {
   }
 
   /// Splits `payload` into blocks of `blockSize` bytes (KeePass uses 1 MiB) and appends the final empty block.
-  public static func write(_ payload: [UInt8], blockSize: Int = FormatConstants.hashedBlockSize) -> [UInt8] {
+  package static func write(_ payload: [UInt8], blockSize: Int = FormatConstants.hashedBlockSize) -> [UInt8] {
     precondition(blockSize > 0 && blockSize <= Int(Int32.max))
     var writer = ByteWriter(capacity: payload.count + (payload.count / blockSize + 2) * 40)
     var index: UInt32 = 0

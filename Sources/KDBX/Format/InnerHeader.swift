@@ -3,32 +3,32 @@
 ///
 /// Fields are an ID byte, an `Int32` length and data, up to the end-of-header field (ID 0). A binary's data starts
 /// with a flags byte (bit 0: protected in memory).
-public struct InnerHeader: Sendable, Equatable {
+package struct InnerHeader: Sendable, Equatable {
   /// One binary of the pool. Entries refer to binaries by their position in the pool.
-  public struct Binary: Sendable, Equatable {
+  package struct Binary: Sendable, Equatable {
     /// Whether KeePass should keep the binary protected in memory (flag bit 0).
-    public var isProtected: Bool
+    package var isProtected: Bool
     /// The binary's content.
-    public var data: [UInt8]
+    package var data: [UInt8]
 
-    public init(isProtected: Bool, data: [UInt8]) {
+    package init(isProtected: Bool, data: [UInt8]) {
       self.isProtected = isProtected
       self.data = data
     }
   }
 
   /// The algorithm that protects values in the XML.
-  public var innerRandomStream: InnerRandomStreamAlgorithm
+  package var innerRandomStream: InnerRandomStreamAlgorithm
   /// The key of the inner random stream (64 bytes for ChaCha20 as KeePass writes it).
-  public var innerRandomStreamKey: [UInt8]
+  package var innerRandomStreamKey: [UInt8]
   /// The binary pool, in order.
-  public var binaries: [Binary]
+  package var binaries: [Binary]
   /// Fields with unknown IDs, kept verbatim and written back before the end field.
-  public var extraFields: [OuterHeader.Field]
+  package var extraFields: [OuterHeader.Field]
   /// The number of payload bytes the inner header took when parsed (the XML starts there); 0 when built in memory.
-  public private(set) var byteCount: Int
+  package private(set) var byteCount: Int
 
-  public init(innerRandomStream: InnerRandomStreamAlgorithm, innerRandomStreamKey: [UInt8], binaries: [Binary] = []) {
+  package init(innerRandomStream: InnerRandomStreamAlgorithm, innerRandomStreamKey: [UInt8], binaries: [Binary] = []) {
     self.innerRandomStream = innerRandomStream
     self.innerRandomStreamKey = innerRandomStreamKey
     self.binaries = binaries
@@ -37,7 +37,7 @@ public struct InnerHeader: Sendable, Equatable {
   }
 
   /// Parses the inner header at the start of `payload`; the database XML follows at ``byteCount``.
-  public init(parsing payload: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
+  package init(parsing payload: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
     var reader = ByteReader(payload)
     var stream: InnerRandomStreamAlgorithm?
     var key: [UInt8]?
@@ -93,7 +93,7 @@ public struct InnerHeader: Sendable, Equatable {
   }
 
   /// The wire form: stream ID, stream key, binaries in order, extra fields, end field.
-  public func serialized() -> [UInt8] {
+  package func serialized() -> [UInt8] {
     var writer = ByteWriter()
     func field(_ id: UInt8, _ parts: [UInt8]...) {
       writer.write(id)

@@ -8,7 +8,7 @@ public struct OpenedDatabase: Sendable {
   /// The outer header as read.
   public var header: OuterHeader
   /// KDBX 4: the inner header as read (binaries are moved into ``Database/binaries``).
-  public var innerHeader: InnerHeader?
+  package var innerHeader: InnerHeader?
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
   public var transformedKey: [UInt8]
   /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
@@ -23,7 +23,7 @@ extension KDBXFile {
   ///
   /// A wrong key gives ``KDBXError/invalidCredentials`` (KDBX 4 header HMAC, KDBX 3 stream start bytes or padding);
   /// a damaged file gives the error of the layer that found it (header field, block index, compression, XML).
-  public static func open<P: KDBXPrimitives>(
+  package static func open<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator,
     options: LoadOptions = .default
   ) throws(KDBXError) -> OpenedDatabase {

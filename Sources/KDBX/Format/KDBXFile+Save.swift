@@ -56,7 +56,7 @@ extension KDBXFile {
   /// Writes `database` as a KDBX file, in ``VersionRequirements/effectiveVersion(for:settings:)``, with fresh master seed, IV, inner stream key, stream start bytes and KDF
   /// seed drawn from `random`. With an injected generator (and the model's injected times) the output is
   /// byte-for-byte reproducible.
-  public static func save<P: KDBXPrimitives>(
+  package static func save<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> [UInt8] {
@@ -66,7 +66,7 @@ extension KDBXFile {
   /// Writes `database` as ``save(_:key:settings:primitives:random:)`` does, and also returns the transformed key
   /// the file was written with, so that the caller can read the file back without running the KDF again (for
   /// example to verify a save with ``verifyIntegrity(bytes:key:primitives:options:)``).
-  public static func write<P: KDBXPrimitives>(
+  package static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> SavedFile {

@@ -1,17 +1,17 @@
 import KDBXXML
 
 /// What ``KDBXFile/verifyIntegrity(bytes:key:primitives:options:)`` checked.
-public struct IntegrityReport: Sendable, Equatable {
+package struct IntegrityReport: Sendable, Equatable {
   /// The file's format version.
-  public var version: KDBXVersion
+  package var version: KDBXVersion
   /// The size of the XML document after decryption and decompression.
-  public var xmlByteCount: Int
+  package var xmlByteCount: Int
   /// The number of XML elements in the document.
-  public var elementCount: Int
+  package var elementCount: Int
   /// KDBX 3.x: whether Meta held a `HeaderHash` (it was checked); KDBX 4 authenticates the header by HMAC.
-  public var checkedHeaderHash: Bool
+  package var checkedHeaderHash: Bool
   /// Harmless irregularities accepted after the integrity checks, as ``OpenedDatabase/warnings`` lists them.
-  public var warnings: [KDBXWarning] = []
+  package var warnings: [KDBXWarning] = []
 }
 
 extension KDBXFile {
@@ -24,7 +24,7 @@ extension KDBXFile {
   /// ``write(_:key:settings:primitives:random:)`` returned, and the KDF does not run again. It costs about half
   /// of a full ``open(bytes:key:primitives:random:options:)``.
   /// - Throws: the errors of ``open(bytes:key:primitives:random:options:)``.
-  public static func verifyIntegrity<P: KDBXPrimitives>(
+  package static func verifyIntegrity<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions = .default
   ) throws(KDBXError) -> IntegrityReport {
     let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)

@@ -1,10 +1,12 @@
 import KDBXCrypto
 
-/// Entry points for whole KDBX files.
+/// Entry points for whole KDBX files (KDBX 2.x to 4.1): ``open(bytes:key:options:progress:)`` and
+/// ``save(_:key:settings:progress:)``, their `async` forms for apps (the key derivation runs off the caller's actor
+/// and stops when the task is cancelled), and ``readVersion(bytes:)`` and ``readHeader(bytes:options:)``, which read
+/// the unencrypted header without a key (for example to show the KDF's cost before asking for the password).
 ///
-/// `open(bytes:key:)` and `save(_:key:settings:rng:)` will be added once the ciphers, KDFs, HMAC, compression and the
-/// XML reader are wired in; the pieces they use (``OuterHeader``, ``HashedBlockStream``, ``HMACBlockStream``,
-/// ``InnerHeader``, ``CompositeKey``, ``DatabaseXMLReader``) are here.
+/// The container layers (outer header, hashed or HMAC blocks, inner header, cipher, gzip, database XML) are `package`
+/// declarations: an app sees only the ``Database`` model.
 public enum KDBXFile {
   /// Reads only the signatures and version of a file, without a key.
   ///

@@ -9,7 +9,7 @@ import KDBXXML
 /// `CBC<Twofish>`, `ChaCha20`, `Salsa20`, `SHA512`, `HMAC<SHA256>`), KDBXCompression (`Gzip`) and KDBXXML (the tree
 /// reader and `XMLWriter`), mapping their errors to ``KDBXError/crypto(_:)``, ``KDBXError/compression(_:)`` and
 /// ``KDBXError/xml(_:)``.
-public protocol KDBXPrimitives: GzipDecompressing {
+package protocol KDBXPrimitives: GzipDecompressing {
   /// The inner random stream type (Salsa20 or ChaCha20, or a pass-through for ID 0).
   associatedtype Stream: InnerRandomStream
   /// The KDBX 4 block HMAC computer.
@@ -74,7 +74,7 @@ public protocol KDBXPrimitives: GzipDecompressing {
 }
 
 extension KDBXPrimitives {
-  public func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+  package func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
     xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
   ) throws(KDBXError) -> Database {
     let document = try parseXML(xml, maxDepth: options.maxXMLDepth)
@@ -82,13 +82,13 @@ extension KDBXPrimitives {
       document: document, binaries: binaries, stream: &stream, random: &random, gzip: self, options: options)
   }
 
-  public func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
+  package func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
     throws(KDBXError) -> [UInt8]
   {
     try serializeXML(DatabaseXMLWriter.write(database, version: version, stream: &stream))
   }
 
-  public func decryptLeadingBytes(
+  package func decryptLeadingBytes(
     _ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]
   ) throws(KDBXError) -> [UInt8]? {
     guard byteCount >= 0, ciphertext.count >= byteCount else { return nil }
@@ -112,4 +112,4 @@ extension KDBXPrimitives {
 }
 
 /// The Salsa20 nonce KeePass uses for the KDBX 3 inner random stream.
-public let kdbxSalsa20InnerStreamNonce: [UInt8] = [0xE8, 0x30, 0x09, 0x4B, 0x97, 0x20, 0x5D, 0x2A]
+package let kdbxSalsa20InnerStreamNonce: [UInt8] = [0xE8, 0x30, 0x09, 0x4B, 0x97, 0x20, 0x5D, 0x2A]

@@ -61,5 +61,5 @@ public enum KDBXVersion: Sendable, Hashable, Comparable {
   public var isKDBX4: Bool { major >= 4 }
 
   /// Whether times in the XML are written as base64 `Int64` seconds (KDBX 4.x) rather than ISO 8601 text.
-  public var usesBinaryTimes: Bool { isKDBX4 }
+  package var usesBinaryTimes: Bool { isKDBX4 }
 }

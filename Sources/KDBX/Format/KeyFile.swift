@@ -40,7 +40,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   /// Reads a key file whose contents were already parsed as XML by the caller (`parsedXML` is the root element, or
   /// `nil` when the file is not well-formed XML). A document whose root is `KeyFile` is an XML key file; anything
   /// else falls through to the binary, hex and hashed forms.
-  public init(contents: [UInt8], parsedXML: XMLElement?) throws(KDBXError) {
+  package init(contents: [UInt8], parsedXML: XMLElement?) throws(KDBXError) {
     if let document = parsedXML, document.name == KeyFileXMLNames.keyFile {
       self = try KeyFile(xmlDocument: document)
       keePass1KeyBytes = SHA256.hash(contents).bytes
@@ -81,7 +81,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   /// element (after the XML declaration, processing instructions and comments) is not `KeyFile`. When `prefix`
   /// ends before that is decided (or holds a DOCTYPE), the answer is `false`: read the whole file and use
   /// ``init(contents:)``.
-  public static func isCertainlyHashedForm(byteCount: Int, prefix: [UInt8]) -> Bool {
+  package static func isCertainlyHashedForm(byteCount: Int, prefix: [UInt8]) -> Bool {
     guard byteCount != 32 && byteCount != 64 && prefix.count <= byteCount else { return false }
     var index = 0
     if prefix.count >= 3, prefix[0] == 0xEF, prefix[1] == 0xBB, prefix[2] == 0xBF { index = 3 }

@@ -6,11 +6,11 @@
 /// KDBX 4 follows them with their SHA-256 and HMAC-SHA-256.
 public struct OuterHeader: Sendable, Equatable {
   /// A header field this version does not use or this library does not know, kept verbatim and written back.
-  public struct Field: Sendable, Equatable {
-    public var id: UInt8
-    public var data: [UInt8]
+  package struct Field: Sendable, Equatable {
+    package var id: UInt8
+    package var data: [UInt8]
 
-    public init(id: UInt8, data: [UInt8]) {
+    package init(id: UInt8, data: [UInt8]) {
       self.id = id
       self.data = data
     }
@@ -25,15 +25,15 @@ public struct OuterHeader: Sendable, Equatable {
   /// The payload compression (field 3).
   public var compression: CompressionAlgorithm
   /// The 32-byte master seed (field 4), fresh on every save.
-  public var masterSeed: [UInt8]
+  package var masterSeed: [UInt8]
   /// The cipher IV or nonce (field 7): 16 bytes for AES and Twofish, 12 for ChaCha20.
-  public var encryptionIV: [UInt8]
+  package var encryptionIV: [UInt8]
   /// The KDF settings: fields 5 and 6 in KDBX 3.x, field 11 in KDBX 4.x.
   public var kdf: KDFParameters
   /// KDBX 3.x: the inner random stream key (field 8).
-  public var protectedStreamKey: [UInt8]?
+  package var protectedStreamKey: [UInt8]?
   /// KDBX 3.x: the first 32 plaintext bytes of the payload (field 9), which show whether the key was right.
-  public var streamStartBytes: [UInt8]?
+  package var streamStartBytes: [UInt8]?
   /// KDBX 3.x: the inner random stream algorithm (field 10). KDBX 4 keeps it in the inner header.
   public var innerRandomStream: InnerRandomStreamAlgorithm?
   /// KDBX 4.x: public custom data (field 12), readable without the key.
@@ -41,15 +41,15 @@ public struct OuterHeader: Sendable, Equatable {
   /// The comment field (1), if any.
   public var comment: [UInt8]?
   /// Fields kept verbatim: unknown IDs, and IDs of the other container version.
-  public var extraFields: [Field]
+  package var extraFields: [Field]
   /// The data of the end-of-header field as read (KeePass writes `\r\n\r\n`).
-  public var endOfHeaderData: [UInt8]
+  package var endOfHeaderData: [UInt8]
   /// The exact header bytes that were parsed, from the first signature through the end-of-header field; empty for
   /// a header built in memory.
-  public private(set) var rawBytes: [UInt8]
+  package private(set) var rawBytes: [UInt8]
 
   /// Creates a header in memory.
-  public init(
+  package init(
     version: KDBXVersion, cipher: CipherAlgorithm, compression: CompressionAlgorithm, masterSeed: [UInt8],
     encryptionIV: [UInt8], kdf: KDFParameters, protectedStreamKey: [UInt8]? = nil, streamStartBytes: [UInt8]? = nil,
     innerRandomStream: InnerRandomStreamAlgorithm? = nil, publicCustomData: VariantDictionary? = nil
@@ -75,7 +75,7 @@ public struct OuterHeader: Sendable, Equatable {
   ///
   /// Throws ``KDBXError/notKeePassFile``, ``KDBXError/unsupportedKDB1``, ``KDBXError/unsupportedPreReleaseFormat``
   /// or ``KDBXError/unsupportedVersion(major:minor:)`` for files this library cannot read.
-  public static func readVersion(_ reader: inout ByteReader) throws(KDBXError) -> (KDBXVersion, minor: UInt16) {
+  package static func readVersion(_ reader: inout ByteReader) throws(KDBXError) -> (KDBXVersion, minor: UInt16) {
     guard try reader.readUInt32() == FormatConstants.signature1 else { throw .notKeePassFile }
     switch try reader.readUInt32() {
     case FormatConstants.signature2KDBX: break
@@ -89,7 +89,7 @@ public struct OuterHeader: Sendable, Equatable {
   }
 
   /// Parses the header at the start of `bytes`. The header ends at `rawBytes.count`.
-  public init(parsing bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
+  package init(parsing bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
     var reader = ByteReader(bytes)
     let (version, minor) = try OuterHeader.readVersion(&reader)
     var fields = OuterHeaderFields(version: version)
@@ -117,7 +117,7 @@ public struct OuterHeader: Sendable, Equatable {
 
   /// The wire form of the header (signatures through end-of-header field), in the field order KeePass writes.
   /// Throws when a KDBX 3.x field does not fit its 2-byte length.
-  public func serialized() throws(KDBXError) -> [UInt8] {
+  package func serialized() throws(KDBXError) -> [UInt8] {
     var writer = ByteWriter(capacity: 256)
     writer.write(FormatConstants.signature1)
     writer.write(FormatConstants.signature2KDBX)

@@ -11,7 +11,7 @@ import KDBXCrypto
     /// Task cancellation is checked before every Argon2 slice and every AES-KDF step: the derivation then stops,
     /// its memory is zeroed and released, and ``KDBXError/cancelled`` is thrown. `progress` receives the fraction
     /// done (0...1) after each slice or step; ``progress`` (the synchronous handler) is not used here.
-    public func transformKey(
+    package func transformKey(
       _ compositeKey: [UInt8], parameters: KDFParameters, progress: (@Sendable (Double) -> Void)?
     ) async throws(KDBXError) -> [UInt8] {
       do throws(CryptoError) {

@@ -8,9 +8,9 @@ import KDBXXML
 /// other primitives through the generic entry points. Key derivation can report progress and be cancelled
 /// through ``progress``: it is called with the fraction done (0...1) and returns `false` to cancel, which makes
 /// the open or save throw ``KDBXError/cancelled``.
-public struct StandardPrimitives: KDBXPrimitives {
+package struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
-  public var progress: ((Double) -> Bool)?
+  package var progress: ((Double) -> Bool)?
   /// The most memory an Argon2 derivation may use. ``KDBXFile/open(bytes:key:options:)`` sets it from
   /// ``LoadOptions/kdfMemoryCapBytes`` (``LoadOptions/maxKDFMemoryBytes``, or the caller's
   /// ``LoadOptions/availableMemoryBytes`` when smaller).
@@ -18,16 +18,16 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// Without ``argon2BlockMemory`` the library allocates the block memory with the standard library's allocator,
   /// which cannot report failure: a request the system cannot supply stops the process. That happens only when
   /// this cap is larger than the memory the process can get; keep it at or below that figure.
-  public var argon2MemoryLimitBytes: Int = 1 << 30
+  package var argon2MemoryLimitBytes: Int = 1 << 30
   /// How many Argon2 lanes run at once (RFC 9106 §3.4); `nil` runs as many as the file's parallelism asks for.
   /// The library cannot ask the system for its core count, so a caller that knows it passes it here; one more
   /// than the lanes lets a spare core take the page faults of the first pass.
-  public var argon2MaxConcurrency: Int?
+  package var argon2MaxConcurrency: Int?
   /// How many cores other parallel work may use (the gzip compression of large payloads, in pieces); 1 keeps
   /// it on the calling thread. Default 2.
-  public var maxConcurrency = 2
+  package var maxConcurrency = 2
   /// Where Argon2's block memory comes from; `nil` lets the library allocate it.
-  public var argon2BlockMemory: BlockMemoryProvider?
+  package var argon2BlockMemory: BlockMemoryProvider?
   /// A derivation the `async` open or save already ran: ``transformKey(_:parameters:)`` returns its output for
   /// exactly this input and these parameters instead of running the KDF again.
   package var derivedKey: (input: [UInt8], parameters: KDFParameters, output: [UInt8])?
@@ -39,16 +39,16 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// `prefault` returns `false`, the key derivation throws
   /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` and nothing is written to memory the system
   /// refused.
-  public struct BlockMemoryProvider {
+  package struct BlockMemoryProvider {
     /// Returns at least the given number of bytes, 16-byte aligned, or `nil` when the memory cannot be had.
-    public var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
+    package var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
     /// Gives back what `allocate` returned.
-    public var release: (UnsafeMutableRawBufferPointer) -> Void
+    package var release: (UnsafeMutableRawBufferPointer) -> Void
     /// Maps the pages of a part of that memory ahead of its first write, without changing its contents (see
     /// ``Argon2/MemoryPrefault``), or `nil` to let the first writes fault them in.
-    public var prefault: Argon2.MemoryPrefault?
+    package var prefault: Argon2.MemoryPrefault?
 
-    public init(
+    package init(
       allocate: @escaping (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?,
       release: @escaping (UnsafeMutableRawBufferPointer) -> Void,
       prefault: Argon2.MemoryPrefault? = nil
@@ -59,11 +59,11 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
-  public init(progress: ((Double) -> Bool)? = nil) {
+  package init(progress: ((Double) -> Bool)? = nil) {
     self.progress = progress
   }
 
-  public func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
+  package func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
     if let derivedKey, derivedKey.parameters == parameters, ConstantTime.equals(derivedKey.input, compositeKey) {
       return derivedKey.output
     }
@@ -114,7 +114,7 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
-  public func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+  package func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
     -> [UInt8]
   {
     do throws(CryptoError) {
@@ -128,7 +128,7 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
-  public func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
+  package func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
     -> [UInt8]
   {
     do throws(CryptoError) {
@@ -151,15 +151,15 @@ public struct StandardPrimitives: KDBXPrimitives {
     return output
   }
 
-  public func sha512(_ bytes: [UInt8]) -> [UInt8] {
+  package func sha512(_ bytes: [UInt8]) -> [UInt8] {
     SHA512.hash(bytes).bytes
   }
 
-  public func blockAuthenticator(baseKey: [UInt8]) -> BlockHMAC {
+  package func blockAuthenticator(baseKey: [UInt8]) -> BlockHMAC {
     BlockHMAC(baseKey: baseKey)
   }
 
-  public func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
+  package func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
     -> InnerStream
   {
     if algorithm == .arcFourVariant { throw .unsupportedInnerRandomStream(id: algorithm.rawValue) }
@@ -174,7 +174,7 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
-  public func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] {
+  package func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] {
     let pieces = min(max(maxConcurrency, 1), bytes.count / Self.minimumCompressionPiece)
     guard pieces > 1 else { return Gzip.compress(bytes, level: Self.compressionLevel) }
     // Pieces of the payload compressed on several cores, each using the 32 KiB before it as its dictionary
@@ -195,7 +195,7 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// Payloads smaller than twice this are compressed in one piece.
   static let minimumCompressionPiece = 1 << 20
 
-  public func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
+  package func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
     do throws(CompressionError) {
       return try Gzip.decompress(bytes, maxOutputByteCount: maxOutputByteCount)
     } catch {
@@ -203,7 +203,7 @@ public struct StandardPrimitives: KDBXPrimitives {
     }
   }
 
-  public func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
+  package func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
     var options = XMLReader.Options()
     options.limits.maximumDepth = maxDepth
     do throws(XMLError) {
@@ -214,7 +214,7 @@ public struct StandardPrimitives: KDBXPrimitives {
   }
 
   /// Reads the model straight from the pull reader's events, without building the tree.
-  public func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
+  package func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
     xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
   ) throws(KDBXError) -> Database {
     try DatabaseXMLReader.read(
@@ -224,7 +224,7 @@ public struct StandardPrimitives: KDBXPrimitives {
   /// KeePass drops characters XML 1.0 cannot carry rather than refusing to save.
   static let xmlOptions = XMLWriter.Options(invalidCharacters: .strip)
 
-  public func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
+  package func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
     do throws(XMLError) {
       return try XMLWriter.write(document, options: Self.xmlOptions)
     } catch {
@@ -234,7 +234,7 @@ public struct StandardPrimitives: KDBXPrimitives {
 
   /// Streams the database XML from the model (``DatabaseXMLWriter/serialize(_:version:stream:options:)``): the
   /// bytes of the default, without the intermediate tree.
-  public func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
+  package func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
     throws(KDBXError) -> [UInt8]
   {
     do throws(XMLError) {
@@ -245,10 +245,10 @@ public struct StandardPrimitives: KDBXPrimitives {
   }
 
   /// The KDBX 4 block HMAC: HMAC-SHA-256 keyed with `SHA-512(UInt64LE(index) ‖ baseKey)` (KDBX 4 specification).
-  public struct BlockHMAC: HMACBlockAuthenticator {
+  package struct BlockHMAC: HMACBlockAuthenticator {
     let baseKey: [UInt8]
 
-    public func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8] {
+    package func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8] {
       var keyInput: [UInt8] = []
       keyInput.reserveCapacity(8 + baseKey.count)
       for shift in stride(from: 0, to: 64, by: 8) {
@@ -261,12 +261,12 @@ public struct StandardPrimitives: KDBXPrimitives {
   }
 
   /// The inner random stream (KDBX 3: Salsa20; KDBX 4: ChaCha20), or none.
-  public enum InnerStream: InnerRandomStream {
+  package enum InnerStream: InnerRandomStream {
     case plaintext
     case salsa20(Salsa20)
     case chaCha20(ChaCha20)
 
-    public mutating func apply(to bytes: inout [UInt8]) {
+    package mutating func apply(to bytes: inout [UInt8]) {
       switch self {
       case .plaintext: return
       case .salsa20(var stream):

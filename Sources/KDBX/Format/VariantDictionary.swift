@@ -6,13 +6,13 @@
 /// is kept, so a dictionary read and written again gives the same bytes.
 public struct VariantDictionary: Sendable, Equatable {
   /// The version KeePass writes.
-  public static let version: UInt16 = 0x0100
+  package static let version: UInt16 = 0x0100
   /// The critical (major) part of the version; a reader refuses a higher one.
   static let versionCriticalMask: UInt16 = 0xFF00
   /// The longest key accepted on read.
-  public static let maxKeyByteCount = 1_024
+  package static let maxKeyByteCount = 1_024
   /// The most items accepted on read.
-  public static let maxItemCount = 4_096
+  package static let maxItemCount = 4_096
 
   /// A typed value, with the wire type byte of each case.
   public enum Value: Sendable, Equatable {
@@ -32,7 +32,7 @@ public struct VariantDictionary: Sendable, Equatable {
     case byteArray([UInt8])
 
     /// The wire type byte.
-    public var typeByte: UInt8 {
+    package var typeByte: UInt8 {
       switch self {
       case .uint32: return 0x04
       case .uint64: return 0x05
@@ -75,7 +75,7 @@ public struct VariantDictionary: Sendable, Equatable {
   }
 
   /// Parses a dictionary that fills `bytes` exactly.
-  public init(parsing bytes: [UInt8]) throws(KDBXError) {
+  package init(parsing bytes: [UInt8]) throws(KDBXError) {
     var reader = ByteReader(bytes)
     let version = try VariantDictionary.wrap { () throws(KDBXError) in try reader.readUInt16() }
     guard
@@ -163,7 +163,7 @@ public struct VariantDictionary: Sendable, Equatable {
   }
 
   /// The wire form: version, items in order, terminator.
-  public func serialized() -> [UInt8] {
+  package func serialized() -> [UInt8] {
     var writer = ByteWriter()
     writer.write(VariantDictionary.version)
     for item in items {

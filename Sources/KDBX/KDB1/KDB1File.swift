@@ -56,7 +56,7 @@ public enum KDB1File {
   /// - Throws: ``KDBXError/invalidCredentials`` for a wrong key; ``KDBXError/damagedContent(reason:)`` when the key
   ///   is right but the content is damaged; ``KDBXError/malformedRecord(offset:reason:)`` for content that does not
   ///   have KeePass 1.x's structure; header errors from ``KDB1Header/init(parsing:options:)``.
-  public static func open<P: KDBXPrimitives>(
+  package static func open<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, clock: some WallClock, random: inout some RandomNumberGenerator,
     options: LoadOptions = .default
   ) throws(KDBXError) -> KDB1OpenedDatabase {

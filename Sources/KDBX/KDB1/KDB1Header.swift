@@ -19,34 +19,34 @@
 /// against the content while it is read.
 public struct KDB1Header: Sendable, Equatable {
   /// The size of the header; the encrypted content follows it.
-  public static let byteCount = 124
+  package static let byteCount = 124
   /// Flag bit: the content is encrypted with AES-256 (Rijndael) in CBC mode.
-  public static let flagRijndael: UInt32 = 2
+  package static let flagRijndael: UInt32 = 2
   /// Flag bit: the content is encrypted with ARC4 (KeePass 1.x never wrote it; not supported).
-  public static let flagARCFour: UInt32 = 4
+  package static let flagARCFour: UInt32 = 4
   /// Flag bit: the content is encrypted with Twofish-256 in CBC mode.
-  public static let flagTwofish: UInt32 = 8
+  package static let flagTwofish: UInt32 = 8
   /// The file versions read: those whose bits above the lowest byte are `0x000300`, as KeePassXC checks
   /// (`FILE_VERSION_CRITICAL_MASK`); older ones are KeePass 0.x formats.
-  public static let versionCriticalMask: UInt32 = 0xFFFF_FF00
-  public static let version3: UInt32 = 0x0003_0000
+  package static let versionCriticalMask: UInt32 = 0xFFFF_FF00
+  package static let version3: UInt32 = 0x0003_0000
 
   /// The flags field as read.
-  public var flags: UInt32
+  package var flags: UInt32
   /// The file version as read.
   public var version: UInt32
   /// The 16-byte master seed: the cipher key is `SHA-256(masterSeed ‖ transformed key)`.
-  public var masterSeed: [UInt8]
+  package var masterSeed: [UInt8]
   /// The 16-byte CBC initialization vector.
-  public var encryptionIV: [UInt8]
+  package var encryptionIV: [UInt8]
   /// The number of group records.
   public var groupCount: UInt32
   /// The number of entry records (meta-stream entries included).
   public var entryCount: UInt32
   /// SHA-256 of the decrypted content: KeePass 1.x's only check of the key and the content.
-  public var contentHash: [UInt8]
+  package var contentHash: [UInt8]
   /// The 32-byte AES-KDF seed.
-  public var transformSeed: [UInt8]
+  package var transformSeed: [UInt8]
   /// The AES-KDF rounds.
   public var transformRounds: UInt32
   /// The content cipher the flags select (Rijndael first, as KeePass 1.x checks them).
@@ -58,7 +58,7 @@ public struct KDB1Header: Sendable, Equatable {
   }
 
   /// Whether `bytes` start with the KeePass 1.x signatures.
-  public static func hasSignature(_ bytes: [UInt8]) -> Bool {
+  package static func hasSignature(_ bytes: [UInt8]) -> Bool {
     var reader = ByteReader(bytes)
     guard let first = try? reader.readUInt32(), let second = try? reader.readUInt32() else { return false }
     return first == FormatConstants.signature1 && second == FormatConstants.signature2KDB1
@@ -69,7 +69,7 @@ public struct KDB1Header: Sendable, Equatable {
   /// Throws ``KDBXError/notKeePassFile`` without the KeePass 1.x signatures, ``KDBXError/truncated(offset:needed:)``
   /// for a file shorter than the header, ``KDBXError/malformedHeader(field:reason:)`` for an unknown cipher or
   /// version, and ``KDBXError/limitExceeded(what:value:limit:)`` for too many rounds.
-  public init(parsing bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
+  package init(parsing bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
     guard KDB1Header.hasSignature(bytes) else { throw .notKeePassFile }
     var reader = ByteReader(bytes, offset: 8)
     flags = try reader.readUInt32()

@@ -7,14 +7,14 @@
 /// ```
 ///
 /// KeePass 1.x writes 2999-12-28 23:59:59 for "never" (an entry that does not expire).
-public enum KDB1Time {
+package enum KDB1Time {
   /// The size of a packed time.
-  public static let byteCount = 5
+  package static let byteCount = 5
   /// KeePass 1.x's "never": 2999-12-28 23:59:59.
-  public static let never = CivilDateTime(year: 2999, month: 12, day: 28, hour: 23, minute: 59, second: 59)
+  package static let never = CivilDateTime(year: 2999, month: 12, day: 28, hour: 23, minute: 59, second: 59)
 
   /// The civil time packed in `bytes` (exactly 5 bytes), whether or not it is a valid date.
-  public static func civil(_ bytes: ArraySlice<UInt8>) -> CivilDateTime? {
+  package static func civil(_ bytes: ArraySlice<UInt8>) -> CivilDateTime? {
     guard bytes.count == byteCount else { return nil }
     let b = bytes.map { Int($0) }
     return CivilDateTime(
@@ -24,15 +24,15 @@ public enum KDB1Time {
 
   /// The time packed in `bytes`, or `nil` when it is not a valid date (for example month 0), which KeePassXC
   /// also skips.
-  public static func timestamp(_ bytes: ArraySlice<UInt8>) -> Timestamp? {
+  package static func timestamp(_ bytes: ArraySlice<UInt8>) -> Timestamp? {
     civil(bytes).flatMap { Timestamp($0) }
   }
 
   /// Whether `bytes` hold KeePass 1.x's "never".
-  public static func isNever(_ bytes: ArraySlice<UInt8>) -> Bool { civil(bytes) == never }
+  package static func isNever(_ bytes: ArraySlice<UInt8>) -> Bool { civil(bytes) == never }
 
   /// The packed form of `civil` (years above 16383 and other out-of-range fields are masked).
-  public static func pack(_ civil: CivilDateTime) -> [UInt8] {
+  package static func pack(_ civil: CivilDateTime) -> [UInt8] {
     let y = civil.year & 0x3FFF
     let mo = civil.month & 0x0F
     let d = civil.day & 0x1F

@@ -5,9 +5,9 @@
 /// from the Unicode Character Database, see `DiacriticFolding+Tables.swift`) and drops combining marks (U+0300–U+036F,
 /// U+1AB0–U+1AFF, U+1DC0–U+1DFF, U+20D0–U+20FF, U+FE20–U+FE2F). So `"Crème"`, `"CRE\u{300}ME"` and `"creme"` fold
 /// alike. Letters that have no canonical decomposition (`ø`, `ł`, `ß`) are kept.
-public enum DiacriticFolding {
+package enum DiacriticFolding {
   /// The folded scalars of `text`.
-  public static func fold(_ text: String) -> [Unicode.Scalar] {
+  package static func fold(_ text: String) -> [Unicode.Scalar] {
     var out: [Unicode.Scalar] = []
     out.reserveCapacity(text.utf8.count)
     var allASCII = true
@@ -30,7 +30,7 @@ public enum DiacriticFolding {
   }
 
   /// Whether `folded` contains `needle` (already folded) as a contiguous run. An empty needle always matches.
-  public static func contains(_ folded: [Unicode.Scalar], _ needle: [Unicode.Scalar]) -> Bool {
+  package static func contains(_ folded: [Unicode.Scalar], _ needle: [Unicode.Scalar]) -> Bool {
     if needle.isEmpty { return true }
     guard folded.count >= needle.count else { return false }
     let first = needle[0]
@@ -48,7 +48,7 @@ public enum DiacriticFolding {
   }
 
   /// Whether `text` contains `needle` ignoring case and diacritics.
-  public static func matches(_ text: String, folded needle: [Unicode.Scalar]) -> Bool {
+  package static func matches(_ text: String, folded needle: [Unicode.Scalar]) -> Bool {
     contains(fold(text), needle)
   }
 

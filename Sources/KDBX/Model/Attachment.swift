@@ -13,9 +13,9 @@ public struct Attachment: Sendable, Equatable {
   /// A save writes the reference back, still dangling (renumbered when the number has come to name a binary).
   public var missingReference: String?
   /// Unknown attributes of the `Value` element, kept for writing back.
-  public var extraValueAttributes: [KDBXXMLAttribute]
+  package var extraValueAttributes: [KDBXXMLAttribute]
   /// Unknown children and attributes of the `Binary` element, and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(name: String, binaryIndex: Int) {
     self.name = name

@@ -8,7 +8,7 @@ public struct CustomData: Sendable, Equatable {
     /// KDBX 4.1: when the item last changed.
     public var lastModificationTime: Timestamp?
     /// Unknown children and the read order.
-    public var layout: XMLLayout
+    package var layout: XMLLayout
 
     public init(key: String, value: String, lastModificationTime: Timestamp? = nil) {
       self.key = key
@@ -21,7 +21,7 @@ public struct CustomData: Sendable, Equatable {
   /// The items in order.
   public var items: [Item]
   /// Unknown children of the `CustomData` element, and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(items: [Item] = []) {
     self.items = items

@@ -12,7 +12,7 @@ extension Database {
 
 /// Splits KeePass tag text: tags are separated by `;` or `,` (KeePass `StrUtil.StringToTags`), trimmed, and empty
 /// tags are dropped.
-public func splitTags(_ text: String?) -> [String] {
+package func splitTags(_ text: String?) -> [String] {
   guard let text else { return [] }
   var tags: [String] = []
   var current: [UInt8] = []

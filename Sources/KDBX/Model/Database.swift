@@ -5,13 +5,13 @@ public struct Database: Sendable, Equatable {
   public var root: Group?
   /// `nil` when the file had no `DeletedObjects` element.
   public var deletedObjects: [DeletedObject]?
-  public var deletedObjectsLayout: XMLLayout
+  package var deletedObjectsLayout: XMLLayout
   /// Attachment contents, referenced by ``Attachment/binaryIndex``.
   public var binaries: BinaryPool
   /// Unknown children of `KeePassFile` and the read order.
-  public var documentLayout: XMLLayout
+  package var documentLayout: XMLLayout
   /// Unknown children of `Root` and the read order.
-  public var rootLayout: XMLLayout
+  package var rootLayout: XMLLayout
   /// What was left out when the database was opened (``LoadOptions/loadsAttachmentContents``,
   /// ``LoadOptions/loadsHistory``); a save is refused unless it is empty.
   public internal(set) var omittedOnLoad: LoadOmissions = []

@@ -4,7 +4,7 @@ public struct DeletedObject: Sendable, Equatable {
   public var uuid: KDBXUUID
   public var deletionTime: Timestamp?
   /// Unknown children and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(uuid: KDBXUUID, deletionTime: Timestamp?) {
     self.uuid = uuid

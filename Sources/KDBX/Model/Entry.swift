@@ -41,9 +41,9 @@ public struct EntryField: Sendable, Equatable {
   public var key: String
   public var value: FieldValue
   /// Unknown attributes of the `Value` element (other than `Protected`).
-  public var extraValueAttributes: [KDBXXMLAttribute]
+  package var extraValueAttributes: [KDBXXMLAttribute]
   /// Unknown children and attributes of the `String` element, and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(key: String, value: FieldValue) {
     self.key = key
@@ -59,7 +59,7 @@ public struct AutoType: Sendable, Equatable {
   public struct Association: Sendable, Equatable {
     public var window: String
     public var keystrokeSequence: String?
-    public var layout: XMLLayout
+    package var layout: XMLLayout
 
     public init(window: String, keystrokeSequence: String?) {
       self.window = window
@@ -73,7 +73,7 @@ public struct AutoType: Sendable, Equatable {
   public var dataTransferObfuscation: Int64?
   public var defaultSequence: String?
   public var associations: [Association]
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(enabled: Bool? = nil, dataTransferObfuscation: Int64? = nil, defaultSequence: String? = nil) {
     self.enabled = enabled
@@ -108,9 +108,9 @@ public struct Entry: Sendable, Equatable {
   /// Earlier versions of this entry, oldest first. `nil` when the file had no `History` element.
   public var history: [Entry]?
   /// Unknown children of the `History` element.
-  public var historyLayout: XMLLayout
+  package var historyLayout: XMLLayout
   /// Unknown children and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(uuid: KDBXUUID) {
     self.uuid = uuid

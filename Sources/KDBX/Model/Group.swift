@@ -25,7 +25,7 @@ public struct Group: Sendable, Equatable {
   /// The interleaving of `Entry` and `Group` children as read (`true` = entry), so that writing keeps it.
   public var childOrder: [Bool]
   /// Unknown children and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(uuid: KDBXUUID, name: String?) {
     self.uuid = uuid

@@ -5,7 +5,7 @@ public struct MemoryProtection: Sendable, Equatable {
   public var protectPassword: Bool?
   public var protectURL: Bool?
   public var protectNotes: Bool?
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(
     protectTitle: Bool? = false, protectUserName: Bool? = false, protectPassword: Bool? = true,
@@ -47,7 +47,7 @@ public struct CustomIcon: Sendable, Equatable {
   public var data: [UInt8]
   public var name: String?
   public var lastModificationTime: Timestamp?
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(uuid: KDBXUUID, data: [UInt8], name: String? = nil, lastModificationTime: Timestamp? = nil) {
     self.uuid = uuid
@@ -79,7 +79,7 @@ public struct Meta: Sendable, Equatable {
   public var masterKeyChangeForceOnce: Bool?
   public var memoryProtection: MemoryProtection?
   public var customIcons: [CustomIcon]?
-  public var customIconsLayout: XMLLayout
+  package var customIconsLayout: XMLLayout
   public var recycleBinEnabled: Bool?
   public var recycleBinUUID: KDBXUUID?
   public var recycleBinChanged: Timestamp?
@@ -92,7 +92,7 @@ public struct Meta: Sendable, Equatable {
   /// KDBX 3.x: whether `Meta/Binaries` was present (its content lives in ``Database/binaries``).
   public var hasBinariesElement: Bool
   public var customData: CustomData?
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init() {
     customIconsLayout = XMLLayout()

@@ -11,7 +11,7 @@ public struct Times: Sendable, Equatable {
   /// When the object last moved to another group.
   public var locationChanged: Timestamp?
   /// Unknown children and the read order.
-  public var layout: XMLLayout
+  package var layout: XMLLayout
 
   public init(
     creationTime: Timestamp? = nil, lastModificationTime: Timestamp? = nil, lastAccessTime: Timestamp? = nil,

@@ -7,9 +7,9 @@ import KDBXXML
 /// byte per known child; see `KeptXML`), so that a document of millions of unknown elements costs about its own
 /// size: ``items`` and ``unknownNodes`` build `XMLNode` values on demand, and the writer replays the bytes. A
 /// layout whose known children came in KeePass's order and that keeps nothing else is empty.
-public struct XMLLayout: Sendable, Equatable {
+package struct XMLLayout: Sendable, Equatable {
   /// One child position.
-  public enum Item: Sendable, Equatable {
+  package enum Item: Sendable, Equatable {
     /// A known child element, by name; the model supplies its value when writing.
     case known(String)
     /// A child kept verbatim (an unknown element, a comment, a processing instruction or non-blank text).
@@ -19,20 +19,20 @@ public struct XMLLayout: Sendable, Equatable {
   /// The kept nodes and the known children's order, in the form of `KeptXML`.
   var kept: [UInt8]
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
-  public var attributes: [KDBXXMLAttribute]
+  package var attributes: [KDBXXMLAttribute]
   /// Attributes that KeePass does not define, found on known leaf child elements (for example
   /// `<UUID Extra="1">`), by child name; written back on the child of that name. Attributes that the model
   /// itself reads and writes (``modelAttributeNames``) are not kept here.
-  public var childAttributes: [String: [KDBXXMLAttribute]]
+  package var childAttributes: [String: [KDBXXMLAttribute]]
 
   /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
   /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`, which this library's exports
   /// before 2026 spelled `ProtectedInMemory`).
-  public static let modelAttributeNames: Set<String> = [
+  package static let modelAttributeNames: Set<String> = [
     "Protected", "ProtectInMemory", "ProtectedInMemory", "Ref", "ID", "Compressed",
   ]
 
-  public init(
+  package init(
     items: [Item] = [], attributes: [KDBXXMLAttribute] = [], childAttributes: [String: [KDBXXMLAttribute]] = [:]
   ) {
     self.kept = Self.encode(items)
@@ -49,7 +49,7 @@ public struct XMLLayout: Sendable, Equatable {
   /// The children in document order: each known child once (at its first position) and every kept node. Empty
   /// when the known children came in KeePass's order and nothing else was kept. Reading it builds the kept
   /// nodes; setting it replaces them.
-  public var items: [Item] {
+  package var items: [Item] {
     get {
       var out: [Item] = []
       KeptXML.forEachItem(in: kept) { item in
@@ -83,13 +83,13 @@ public struct XMLLayout: Sendable, Equatable {
 
   /// Two layouts are equal when they keep the same unknown children and attributes; the read order of known
   /// elements is bookkeeping for writing and does not make two model values different.
-  public static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
+  package static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
     lhs.attributes == rhs.attributes && lhs.childAttributes == rhs.childAttributes
       && KeptXML.nodesEqual(lhs.kept, rhs.kept)
   }
 
   /// The unknown children, in order.
-  public var unknownNodes: [XMLNode] {
+  package var unknownNodes: [XMLNode] {
     var out: [XMLNode] = []
     KeptXML.forEachItem(in: kept) { item in
       if case .node(let range) = item, let node = KeptXML.node(in: kept, range: range) { out.append(node) }
@@ -98,7 +98,7 @@ public struct XMLLayout: Sendable, Equatable {
   }
 
   /// Whether the layout keeps any unknown child.
-  public var hasUnknownNodes: Bool {
+  package var hasUnknownNodes: Bool {
     var found = false
     KeptXML.forEachItem(in: kept) { item in
       if case .node = item { found = true }
@@ -111,7 +111,7 @@ public struct XMLLayout: Sendable, Equatable {
 
   /// The write order: the read order with each known name once (its first position), then the names of
   /// `canonical` that were not read, in canonical order.
-  public func writeOrder(canonical: [String]) -> [Item] {
+  package func writeOrder(canonical: [String]) -> [Item] {
     var out: [Item] = []
     forEachInWriteOrder(XMLLayoutOrder(canonical)) { slot in
       switch slot {

@@ -3,42 +3,42 @@
 ///
 /// Field names and value syntax are those the applications write (KeePass 2.47 help "One-Time Passwords";
 /// KeePassXC `Totp::parseSettings`; KeeOTP's `key=` string).
-public enum OTPFieldNames {
+package enum OTPFieldNames {
   /// `otp`: an `otpauth://` URI or a KeeOTP string.
-  public static let otp = "otp"
+  package static let otp = "otp"
   /// KeePassXC legacy: the Base32 secret.
-  public static let totpSeed = "TOTP Seed"
+  package static let totpSeed = "TOTP Seed"
   /// KeePassXC legacy: `period;digits` or `period;S` (Steam).
-  public static let totpSettings = "TOTP Settings"
+  package static let totpSettings = "TOTP Settings"
   /// KeePass TOTP secret fields, in the order KeePass tries them: UTF-8 text, hex, Base32, Base64.
-  public static let timeOTPSecrets = [
+  package static let timeOTPSecrets = [
     "TimeOtp-Secret", "TimeOtp-Secret-Hex", "TimeOtp-Secret-Base32", "TimeOtp-Secret-Base64",
   ]
-  public static let timeOTPLength = "TimeOtp-Length"
-  public static let timeOTPPeriod = "TimeOtp-Period"
-  public static let timeOTPAlgorithm = "TimeOtp-Algorithm"
+  package static let timeOTPLength = "TimeOtp-Length"
+  package static let timeOTPPeriod = "TimeOtp-Period"
+  package static let timeOTPAlgorithm = "TimeOtp-Algorithm"
   /// KeePass HOTP secret fields, in the order KeePass tries them.
-  public static let hmacOTPSecrets = [
+  package static let hmacOTPSecrets = [
     "HmacOtp-Secret", "HmacOtp-Secret-Hex", "HmacOtp-Secret-Base32", "HmacOtp-Secret-Base64",
   ]
-  public static let hmacOTPCounter = "HmacOtp-Counter"
+  package static let hmacOTPCounter = "HmacOtp-Counter"
 
   /// Every field name any of the formats uses.
-  public static let all: [String] =
+  package static let all: [String] =
     [otp, totpSeed, totpSettings] + timeOTPSecrets + [timeOTPLength, timeOTPPeriod, timeOTPAlgorithm]
     + hmacOTPSecrets + [hmacOTPCounter]
 }
 
 /// KeeOTP's `key=BASE32&step=30&size=6&otpHashMode=Sha256` string (also `type=hotp&counter=N`).
-public enum KeeOTPString {
+package enum KeeOTPString {
   /// Whether `text` looks like a KeeOTP string (it has a `key=` item).
-  public static func matches(_ text: String) -> Bool {
+  package static func matches(_ text: String) -> Bool {
     guard let items = try? OTPText.queryItems(Array(text.trimmingASCIIWhitespace().utf8)[...]) else { return false }
     return OTPText.value("key", in: items) != nil
   }
 
   /// Parses the string. Defaults: 30 s, 6 digits, SHA-1, TOTP.
-  public static func parse(_ text: String) throws(OTPFormatError) -> OTPConfiguration {
+  package static func parse(_ text: String) throws(OTPFormatError) -> OTPConfiguration {
     let items = try OTPText.queryItems(Array(text.trimmingASCIIWhitespace().utf8)[...])
     guard let key = OTPText.value("key", in: items) else { throw .missingSecret }
     let secret = try OTPText.base32Secret(key)
@@ -71,9 +71,9 @@ public enum KeeOTPString {
 /// KeePassXC reads only two `;`-separated parts and always uses SHA-1 here. A third part naming an algorithm
 /// (`30;6;SHA256`, written by some other tools) is accepted; KeePassXC ignores it, so ``format(_:)`` refuses
 /// non-SHA-1 generators rather than write a pair KeePassXC would turn into wrong codes.
-public enum KeePassXCLegacyOTP {
+package enum KeePassXCLegacyOTP {
   /// Parses the pair. A missing `TOTP Settings` means `30;6`. A seed holding an `otpauth://` URI is read as one.
-  public static func parse(seed: String, settings: String?) throws(OTPFormatError) -> OTPConfiguration {
+  package static func parse(seed: String, settings: String?) throws(OTPFormatError) -> OTPConfiguration {
     if seed.trimmingASCIIWhitespace().utf8.starts(with: OTPAuthURI.scheme) { return try OTPAuthURI.parse(seed) }
     let secret = try OTPText.base32Secret(seed)
     var period = 30
@@ -100,7 +100,7 @@ public enum KeePassXCLegacyOTP {
   }
 
   /// The `(seed, settings)` values: unpadded Base32 and `period;digits` or `period;S`.
-  public static func format(_ generator: OneTimePassword) throws(OTPFormatError) -> (seed: String, settings: String) {
+  package static func format(_ generator: OneTimePassword) throws(OTPFormatError) -> (seed: String, settings: String) {
     guard case .totp(let period) = generator.kind, generator.algorithm == .sha1 else {
       throw .unrepresentable(.keePassXCLegacy)
     }
@@ -117,7 +117,7 @@ public enum KeePassXCLegacyOTP {
 /// The secret is taken from the first present field of `-Secret` (UTF-8 text), `-Secret-Hex`, `-Secret-Base32`,
 /// `-Secret-Base64`. TOTP defaults: length 6, period 30, `HMAC-SHA-1`; algorithms are `HMAC-SHA-1`,
 /// `HMAC-SHA-256`, `HMAC-SHA-512`. HOTP codes have 6 digits (KeePass's `{HMACOTP}`), counter default 0.
-public enum KeePassOTPFields {
+package enum KeePassOTPFields {
   /// Reads the secret from the first present secret field of `names`.
   static func secret(_ names: [String], _ field: (String) -> String?) throws(OTPFormatError) -> [UInt8]? {
     for (index, name) in names.enumerated() {
@@ -140,17 +140,17 @@ public enum KeePassOTPFields {
   }
 
   /// Whether any `TimeOtp-Secret*` field is present.
-  public static func hasTimeOTP(_ field: (String) -> String?) -> Bool {
+  package static func hasTimeOTP(_ field: (String) -> String?) -> Bool {
     OTPFieldNames.timeOTPSecrets.contains { field($0) != nil }
   }
 
   /// Whether any `HmacOtp-Secret*` field is present.
-  public static func hasHmacOTP(_ field: (String) -> String?) -> Bool {
+  package static func hasHmacOTP(_ field: (String) -> String?) -> Bool {
     OTPFieldNames.hmacOTPSecrets.contains { field($0) != nil }
   }
 
   /// Parses the `TimeOtp-*` fields given a field lookup.
-  public static func parseTimeOTP(_ field: (String) -> String?) throws(OTPFormatError) -> OTPConfiguration {
+  package static func parseTimeOTP(_ field: (String) -> String?) throws(OTPFormatError) -> OTPConfiguration {
     guard let secret = try secret(OTPFieldNames.timeOTPSecrets, field) else { throw .missingSecret }
     var digits = 6
     if let text = field(OTPFieldNames.timeOTPLength) {
@@ -170,7 +170,7 @@ public enum KeePassOTPFields {
   }
 
   /// Parses the `HmacOtp-*` fields given a field lookup.
-  public static func parseHmacOTP(_ field: (String) -> String?) throws(OTPFormatError) -> OTPConfiguration {
+  package static func parseHmacOTP(_ field: (String) -> String?) throws(OTPFormatError) -> OTPConfiguration {
     guard let secret = try secret(OTPFieldNames.hmacOTPSecrets, field) else { throw .missingSecret }
     var counter: UInt64 = 0
     if let text = field(OTPFieldNames.hmacOTPCounter) {
@@ -187,7 +187,7 @@ public enum KeePassOTPFields {
   /// The fields KeePass reads for `generator`, secret first (to be stored protected): `TimeOtp-Secret-Base32`,
   /// `-Length`, `-Period`, `-Algorithm`, or `HmacOtp-Secret-Base32` and `HmacOtp-Counter`. Steam codes, and HOTP
   /// with other than 6 digits or SHA-1, are not expressible.
-  public static func format(_ generator: OneTimePassword) throws(OTPFormatError) -> [(key: String, value: String)] {
+  package static func format(_ generator: OneTimePassword) throws(OTPFormatError) -> [(key: String, value: String)] {
     let secret = Base32.encode(generator.secret, padding: false)
     switch (generator.kind, generator.encoding) {
     case (.totp(let period), .decimal(let digits)):

@@ -3,10 +3,14 @@ import KDBXCrypto
 /// HOTP (RFC 4226) and TOTP (RFC 6238) codes, and Steam Guard's 5-character variant.
 ///
 /// ```swift
-/// let generator = OneTimePassword(secret: secretBytes, algorithm: .sha1, digits: 6, kind: .totp(period: 30))
-/// let code = generator.code(at: unixSeconds)          // "287082"
-/// let ring = generator.secondsRemaining(at: unixSeconds)
+/// let secret = Array("12345678901234567890".utf8)  // RFC 6238 appendix B's SHA-1 secret
+/// let generator = try OneTimePassword(secret: secret, encoding: .decimal(digits: 8), kind: .totp(period: 30))
+/// let code = generator.code(at: 59)                   // "94287082"
+/// let remaining = generator.secondsRemaining(at: 59)  // 1: the code changes in one second
 /// ```
+///
+/// From an entry, ``Entry/oneTimePassword()`` reads whichever TOTP fields the entry has (`otp`, KeePassXC's, KeePass
+/// 2's). `Tests/KDBXTests/DocExampleTests.swift` compiles and runs this example.
 public struct OneTimePassword: Equatable, Sendable {
   /// The HMAC hash function (RFC 6238 §1.2 allows SHA-1, SHA-256 and SHA-512).
   public enum Algorithm: Equatable, Sendable {

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# API baseline: the public surface of each library module, one line per public symbol (its path and declaration),
+# kept in .ci/api/<Module>.txt. Fails with a diff when the surface built now differs from the committed listing, so
+# that a public change is a deliberate one.
+#
+#   bash .ci/api-check.sh            # check (CI)
+#   bash .ci/api-check.sh --update   # regenerate .ci/api/*.txt after a deliberate change, then commit them
+#   bash .ci/api-check.sh --count    # print the number of public symbols per module
+#
+# The listing comes from the toolchain's swift-symbolgraph-extract (public symbols only: `package`, internal and
+# `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXFileIO)
+BASELINE=.ci/api
+OUT=${API_OUT:-.ci/out/api}
+mode=${1:-check}
+
+# Builds every library module (KDBXFileIO depends on the others); the compiler output only when that fails.
+if ! built=$(swift build --target KDBXFileIO 2>&1); then echo "$built" | grep -E "error" | head -40; exit 1; fi
+bin=$(swift build --show-bin-path)
+modules="$bin/Modules"
+[ -d "$modules" ] || modules="$bin" # toolchains before 6.0 put the .swiftmodule files beside the objects
+triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+
+# Symbol graph JSON -> sorted "path<TAB>declaration" lines.
+listing() { # directory of one module's symbol graphs
+  python3 - "$1" <<'PY'
+import json, os, sys
+lines = []
+for name in sorted(os.listdir(sys.argv[1])):
+    if not name.endswith(".symbols.json"):
+        continue
+    with open(os.path.join(sys.argv[1], name)) as f:
+        graph = json.load(f)
+    for symbol in graph["symbols"]:
+        path = ".".join(symbol["pathComponents"])
+        declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
+        lines.append(path + "\t" + " ".join(declaration.split()))
+for line in sorted(lines):
+    print(line)
+PY
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT" "$BASELINE"
+status=0
+for module in "${MODULES[@]}"; do
+  mkdir -p "$OUT/$module"
+  swift-symbolgraph-extract -module-name "$module" -I "$modules" -target "$triple" \
+    -minimum-access-level public -skip-synthesized-members -output-dir "$OUT/$module" >/dev/null
+  listing "$OUT/$module" >"$OUT/$module.txt"
+  case "$mode" in
+    --update) cp "$OUT/$module.txt" "$BASELINE/$module.txt" ;;
+    --count) ;;
+    *)
+      if ! diff -u --label "$BASELINE/$module.txt (committed)" --label "$module (built now)" \
+        "$BASELINE/$module.txt" "$OUT/$module.txt"; then
+        status=1
+      fi
+      ;;
+  esac
+  echo "api: $module: $(wc -l <"$OUT/$module.txt") public symbols"
+done
+# What an app writes must compile against the public API alone: the app scenario and the README's quick starts are
+# type-checked here as a module outside this package (no -package-name, so `package` declarations are hidden).
+app_files=(Tests/KDBXTests/AppScenarioTests.swift Tests/KDBXTests/ReadmeQuickStartTests.swift
+  Tests/KDBXTests/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/DocExampleTests.swift)
+cat >"$OUT/SplitMix64.swift" <<'SWIFT'
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+SWIFT
+if [ "$mode" != --count ]; then
+  if swiftc -typecheck -swift-version 6 -module-name AppSurfaceCheck -I "$modules" "${app_files[@]}" "$OUT/SplitMix64.swift" \
+    2>"$OUT/app.log"; then
+    echo "api: the app scenario and README examples compile against the public API alone"
+  else
+    grep -E "error:" "$OUT/app.log" | head -40
+    echo "api: the app scenario or a README example needs a declaration that is not public"
+    status=1
+  fi
+fi
+if [ $status -ne 0 ]; then
+  echo "api: the public surface changed (lines with - were public, + are new). If that is intended, run"
+  echo "     bash .ci/api-check.sh --update and commit .ci/api/ with the change."
+fi
+exit $status
