@@ -23,9 +23,9 @@ import KDBXCrypto
 /// ``OuterHeader/challenge`` to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
 /// `challengeResponse`. The raw secrets are not stored: only the component hashes, and ``description`` hides them.
 ///
-/// Memory: the component hashes, the challenge-response result and a transformed key are held in ``SecureBytes``,
+/// Memory: the component hashes, the challenge-response result and a transformed key are held in `SecureBytes`,
 /// which zeroes them when the last copy of the key is released. The `String` or `[UInt8]` a caller passes in is the
-/// caller's; the arrays this type returns (``compositeKey(for:)``, ``transformedKey``, the master keys) are copies
+/// caller's; the arrays this type returns (`compositeKey(for:)`, ``transformedKey``, the master keys) are copies
 /// the caller should zero with `SecureBytes.wipe(_:)`.
 public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   enum Storage: Sendable {

@@ -4,7 +4,7 @@ import KDBXCrypto
   extension KDBXFile {
     /// Opens a KDBX file as ``open(bytes:key:options:progress:)`` does, without blocking the caller's actor or a
     /// thread of the cooperative pool while the key derivation runs (see
-    /// ``StandardPrimitives/transformKey(_:parameters:progress:)``).
+    /// `StandardPrimitives/transformKey(_:parameters:progress:)`).
     ///
     /// ```swift
     /// let opened = try await KDBXFile.open(bytes: bytes, key: key) { fraction in
@@ -13,6 +13,9 @@ import KDBXCrypto
     /// ```
     ///
     /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - key: the composite key (password, key file, challenge-response) or an already-transformed key.
+    ///   - options: resource limits applied before anything is allocated or run (KDF memory, rounds, sizes, depth).
     ///   - maxConcurrency: Argon2 lanes run at once; `nil` runs as many as the file asks for (pass the number of
     ///     cores to use at most that many).
     ///   - progress: the key derivation's progress, 0...1, after every Argon2 slice or AES-KDF step, called from

@@ -43,7 +43,7 @@ public struct SaveSettings: Sendable, Equatable {
   }
 }
 
-/// A file that ``KDBXFile/write(_:key:settings:primitives:random:)`` produced.
+/// A file that `KDBXFile/write(_:key:settings:primitives:random:)` produced.
 public struct SavedFile: Sendable {
   /// The whole file.
   public var bytes: [UInt8]

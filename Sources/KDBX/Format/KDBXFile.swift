@@ -22,7 +22,7 @@ public enum KDBXFile {
     /// The parsed header.
     public var header: OuterHeader
     /// KDBX 4: the HMAC-SHA-256 stored after the header's SHA-256, to be checked with the key
-    /// (``HMACBlockStream/verifyHeader(_:storedHMAC:authenticator:)``). `nil` for KDBX 3.x.
+    /// (`HMACBlockStream/verifyHeader(_:storedHMAC:authenticator:)`). `nil` for KDBX 3.x.
     public var storedHeaderHMAC: [UInt8]?
     /// The offset of the payload (the encrypted stream) in the file.
     public var payloadOffset: Int

@@ -2,13 +2,13 @@ import KDBXCompression
 import KDBXCrypto
 import KDBXXML
 
-/// The library's whole known-answer self-test: every primitive of `KDBXCrypto` (``SelfTest``), CRC-32, inflate
+/// The library's whole known-answer self-test: every primitive of `KDBXCrypto` (`SelfTest`), CRC-32, inflate
 /// and deflate (`KDBXCompression`), the XML reader and writer (`KDBXXML`), and a whole KDBX 4 open of a tiny vault
 /// written by keepassxc-cli (ChaCha20, AES-KDF, gzip, HMAC blocks, the inner ChaCha20 stream, the XML model), and
 /// the Base64 kernels against RFC 4648 written out plainly.
 ///
 /// Call it once when the app starts, before the first vault is opened: it takes a few milliseconds in a release
-/// build, needs no files, threads or clock, never traps and never throws. When ``SelfTestReport/passed`` is
+/// build, needs no files, threads or clock, never traps and never throws. When `SelfTestReport/passed` is
 /// `false`, the code in this process computes a primitive wrongly (a miscompiled kernel, a broken build for this
 /// CPU): do not derive keys or open or save vaults; show an error and report the failures (every result carries
 /// its expected and actual value; none is secret).

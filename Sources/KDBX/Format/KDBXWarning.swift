@@ -1,10 +1,10 @@
 /// A harmless irregularity in a file that another application wrote, accepted by
-/// ``KDBXFile/open(bytes:key:primitives:random:options:)`` only after the file's integrity was proven: in KDBX 4 the
+/// `KDBXFile/open(bytes:key:primitives:random:options:)` only after the file's integrity was proven: in KDBX 4 the
 /// header HMAC (the key) and every HMAC block; in KDBX 3.x the stream start bytes (the key) and every hashed block
 /// through the terminating empty block. The irregular bytes lie outside the authenticated content, so the database
 /// read is exactly what the writer stored. A save writes the file correctly, without them.
 ///
-/// ``OpenedDatabase/warnings`` and ``IntegrityReport/warnings`` list them; `kdbx verify` prints each
+/// ``OpenedDatabase/warnings`` and `IntegrityReport/warnings` list them; `kdbx verify` prints each
 /// ``description``.
 public enum KDBXWarning: Sendable, Equatable, CustomStringConvertible {
   /// Bytes follow the end of the gzip member (RFC 1952 §2.2) inside the authenticated payload. A widely used Go

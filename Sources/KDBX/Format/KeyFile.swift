@@ -61,7 +61,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
 
   /// A key file of the fourth form ("anything else") from the SHA-256 of its whole content, computed by the caller:
   /// for a file too large to hold in memory, in a stream. Use it only for content that
-  /// ``isCertainlyHashedForm(byteCount:prefix:)`` says is of that form.
+  /// `isCertainlyHashedForm(byteCount:prefix:)` says is of that form.
   ///
   /// - Throws: ``KDBXError/invalidKeyFile(reason:)`` when `digest` is not 32 bytes.
   public init(sha256OfContents digest: [UInt8]) throws(KDBXError) {

@@ -53,7 +53,7 @@ public struct LoadOptions: Sendable, Equatable {
   /// Most XML nodes (elements, text runs, CDATA sections, comments, processing instructions) accepted in the
   /// database document. Default 16,777,216: `large_5000` (5,000 entries and 1,000 history items, 8 MB of XML),
   /// the corpus file with the most, has 351,749, so the default is 47 times that. Together with the bound on what
-  /// the model may hold (three times the document's size plus 16 MiB, see ``DatabaseXMLReader``), it bounds the
+  /// the model may hold (three times the document's size plus 16 MiB, see `DatabaseXMLReader`), it bounds the
   /// work and memory of a hostile document: millions of tiny elements are refused before they are all read.
   public var maxXMLNodeCount: Int
   /// The memory the caller can give the key derivation, in bytes, or `nil` (the default) when it does not know.

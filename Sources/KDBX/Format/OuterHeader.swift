@@ -2,7 +2,7 @@
 ///
 /// Layout: two signature `UInt32`s, the version `UInt32` (minor in the low, major in the high 16 bits), then fields
 /// of an ID byte, a length (`UInt16` in KDBX 2.x/3.x, `UInt32` in 4.x) and data, up to the end-of-header field.
-/// Parsing keeps the exact header bytes in ``rawBytes``: KDBX 3.1 stores their SHA-256 in `Meta/HeaderHash`, and
+/// Parsing keeps the exact header bytes in `rawBytes`: KDBX 3.1 stores their SHA-256 in `Meta/HeaderHash`, and
 /// KDBX 4 follows them with their SHA-256 and HMAC-SHA-256.
 public struct OuterHeader: Sendable, Equatable {
   /// A header field this version does not use or this library does not know, kept verbatim and written back.

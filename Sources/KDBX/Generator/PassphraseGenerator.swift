@@ -1,5 +1,5 @@
 /// Diceware passphrases: words drawn uniformly and independently from a word list (by default the
-/// ``EFFLargeWordList``), as KeePassXC's passphrase generator and `keepassxc-cli diceware` make them.
+/// `EFFLargeWordList`), as KeePassXC's passphrase generator and `keepassxc-cli diceware` make them.
 ///
 /// Each word adds log2(word count) bits of entropy: 12.92 bits with the EFF list, so the default 7 words give
 /// 90.5 bits.

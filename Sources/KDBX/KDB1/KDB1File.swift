@@ -21,7 +21,7 @@ public struct KDB1OpenedDatabase: Sendable {
 /// The file is the 124-byte ``KDB1Header`` and the content encrypted with AES-256 or Twofish-256 in CBC mode with
 /// PKCS#7 padding. The key: the raw key from the password and key file (``CompositeKey``; KeePass 1.x rules, see
 /// below), AES-KDF with the header's transform seed and rounds, then `SHA-256(masterSeed ‖ transformed key)`.
-/// The content is ``KDB1Records``; its SHA-256 is in the header.
+/// The content is `KDB1Records`; its SHA-256 is in the header.
 ///
 /// Keys tried: KeePass 1.x for Windows hashed the password in CP-1252, KeePassX in Latin-1 (before 0.3.1) or
 /// UTF-8 (before 0.2.2), so the password is tried in those encodings in that order, each only when its bytes
@@ -78,8 +78,14 @@ public enum KDB1File {
 
   /// Opens a KeePass 1.x file with the standard primitives.
   ///
-  /// - Parameter progress: the key derivation's progress, 0...1 (once per password encoding tried); return `false`
-  ///   to cancel.
+  /// - Parameters:
+  ///   - bytes: the whole `.kdb` file.
+  ///   - key: the password and key file (or a transformed key from an earlier open); challenge-response keys do
+  ///     not apply to KeePass 1.x files.
+  ///   - clock: the time for what the file has no time for, used only when the file records no valid time at all.
+  ///   - options: the AES-KDF rounds and content size limits, and the XML depth the saved file must stay within.
+  ///   - progress: the key derivation's progress, 0...1 (once per password encoding tried); return `false` to
+  ///     cancel.
   public static func open(
     bytes: [UInt8], key: CompositeKey, clock: some WallClock, options: LoadOptions = .default,
     progress: ((Double) -> Bool)? = nil

@@ -104,7 +104,7 @@ extension Database {
   /// Edits the current entry `uuid` as KeePass's entry dialog does: when `edit` changes the entry, the old version
   /// (without its history) is appended to the history, the entry is touched (last modification and access time
   /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
-  /// no such entry, more than one entry has that UUID (a damaged file: use ``editEntry(at:clock:_:)``), or `edit`
+  /// no such entry, more than one entry has that UUID (a damaged file: use `editEntry(at:clock:_:)`), or `edit`
   /// changed nothing. When `edit` throws, nothing is changed and the error is passed on.
   ///
   /// To add an attachment while editing, use ``editEntry(_:clock:withBinaries:)``, whose closure also gets the
@@ -115,7 +115,7 @@ extension Database {
     return editEntry(at: position, clock: clock, edit)
   }
 
-  /// Edits the entry at `position` as ``editEntry(_:clock:_:)`` does. Returns `false` when there is no entry
+  /// Edits the entry at `position` as `editEntry(_:clock:_:)` does. Returns `false` when there is no entry
   /// there or `edit` changed nothing. The entry keeps its UUID.
   @discardableResult
   public mutating func editEntry(at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) -> Void)
@@ -148,8 +148,8 @@ extension Database {
     return commitEdit(edited, replacing: current, at: position, clock: clock)
   }
 
-  /// Edits entry `uuid` as ``editEntry(_:clock:_:)`` does, with the database's attachment pool passed to `edit`
-  /// as well, so that attachments can be added in the same edit (``Entry/attach(_:data:in:)``). When `edit`
+  /// Edits entry `uuid` as `editEntry(_:clock:_:)` does, with the database's attachment pool passed to `edit`
+  /// as well, so that attachments can be added in the same edit (``Entry/attach(_:data:in:isProtected:)``). When `edit`
   /// throws, neither the entry nor the pool is changed.
   @discardableResult
   public mutating func editEntry<Failure: Error>(

@@ -1,4 +1,4 @@
-/// A case- and diacritic-insensitive substring search over entry fields (see ``DiacriticFolding``).
+/// A case- and diacritic-insensitive substring search over entry fields (see `DiacriticFolding`).
 ///
 /// Protected values are revealed for matching only when the field they are in is searched: the password only with
 /// ``Fields/password`` (off by default), protected custom fields only with ``Fields/protectedCustomFields``. A

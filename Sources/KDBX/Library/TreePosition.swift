@@ -92,7 +92,7 @@ extension Group {
 extension Database {
   /// The positions of every current (not history) entry whose UUID is `uuid`, in tree order. More than one means
   /// the file breaks KDBX's unique-UUID rule; act on one of them with the position-based edits
-  /// (``editEntry(at:clock:_:)``, ``deleteEntry(at:clock:random:)``, ``moveEntry(at:to:clock:)``).
+  /// (`editEntry(at:clock:_:)`, ``deleteEntry(at:clock:random:)``, ``moveEntry(at:to:clock:)``).
   public func positions(ofEntry uuid: KDBXUUID) -> [EntryPosition] {
     guard let root else { return [] }
     return root.locations(ofEntry: uuid).map {

@@ -1,7 +1,7 @@
 /// Merging two versions of a database by UUID and timestamps.
 ///
 /// - ``synchronize(local:remote:mode:)``: the two-way synchronisation KeePass and KeePassXC perform ("Synchronize"
-///   mode): groups and entries are matched by UUID and compared by meaning (``MergeEquivalence``: field order,
+///   mode): groups and entries are matched by UUID and compared by meaning (`MergeEquivalence`: field order,
 ///   default values written out or left out, and the app that wrote the file do not count, so merging a vault
 ///   with another app's re-save of it changes nothing); for an object whose two versions differ, the one with
 ///   the newer `LastModificationTime` supplies the content and the other goes to the entry's history (history is

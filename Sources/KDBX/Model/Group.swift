@@ -1,3 +1,7 @@
+/// Another name for ``Group``, for files that also import SwiftUI (whose `Group` is a view): there, the bare name is
+/// ambiguous, and `KDBXGroup` (or `KDBX.Group`) names the vault's group.
+public typealias KDBXGroup = Group
+
 /// A group (`Root/Group` and its subgroups). Optional properties are `nil` when the element was absent.
 public struct Group: Sendable, Equatable {
   public var uuid: KDBXUUID

@@ -59,7 +59,7 @@ public struct CustomIcon: Sendable, Equatable {
 }
 
 /// Database metadata (`KeePassFile/Meta`). Every KeePass 2.x field is modelled; a field absent from the file is
-/// `nil` and not written back, and unknown elements are kept in ``layout``.
+/// `nil` and not written back, and unknown elements are kept in `layout`.
 public struct Meta: Sendable, Equatable {
   public var generator: String?
   /// KDBX 3.1: base64 SHA-256 of the outer header, checked on open.

@@ -1,7 +1,7 @@
 /// A point in time as KeePass stores it: whole seconds since 0001-01-01T00:00:00 UTC in the proleptic Gregorian
 /// calendar (the .NET `DateTime` epoch; KDBX 4.1 specification, "Dates and Times").
 ///
-/// KDBX 4 writes this count as a little-endian `Int64` in base64; KDBX 3.1 writes ISO 8601 text. See ``KDBXTime``.
+/// KDBX 4 writes this count as a little-endian `Int64` in base64; KDBX 3.1 writes ISO 8601 text. See `KDBXTime`.
 public struct Timestamp: Sendable, Hashable, Comparable {
   /// Seconds since 0001-01-01T00:00:00 UTC. Values from files may be outside the years 1-9999.
   public var secondsSince0001: Int64
