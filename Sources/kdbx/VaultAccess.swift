@@ -355,7 +355,7 @@ struct VaultAccess {
     var names: [String] = []
     for index in position.indexPath where group.groups.indices.contains(index) {
       group = group.groups[index]
-      names.append(group.name ?? "")
+      names.append(group.name)
     }
     return names
   }

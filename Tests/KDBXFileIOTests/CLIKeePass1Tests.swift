@@ -235,8 +235,8 @@ struct CLIKeePass1Tests {
     var referenceGroups: [[String]] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        referenceGroups.append(path + [child.name ?? ""])
-        walk(child, path + [child.name ?? ""])
+        referenceGroups.append(path + [child.name])
+        walk(child, path + [child.name])
       }
     }
     if let root = reference.root { walk(root, []) }

@@ -152,7 +152,7 @@ enum PeerViews {
     var groups: [String] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        let childPath = path + [child.name ?? ""]
+        let childPath = path + [child.name]
         groups.append(childPath.joined(separator: "/"))
         walk(child, childPath)
       }

@@ -161,7 +161,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     #expect(writeStream.position == readStream.position)
     // The comparison is sensitive: an absent field differs from an empty one.
     var changed = database
-    changed.root?.notes = nil
+    changed.root?.notesText = nil
     var otherStream = CountingStream()
     #expect(DatabaseXMLWriter.write(changed, version: .v4_1, stream: &otherStream) != input)
   }

@@ -36,7 +36,7 @@ enum ExpectedJSON {
     var groups: [(path: [String], group: Group)] = []
     var entries: [(path: [String], entry: Entry)] = []
     func walk(_ group: Group, _ path: [String]) {
-      let here = path + [group.name ?? ""]
+      let here = path + [group.name]
       groups.append((here, group))
       for entry in group.entries { entries.append((here, entry)) }
       for child in group.groups { walk(child, here) }
@@ -56,7 +56,7 @@ enum ExpectedJSON {
         continue
       }
       check("group \(uuid).path", found.path, wanted["path"] as? [String])
-      check("group \(uuid).notes", found.group.notes ?? "", wanted["notes"] as? String ?? "")
+      check("group \(uuid).notes", found.group.notes, wanted["notes"] as? String ?? "")
       check("group \(uuid).icon", found.group.iconID ?? 0, (wanted["icon"] as? Int).map(Int64.init) ?? 0)
       check("group \(uuid).entries", found.group.entries.count, wanted["entries"] as? Int)
       check("group \(uuid).subgroups", found.group.groups.count, wanted["subgroups"] as? Int)

@@ -178,8 +178,8 @@ enum KDB1Oracle {
     var groups: [(path: [String], group: Group)] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        groups.append((path + [child.name ?? ""], child))
-        walk(child, path + [child.name ?? ""])
+        groups.append((path + [child.name], child))
+        walk(child, path + [child.name])
       }
     }
     walk(root, [])
@@ -194,7 +194,7 @@ enum KDB1Oracle {
       let (path, group) = groups[index]
       let label = "group \(index) \(path)"
       check("\(label).path", path, wanted["path"])
-      check("\(label).name", group.name ?? "", wanted["name"])
+      check("\(label).name", group.name, wanted["name"])
       check("\(label).icon", Int(group.iconID ?? -1), wanted["icon"])
       check("\(label).subgroups", group.groups.count, wanted["subgroups"])
       check("\(label).entries", group.entries.count, wanted["entries"])

@@ -51,10 +51,10 @@ import Testing
     let database = opened.database
     let root = try #require(database.root)
     #expect(root.name == "Root")
-    #expect(root.groups.map { $0.name ?? "" } == ["General", "Backup"])
+    #expect(root.groups.map { $0.name } == ["General", "Backup"])
     let general = root.groups[0]
     #expect(general.iconID == 48 && general.isExpanded == true)
-    #expect(general.groups.map { $0.name ?? "" } == ["Sub"])
+    #expect(general.groups.map { $0.name } == ["Sub"])
     #expect(general.groups[0].iconID == 38 && general.groups[0].isExpanded == false)
     let backup = root.groups[1]
     #expect(backup.enableSearching == .some(false) && backup.enableAutoType == .some(false))
@@ -233,8 +233,8 @@ import Testing
     var paths: [String] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        paths.append((path + [child.name ?? ""]).joined(separator: "/"))
-        walk(child, path + [child.name ?? ""])
+        paths.append((path + [child.name]).joined(separator: "/"))
+        walk(child, path + [child.name])
       }
     }
     walk(try #require(database.root), [])

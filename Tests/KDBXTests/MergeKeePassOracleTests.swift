@@ -96,8 +96,8 @@ struct MergeOutcome {
     }
     func visit(_ group: Group, parent: KDBXUUID?) {
       groups[group.uuid] = [
-        "name": group.name ?? "", "parent": parent?.description ?? "-", "icon": String(group.iconID ?? 48),
-        "notes": group.notes ?? "", "modified": time(group.times?.lastModificationTime),
+        "name": group.name, "parent": parent?.description ?? "-", "icon": String(group.iconID ?? 48),
+        "notes": group.notes, "modified": time(group.times?.lastModificationTime),
       ]
       for entry in group.entries {
         let customData = (entry.customData?.items ?? []).filter { $0.key != "_LAST_MODIFIED" }

@@ -83,4 +83,23 @@ import Testing
     entry.expiry = nil
     #expect(entry.times?.expires == false && entry.times?.expiryTime == noon && !entry.isExpired(at: noon))
   }
+
+  /// Group name and notes are plain strings in the typed API (empty when absent), while `nameText` and `notesText`
+  /// keep an absent element apart from an empty one, so that setting the value a group already shows changes
+  /// nothing and a save writes back what was read.
+  @Test func groupNameAndNotesAreNonOptionalAndAbsentStaysAbsent() {
+    var group = Group(uuid: LibraryFixture.uuid(3), name: nil)
+    let name: String = group.name
+    let notes: String = group.notes
+    #expect(name == "" && notes == "")
+    let before = group
+    group.name = ""
+    group.notes = ""
+    #expect(group == before && group.nameText == nil && group.notesText == nil)
+    group.name = "Internet"
+    group.notes = "shared"
+    #expect(group.nameText == "Internet" && group.notesText == "shared" && group.displayName == "Internet")
+    group.notes = ""
+    #expect(group.notesText == "", "a value that was present and is now empty is written as empty")
+  }
 }

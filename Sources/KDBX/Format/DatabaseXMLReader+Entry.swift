@@ -10,8 +10,8 @@ extension DatabaseModelReader {
     group.layout = try forEachChild(attributes: attributes, .group) { (child, reader) throws(KDBXError) in
       switch child.known {
       case .uuid?: group.uuid = try reader.uuid(child.name)
-      case .name?: group.name = try reader.text()
-      case .notes?: group.notes = try reader.text()
+      case .name?: group.nameText = try reader.text()
+      case .notes?: group.notesText = try reader.text()
       case .iconID?: group.iconID = try reader.integer(child.name)
       case .customIconUUID?: group.customIconUUID = try reader.uuid(child.name)
       case .times?: group.times = try reader.readTimes(child.attributes)

@@ -10,8 +10,8 @@ extension DatabaseXMLWalk {
       func uuid(_ value: KDBXUUID?) { text(value?.base64) }
       switch name {
       case XMLNames.uuid: uuid(group.uuid)
-      case XMLNames.name: text(group.name)
-      case XMLNames.notes: text(group.notes)
+      case XMLNames.name: text(group.nameText)
+      case XMLNames.notes: text(group.notesText)
       case XMLNames.iconID: text(group.iconID.map { self.integer($0) })
       case XMLNames.customIconUUID: uuid(group.customIconUUID)
       case XMLNames.times: if let times = group.times { self.times(times, parent: layout, into: &sink) }

@@ -41,7 +41,7 @@ extension Database {
       let below = chain.dropFirst()
       out.append(
         FlatEntry(
-          entry: entry, groupPath: below.map { $0.name ?? "" }, groupPathUUIDs: below.map { $0.uuid },
+          entry: entry, groupPath: below.map { $0.name }, groupPathUUIDs: below.map { $0.uuid },
           parentGroupUUID: chain.last?.uuid ?? root.uuid,
           isInRecycleBin: bin.map { uuid in below.contains { $0.uuid == uuid } } ?? false))
     }

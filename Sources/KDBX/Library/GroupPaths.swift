@@ -44,7 +44,7 @@ extension Database {
           uuid: group.uuid, path: names, position: position, isInRecycleBin: bin.map { position.isInside($0) } ?? false
         ))
       for (index, child) in group.groups.enumerated() {
-        names.append(child.name ?? "")
+        names.append(child.name)
         indexPath.append(index)
         visit(child)
         names.removeLast()
@@ -63,7 +63,7 @@ extension Database {
       var next: [GroupPosition] = []
       for position in current {
         guard let group = group(at: position) else { continue }
-        for (index, child) in group.groups.enumerated() where (child.name ?? "") == name {
+        for (index, child) in group.groups.enumerated() where child.name == name {
           next.append(GroupPosition(indexPath: position.indexPath + [index]))
         }
       }
@@ -91,8 +91,8 @@ extension Database {
   public mutating func renameGroup(_ uuid: KDBXUUID, to name: String, clock: some WallClock) -> Bool {
     guard let position = uniquePosition(ofGroup: uuid) else { return false }
     return modifyGroup(at: position) { group in
-      guard group.name != name else { return }
-      group.name = name
+      guard group.nameText != name else { return }
+      group.nameText = name
       var times = group.times ?? Times()
       times.lastModificationTime = clock.now()
       group.times = times

@@ -91,7 +91,7 @@ public struct PlaceholderResolver: Sendable {
     case "NOTES": return field(Entry.notesField, of: entry, depth: depth, visiting: visiting)
     case "UUID": return Hex.encode(entry.uuid.bytes, uppercase: true)
     case "GROUP":
-      return database.parentGroupUUID(ofEntry: entry.uuid).flatMap { database.group(withUUID: $0)?.name }
+      return database.parentGroupUUID(ofEntry: entry.uuid).flatMap { database.group(withUUID: $0)?.nameText }
     case "TOTP": return oneTimePassword?(entry)
     default: break
     }

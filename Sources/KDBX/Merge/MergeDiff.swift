@@ -116,7 +116,7 @@ struct MergePaths {
     var current: KDBXUUID? = uuid
     var steps = 0
     while let id = current, id != tree.rootUUID, let node = tree.groups[id], steps <= tree.groups.count {
-      names.append(node.group.name ?? "")
+      names.append(node.group.name)
       current = node.parent
       steps += 1
     }

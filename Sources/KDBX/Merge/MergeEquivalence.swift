@@ -174,8 +174,8 @@ enum MergeEquivalence {
   /// Whether `a` and `b` are the same version of a group (its own data; children are not compared).
   static func same(_ a: Group, _ b: Group) -> Bool {
     guard sameTimes(a.times, b.times) else { return false }
-    guard (a.name ?? "").utf8.elementsEqual((b.name ?? "").utf8) else { return false }
-    guard (a.notes ?? "").utf8.elementsEqual((b.notes ?? "").utf8) else { return false }
+    guard a.name.utf8.elementsEqual(b.name.utf8) else { return false }
+    guard a.notes.utf8.elementsEqual(b.notes.utf8) else { return false }
     guard (a.iconID ?? 48) == (b.iconID ?? 48), sameUUID(a.customIconUUID, b.customIconUUID) else { return false }
     guard (a.defaultAutoTypeSequence ?? "").utf8.elementsEqual((b.defaultAutoTypeSequence ?? "").utf8) else {
       return false

@@ -44,7 +44,7 @@ extension Group {
   /// auto-type and searching inherited).
   public static func new(name: String, clock: some WallClock, random: inout some RandomNumberGenerator) -> Group {
     var group = Group(uuid: KDBXUUID.random(using: &random), name: name)
-    group.notes = ""
+    group.notesText = ""
     group.iconID = 48
     group.times = Times.created(at: clock.now())
     group.isExpanded = false

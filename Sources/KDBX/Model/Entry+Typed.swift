@@ -168,8 +168,27 @@ extension Group {
   /// ``tags`` (kept for callers of earlier versions).
   public var tagList: [String] { tags }
 
-  /// The group's name, empty when the file has none (``name`` keeps absent and empty apart).
-  public var displayName: String { name ?? "" }
+  /// The group's name, empty when the file has none. Setting the name it already has changes nothing, so an
+  /// absent `Name` stays absent (``nameText`` keeps absent and empty apart).
+  public var name: String {
+    get { nameText ?? "" }
+    set {
+      guard newValue != name else { return }
+      nameText = newValue
+    }
+  }
+
+  /// The group's notes, empty when the file has none; set as ``name`` is (``notesText`` is the stored element).
+  public var notes: String {
+    get { notesText ?? "" }
+    set {
+      guard newValue != notes else { return }
+      notesText = newValue
+    }
+  }
+
+  /// ``name`` (kept for callers of earlier versions).
+  public var displayName: String { name }
 
   /// The icon: the custom icon when ``customIconUUID`` names one, else the standard ``iconID`` (KeePass's default
   /// 48, a folder, when absent). Setting a standard icon clears the custom one.

@@ -3,10 +3,15 @@
 public typealias KDBXGroup = Group
 
 /// A group (`Root/Group` and its subgroups). Optional properties are `nil` when the element was absent.
+///
+/// ``name`` and ``notes`` are plain strings, empty when the file has none; ``nameText`` and ``notesText`` keep an
+/// absent element apart from an empty one, so that a save writes back what was read.
 public struct Group: Sendable, Equatable {
   public var uuid: KDBXUUID
-  public var name: String?
-  public var notes: String?
+  /// The `Name` element as stored: `nil` when absent. Apps use ``name``.
+  public var nameText: String?
+  /// The `Notes` element as stored: `nil` when absent. Apps use ``notes``.
+  public var notesText: String?
   public var iconID: Int64?
   public var customIconUUID: KDBXUUID?
   public var times: Times?
@@ -33,7 +38,7 @@ public struct Group: Sendable, Equatable {
 
   public init(uuid: KDBXUUID, name: String?) {
     self.uuid = uuid
-    self.name = name
+    self.nameText = name
     self.entries = []
     self.groups = []
     self.childOrder = []

@@ -47,11 +47,11 @@ enum ExportCommand {
     var groups: [JSONValue] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        let childPath = path + [child.name ?? ""]
+        let childPath = path + [child.name]
         groups.append(
           .object([
             ("uuid", .string(child.uuid.description)), ("path", strings(childPath)),
-            ("name", .string(child.name ?? "")), ("notes", .string(child.notes ?? "")),
+            ("name", .string(child.name)), ("notes", .string(child.notes)),
             ("icon", .number(Int(clamping: child.iconID ?? 0))),
           ]))
         walk(child, childPath)
@@ -122,7 +122,7 @@ enum ExportCommand {
 
   static func csv(_ vault: VaultAccess) -> String {
     let database = vault.database
-    let rootName = database.root?.name ?? "Root"
+    let rootName = database.root?.nameText ?? "Root"
     var out =
       ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
       .map(csvField).joined(separator: ",") + "\n"

@@ -42,7 +42,7 @@ enum ListCommand {
     }
     for entry in group.entries { out += indent + here + TerminalText.line(title(entry)) + "\n" }
     for child in group.groups {
-      let name = child.name ?? ""
+      let name = child.name
       out += indent + here + TerminalText.line(name) + "/\n"
       if recursive {
         print(child, path: path + [name], depth: depth + 1, recursive: recursive, flatten: flatten, into: &out)
@@ -60,9 +60,9 @@ enum ListCommand {
         ]))
     }
     for child in group.groups {
-      let childPath = path + [child.name ?? ""]
+      let childPath = path + [child.name]
       var members: [(String, JSONValue)] = [
-        ("type", .string("group")), ("uuid", .string(child.uuid.description)), ("name", .string(child.name ?? "")),
+        ("type", .string("group")), ("uuid", .string(child.uuid.description)), ("name", .string(child.name)),
         ("path", .array(childPath.map { .string($0) })),
       ]
       if recursive { members.append(("children", .array(items(child, path: childPath, recursive: true)))) }

@@ -52,7 +52,7 @@ enum VerifyCommand {
           checkEntry(old, path: "\(entryPath) (history \(index + 1))")
         }
       }
-      for child in group.groups { walk(child, path: path + [child.name ?? ""]) }
+      for child in group.groups { walk(child, path: path + [child.name]) }
     }
     if let root = database.root {
       walk(root, path: [])
