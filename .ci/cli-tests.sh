@@ -957,9 +957,73 @@ check "malformed CSV: open quote" 1 'line 2: a quoted field is not closed' -- \
 check "malformed CSV: ragged row" 1 'record 1 has 2 fields; the header has 3' -- \
   pw imp import "$TMP/e24-fixtures/ragged.csv" "$TMP/e24-none.kdbx"
 check "zip archive refused" 1 'zip archive .*1Password' -- pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-none.kdbx"
-check "JSON refused with a message" 1 'is JSON \(a Bitwarden export\?\); JSON imports are not supported yet' -- \
-  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-none.kdbx"
 check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
+
+
+# #24 imports and open
+# Bitwarden JSON: every item comes back field by field (checked against the source by an independent mapping).
+check "import Bitwarden JSON" 0 '\(Bitwarden JSON: 6 entries in 4 groups; skipped 4:' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-bw.kdbx" --kdf aes-kdf --rounds 1000
+check "Bitwarden import names what it skipped" 0 "the linked field 'Linked'" -- \
+  bash -c "printf 'imp\n' | \"$K\" import \"$TMP/e24-fixtures/bitwarden.json\" \"$TMP/e24-bw2.kdbx\" --kdf aes-kdf --rounds 1000"
+pw imp export "$TMP/e24-bw.kdbx" --format json > "$TMP/e24-bw.json"
+check "Bitwarden import: same entries as the source" 0 '^same 6$' -- python3 - "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-bw.json" <<'PY'
+import json, sys
+source, exported = (json.load(open(p, encoding='utf-8')) for p in sys.argv[1:3])
+folders = {f['id']: [p for p in f['name'].split('/') if p] for f in source['folders']}
+card = [('cardholderName', 'Cardholder Name'), ('brand', 'Brand'), ('number', 'Number'), ('expMonth', 'Expiry Month'),
+        ('expYear', 'Expiry Year'), ('code', 'Security Code')]
+identity = [('title', 'Title (Identity)'), ('firstName', 'First Name'), ('lastName', 'Last Name'), ('email', 'Email'),
+            ('phone', 'Phone'), ('city', 'City')]
+ssh = [('privateKey', 'Private Key'), ('publicKey', 'Public Key'), ('keyFingerprint', 'Fingerprint')]
+entries = {e['title']: e for e in exported['entries']}
+same = 0
+for item in source['items']:
+    e = entries.get(item['name'])
+    want = {'groupPath': folders.get(item.get('folderId'), []), 'notes': item.get('notes') or '', 'fields': {}}
+    login = item.get('login') or {}
+    uris = [u['uri'] for u in login.get('uris', [])]
+    want['username'] = login.get('username') or (item.get('identity') or {}).get('username') or ''
+    want['password'] = login.get('password') or ''
+    want['url'] = uris[0] if uris else ''
+    for n, u in enumerate(uris[1:]): want['fields']['KP2A_URL_%d' % (n + 1)] = u
+    for key, name in card: want['fields'].update({name: item['card'][key]} if item.get('card', {}).get(key) else {})
+    for key, name in identity: want['fields'].update({name: item['identity'][key]} if item.get('identity', {}).get(key) else {})
+    for key, name in ssh: want['fields'].update({name: item['sshKey'][key]} if item.get('sshKey', {}).get(key) else {})
+    for f in item.get('fields', []):
+        if f['type'] != 3: want['fields'][f['name']] = f['value']
+    totp = login.get('totp')
+    if totp:
+        want['fields']['otp'] = totp if totp.startswith('otpauth://') else \
+            'otpauth://totp/%s?secret=%s&period=30&digits=6&algorithm=SHA1' % (''.join(c for c in item['name'] if c.isalnum()), totp)
+    for key, time in (('created', 'creationDate'), ('modified', 'revisionDate')):
+        if item.get(time): want[key] = item[time][:19] + 'Z'
+    got = e and {'groupPath': e['groupPath'], 'notes': e['notes'], 'username': e['username'], 'password': e['password'],
+                 'url': e['url'], 'fields': e['fields']}
+    if got: got.update({key: e['times'][key] for key in ('created', 'modified') if key in want})
+    if got == want: same += 1
+    else: print('DIFF', item['name'], got, want)
+print('same', same)
+PY
+check "Bitwarden hidden field protected" 0 '^Recovery: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Internet/GitHub
+check "Bitwarden card number protected" 0 '^Number: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Finance/Cards/Visa
+check "Bitwarden TOTP usable" 0 '^[0-9]{6} \(valid for' -- pw imp totp "$TMP/e24-bw.kdbx" Internet/GitHub
+check "Bitwarden organization export: collections as groups" 0 '\(Bitwarden JSON: 1 entry in 2 groups; nothing skipped\)' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-org.json" "$TMP/e24-bworg.kdbx" --kdf aes-kdf --rounds 1000
+check "Bitwarden collection entry" 0 '^ops$' -- pw imp show "$TMP/e24-bworg.kdbx" Shared/Ops/VPN -a UserName
+check "malformed JSON: truncated" 1 'bitwarden-bad.json is not valid JSON: line 1, column [0-9]+ \(byte [0-9]+\): the text ends inside a string' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-bad.json" "$TMP/e24-none.kdbx"
+check "encrypted Bitwarden export refused" 1 'is an encrypted Bitwarden export' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-encrypted.json" "$TMP/e24-none.kdbx"
+printf '{"items": [' > "$TMP/e24-deep.json"; printf '[%.0s' $(seq 1 5000) >> "$TMP/e24-deep.json"
+check "JSON depth bomb refused" 1 'nested more than 64 levels deep' -- pw imp import "$TMP/e24-deep.json" "$TMP/e24-none.kdbx"
+printf '{"items": [], "x": "\xff"}' > "$TMP/e24-utf8.json"
+check "JSON invalid UTF-8 refused" 1 'column 21 \(byte 20\): a string that is not valid UTF-8' -- \
+  pw imp import "$TMP/e24-utf8.json" "$TMP/e24-none.kdbx"
+printf '{"folders": []}' > "$TMP/e24-notbw.json"
+check "JSON that is not a Bitwarden export" 1 'not a Bitwarden export \(no "items" array\)' -- \
+  pw imp import "$TMP/e24-notbw.json" "$TMP/e24-none.kdbx"
+check "nothing written by failed JSON imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
 
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

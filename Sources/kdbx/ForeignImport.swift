@@ -22,8 +22,7 @@ enum ForeignImport {
       return nil
     case 0x7B, 0x5B:  // '{' or '[': JSON
       if columns != nil { throw .usage("--columns applies to CSV files only") }
-      guard let text = String(validating: bytes, as: UTF8.self) else { throw .failure("\(source) is not UTF-8") }
-      return ("Bitwarden JSON", try BitwardenImport.read(text, source: source))
+      return ("Bitwarden JSON", try BitwardenImport.read(bytes, source: source))
     default:
       guard let text = String(validating: bytes, as: UTF8.self) else {
         throw .failure("\(source) is not UTF-8 text: not a CSV, JSON or KeePass 2 XML export")

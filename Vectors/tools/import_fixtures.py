@@ -8,8 +8,12 @@
 - export.1pux: a zip archive (1Password's export container, PKWARE APPNOTE local file header) holding
   export.data, to check that zip archives are named and refused.
 - bitwarden.json, bitwarden-bad.json: a Bitwarden unencrypted JSON export following Bitwarden's published
-  format (folders; items of type 1 login with uris and totp, 2 secure note, 3 card, 4 identity; fields of type
-  0 text, 1 hidden, 2 boolean), and a truncated one.
+  format (Bitwarden Help, "Condition a Bitwarden .json file": folders; items of type 1 login with uris and totp,
+  2 secure note, 3 card, 4 identity, 5 SSH key; fields of type 0 text, 1 hidden, 2 boolean, 3 linked; favorite,
+  reprompt, passwordHistory), written with ASCII escapes (backslash-u, surrogate pairs for the emoji), and a truncated
+  one.
+- bitwarden-org.json: an organization export (collections instead of folders, items with collectionIds).
+- bitwarden-encrypted.json: the shape of an encrypted export ("encrypted": true), which is refused.
 Run: python3 Vectors/tools/import_fixtures.py OUTDIR
 """
 import csv
@@ -59,8 +63,29 @@ bitwarden = {
         {"id": "i4", "folderId": None, "type": 4, "name": "Me",
          "identity": {"title": "Dr", "firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.org",
                       "phone": "+44 20 0000", "city": "London", "username": "ada"}},
-        {"id": "i5", "folderId": "f1", "type": 5, "name": "Server key", "sshKey": {"privateKey": "..."}},
+        {"id": "i5", "folderId": "f1", "type": 5, "name": "Server key",
+         "sshKey": {"privateKey": "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----",
+                    "publicKey": "ssh-ed25519 AAAAC3Nza", "keyFingerprint": "SHA256:abc"}},
+        {"id": "i6", "folderId": "f1", "type": 1, "name": "Caf\u00e9 \U0001F511", "reprompt": 1,
+         "notes": "line one\nline \"two\"\ttabbed",
+         "fields": [{"name": "Linked", "value": None, "type": 3, "linkedId": 100}],
+         "passwordHistory": [{"lastUsedDate": "2022-01-01T00:00:00.000Z", "password": "older"}],
+         "login": {"uris": [{"match": 0, "uri": "https://a.example"}, {"match": None, "uri": "https://b.example"},
+                            {"match": 3, "uri": "androidapp://com.example"}],
+                   "username": "z\u00fcrich", "password": "p\u00e4ss \\ \"q\"",
+                   "totp": "otpauth://totp/Cafe:me?secret=JBSWY3DPEHPK3PXP&issuer=Cafe&digits=8"}},
     ],
 }
 open(os.path.join(out, "bitwarden.json"), "w").write(json.dumps(bitwarden, indent=2))
 open(os.path.join(out, "bitwarden-bad.json"), "w").write(json.dumps(bitwarden)[:200])
+organization = {
+    "encrypted": False,
+    "collections": [{"id": "c1", "organizationId": "o1", "name": "Shared/Ops", "externalId": None}],
+    "items": [
+        {"id": "j1", "organizationId": "o1", "collectionIds": ["c1"], "folderId": None, "type": 1, "name": "VPN",
+         "login": {"uris": [], "username": "ops", "password": "vpn-pass", "totp": None}},
+    ],
+}
+open(os.path.join(out, "bitwarden-org.json"), "w").write(json.dumps(organization, indent=2))
+open(os.path.join(out, "bitwarden-encrypted.json"), "w").write(json.dumps(
+    {"encrypted": True, "encKeyValidation_DO_NOT_EDIT": "2.abc|def|ghi", "folders": [], "items": []}))

@@ -19,7 +19,12 @@ enum ImportCommand {
         manager's: columns named Group, Title, Username, Password, URL, Notes, TOTP, Tags, Icon, Last Modified,
         Created are recognised, --columns title=Name,password=Secret,... maps others (a name or a 1-based
         number); other columns become custom fields; groups are '/' paths, a shared first one is the root).
-      JSON (Bitwarden) and zip (1Password .1pux) exports are recognised and refused with a message (not read yet).
+      - Bitwarden's unencrypted JSON export (personal or organization): folders or collections become groups;
+        logins keep username, password, URIs (the first as URL, others as KP2A_URL_1, ...), TOTP (as the otp
+        field) and notes; cards, identities and SSH keys become custom fields (numbers, codes, keys protected);
+        custom fields are kept (hidden ones protected). Favorites, re-prompt, linked fields and password history
+        are listed as skipped.
+      zip (1Password .1pux) exports are recognised and refused with a message (not read yet).
       The import says how many entries it imported and what it skipped. A malformed file is refused before
       any password is asked for, and nothing is written.
     """
