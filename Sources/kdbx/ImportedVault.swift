@@ -14,6 +14,8 @@ struct ImportedVault {
     /// An `otpauth://` URI or a base32 secret.
     var otp = ""
     var fields: [(name: String, value: String, protected: Bool)] = []
+    /// Files attached to the entry (1Password documents and file fields).
+    var attachments: [(name: String, data: [UInt8])] = []
     var iconID: Int? = nil
     var created: Timestamp? = nil
     var modified: Timestamp? = nil
@@ -64,6 +66,16 @@ struct ImportedVault {
       if let icon = record.iconID, (0...68).contains(icon) { entry.iconID = Int64(icon) }
       if let created = record.created { entry.times?.creationTime = created }
       if let modified = record.modified { entry.times?.lastModificationTime = modified }
+      for attachment in record.attachments {
+        try StorableText.check(attachment.name, as: "the attachment name '\(attachment.name)'")
+        var name = attachment.name
+        var suffix = 2
+        while entry.attachments.contains(where: { $0.name == name }) {
+          name = "\(attachment.name) (\(suffix))"
+          suffix += 1
+        }
+        entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
+      }
       let indexPath = ImportedVault.group(record.groupPath, in: &root, clock: clock, random: &random)
       ImportedVault.append(entry, at: indexPath[...], in: &root)
     }

@@ -49,9 +49,9 @@ let usage = """
     merge FILE OTHER...
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
-    import SOURCE OUT  Create a database from a KeePass 2 XML export, a KeePass 1.x .kdb file, a CSV export
-                       or a Bitwarden JSON export (detected from the content; --columns maps CSV columns;
-                       settings as for create).
+    import SOURCE OUT  Create a database from a KeePass 2 XML export, a KeePass 1.x .kdb file, a CSV export,
+                       a Bitwarden JSON export or a 1Password .1pux export (detected from the content;
+                       --columns maps CSV columns; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
     db-edit FILE       Change the password or key file (--set-password, --set-key-file PATH,

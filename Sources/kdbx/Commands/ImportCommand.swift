@@ -2,7 +2,8 @@ import KDBX
 import KDBXFileIO
 import KDBXXML
 
-/// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export or a KeePass 1.x file.
+/// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export, a KeePass 1.x file, or
+/// another manager's export (CSV, Bitwarden JSON, 1Password .1pux).
 enum ImportCommand {
   static let help = """
     USAGE: kdbx import SOURCE OUT [--cipher ...] [--kdf ...] [--format ...]
@@ -24,7 +25,11 @@ enum ImportCommand {
         field) and notes; cards, identities and SSH keys become custom fields (numbers, codes, keys protected);
         custom fields are kept (hidden ones protected). Favorites, re-prompt, linked fields and password history
         are listed as skipped.
-      zip (1Password .1pux) exports are recognised and refused with a message (not read yet).
+      - 1Password's .1pux export (a zip archive, read with our own inflate, each member's CRC-32 checked, sizes
+        bounded): vaults become groups (under the account when there are several; archived items in 'Archive');
+        login fields, URLs (the first as URL, others as KP2A_URL_1, ...), the first TOTP (as otp), notes, tags
+        and times are kept; section fields become custom fields named 'Section: Title' (concealed values, card
+        numbers and SSH keys protected); documents and file fields become attachments.
       The import says how many entries it imported and what it skipped. A malformed file is refused before
       any password is asked for, and nothing is written.
     """
