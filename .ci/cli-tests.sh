@@ -1045,6 +1045,28 @@ check "malformed zip: truncated" 1 'truncated.1pux is not a readable zip archive
 check "malformed zip: CRC-32" 1 "the member 'files/doc1__passport.txt' fails its CRC-32 check" -- \
   pw imp import "$TMP/e24-fixtures/bad-crc.1pux" "$TMP/e24-none.kdbx"
 check "nothing written by failed zip imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
-
+# kdbx open: one unlock, several commands piped after the password; changes held until 'save'.
+O="$TMP/e24-open.kdbx"
+cp "$F" "$O"
+check "open: read commands" 0 '^Email/Mail$' -- bash -c "printf 'fixture\nls\nsearch mail\nshow Email/Mail -a UserName\nexit\n' | \"$K\" open \"$O\""
+check "open: show in session" 0 '^me@example.org$' -- bash -c "printf 'fixture\nshow Email/Mail -a UserName\n' | \"$K\" open \"$O\""
+check "open: add, edit, mv, mkdir then save" 0 '^Saved ' -- bash -c "printf 'fixture\nmkdir Work\nadd Work/VPN -u ops -p\nvpn-pass\nedit Work/VPN --url \"https://vpn example\"\nmv Email/Mail Work\nsave\nexit\n' | \"$K\" open \"$O\""
+check "open: saved changes on disk" 0 '^vpn-pass$' -- pw fixture show "$O" Work/VPN -a Password
+check "open: quoted argument kept" 0 '^https://vpn example$' -- pw fixture show "$O" Work/VPN -a URL
+check "open: mv saved" 0 '^me@example.org$' -- pw fixture show "$O" Work/Mail -a UserName
+before="$(sha256sum "$O")"
+check "open: unsaved changes discarded, exit 1" 1 'unsaved changes to .* were discarded' -- bash -c "printf 'fixture\nrm Work/VPN\nexit\n' | \"$K\" open \"$O\""
+check "open: nothing written without save" 0 '' -- test "$before" = "$(sha256sum "$O")"
+check "open: a failing command sets the exit status" 1 "kdbx show: no entry named 'Nope'" -- bash -c "printf 'fixture\nshow Nope\nls\n' | \"$K\" open \"$O\""
+check "open: unknown command" 1 "unknown command 'frobnicate'" -- bash -c "printf 'fixture\nfrobnicate\n' | \"$K\" open \"$O\""
+check "open: unclosed quote" 1 'a quote is not closed' -- bash -c "printf 'fixture\nshow \"Work/VPN\n' | \"$K\" open \"$O\""
+check "open: wrong password" 2 'wrong password' -- bash -c "printf 'nope\nls\n' | \"$K\" open \"$O\""
+check "open: command help" 0 'USAGE: kdbx show' -- bash -c "printf 'fixture\nshow --help\n' | \"$K\" open \"$O\""
+check "open: totp" 0 '^[0-9]{6} \(valid for' -- bash -c "printf 'demo\ntotp Internet/GitHub\n' | \"$K\" open \"$DEMO\""
+check "open: output escaped" 1 "no entry named 'a\\\\x1b\\[31mb'" -- bash -c "printf 'fixture\\nshow a\\033[31mb\\n' | \"$K\" open \"$O\""
+check "open: idle timeout locks" 0 'Locked after 1 s without a command' -- bash -c "(printf 'fixture\nls\n'; sleep 3; printf 'ls\n') | \"$K\" open \"$O\" --timeout 1"
+check "open: saving refused when another program saved meanwhile" 1 'changed since it was read' -- bash -c \
+  "(printf 'fixture\nmkdir Later\n'; sleep 1; printf 'fixture\n' | \"$K\" mkdir \"$O\" Other >/dev/null; printf 'save\nexit\n') | \"$K\" open \"$O\""
+check "open: the other program's save kept" 0 '^Other/$' -- pw fixture ls "$O"
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

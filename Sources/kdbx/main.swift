@@ -26,6 +26,8 @@ let usage = """
     totp ENTRY         Print the entry's current one-time password.
     clip ENTRY [TIMEOUT]
                        Copy the password (-a NAME, --totp) to the clipboard; cleared after TIMEOUT s (10).
+    open               Unlock once, then run ls, show, search, totp, clip, add, edit, rm, mv, mkdir and save
+                       at a prompt (or piped after the password); locks on exit or after --timeout S idle.
     analyze            Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).
     export             Write the whole vault in clear (--format xml|json|csv).
     attachment-export ENTRY NAME PATH
@@ -129,6 +131,7 @@ func allCommands() -> [Command] {
     Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
     Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
     Command(name: "clip", help: ClipCommand.help, run: ClipCommand.run),
+    Command(name: "open", help: OpenCommand.help, run: OpenCommand.run),
   ]
 }
 
