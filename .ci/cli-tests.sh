@@ -961,7 +961,7 @@ check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
 
 # #24 imports and open
 # Bitwarden JSON: every item comes back field by field (checked against the source by an independent mapping).
-check "import Bitwarden JSON" 0 '\(Bitwarden JSON: 6 entries in 4 groups; skipped 4:' -- \
+check "import Bitwarden JSON" 0 '\(Bitwarden JSON: 6 entries in 4 groups; skipped 3:' -- \
   pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-bw.kdbx" --kdf aes-kdf --rounds 1000
 check "Bitwarden import names what it skipped" 0 "the linked field 'Linked'" -- \
   bash -c "printf 'imp\n' | \"$K\" import \"$TMP/e24-fixtures/bitwarden.json\" \"$TMP/e24-bw2.kdbx\" --kdf aes-kdf --rounds 1000"
@@ -1000,6 +1000,8 @@ for item in source['items']:
     got = e and {'groupPath': e['groupPath'], 'notes': e['notes'], 'username': e['username'], 'password': e['password'],
                  'url': e['url'], 'fields': e['fields']}
     if got: got.update({key: e['times'][key] for key in ('created', 'modified') if key in want})
+    want['history'] = len(item.get('passwordHistory') or [])
+    if got: got['history'] = e['historyCount']
     if got == want: same += 1
     else: print('DIFF', item['name'], got, want)
 print('same', same)
@@ -1031,6 +1033,7 @@ check "1PUX login fields" 0 '^octocat$' -- pw imp show "$TMP/e24-op.kdbx" Person
 check "1PUX password" 0 '^correct horse$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub -a Password
 check "1PUX second URL" 0 '^https://gist.github.com$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub -a KP2A_URL_1
 check "1PUX concealed field protected" 0 '^Security: Recovery code: PROTECTED$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub
+check "1PUX password history kept" 0 '"historyCount": 2' -- pw imp export "$TMP/e24-op.kdbx" --format json
 check "1PUX tags" 0 '^Tags: dev, work$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub
 check "1PUX TOTP usable" 0 '^[0-9]{6} \(valid for' -- pw imp totp "$TMP/e24-op.kdbx" Personal/GitHub
 check "1PUX card number protected" 0 '^number: PROTECTED$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Visa

@@ -7,8 +7,8 @@ import KDBX
 /// Mapped as KeePassXC's Bitwarden import does: folders (a `/` in a name nests) become groups; a login's first URI
 /// is the URL and the others `KP2A_URL_1`, `KP2A_URL_2`, ...; TOTP becomes the `otp` field (an `otpauth://` URI);
 /// cards, identities and SSH keys become custom fields (numbers, codes and private keys protected); hidden custom
-/// fields are protected. Favorites, re-prompt flags, linked fields and password history are not KeePass concepts
-/// and are reported as skipped.
+/// fields are protected. The password history becomes the entry's history. Favorites, re-prompt flags and linked fields
+/// are not KeePass concepts and are reported as skipped.
 enum BitwardenImport {
   static func read(_ bytes: [UInt8], source: String) throws(CLIError) -> ImportedVault {
     let document: JSON
@@ -37,7 +37,6 @@ enum BitwardenImport {
     }
     var favorites = 0
     var reprompts = 0
-    var histories = 0
     for (index, item) in items.enumerated() {
       let name = item["name"]?.string ?? ""
       let label = name.isEmpty ? "item \(index + 1)" : "'\(name)'"
@@ -108,15 +107,15 @@ enum BitwardenImport {
       }
       if item["favorite"]?.bool == true { favorites += 1 }
       if let reprompt = item["reprompt"]?.integer, reprompt != 0 { reprompts += 1 }
-      if let history = item["passwordHistory"]?.array, !history.isEmpty { histories += history.count }
+      for old in item["passwordHistory"]?.array ?? [] {
+        guard let password = old["password"]?.string else { continue }
+        record.passwordHistory.append((password, old["lastUsedDate"]?.string.flatMap(ISO8601.parse)))
+      }
       vault.records.append(record)
     }
     if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
     if reprompts > 0 {
       vault.skipped.append("the master password re-prompt of \(reprompts) item(s) (KeePass has none)")
-    }
-    if histories > 0 {
-      vault.skipped.append("\(histories) old password(s) of the password history (not imported)")
     }
     return vault
   }

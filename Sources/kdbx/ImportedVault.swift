@@ -14,6 +14,8 @@ struct ImportedVault {
     /// An `otpauth://` URI or a base32 secret.
     var otp = ""
     var fields: [(name: String, value: String, protected: Bool)] = []
+    /// Earlier passwords with when they stopped being used, kept as the entry's history (oldest first).
+    var passwordHistory: [(password: String, until: Timestamp?)] = []
     /// Files attached to the entry (1Password documents and file fields).
     var attachments: [(name: String, data: [UInt8])] = []
     var iconID: Int? = nil
@@ -75,6 +77,17 @@ struct ImportedVault {
           suffix += 1
         }
         entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
+      }
+      // Each earlier password becomes a history version of the entry, as KeePass keeps one per change.
+      let current = entry
+      for old in record.passwordHistory.sorted(by: {
+        ($0.until?.secondsSince0001 ?? 0) < ($1.until?.secondsSince0001 ?? 0)
+      }) {
+        var version = current
+        version.history = nil
+        version[field: Entry.passwordField] = .protected(ProtectedValue(old.password, using: &random))
+        if let until = old.until { version.times?.lastModificationTime = until }
+        entry.history = (entry.history ?? []) + [version]
       }
       let indexPath = ImportedVault.group(record.groupPath, in: &root, clock: clock, random: &random)
       ImportedVault.append(entry, at: indexPath[...], in: &root)

@@ -9,7 +9,7 @@ import KDBX
 /// `Archive` subgroup); login fields with the username and password designations become UserName and Password, the
 /// first URL the URL and the others `KP2A_URL_1`, ...; the first one-time password field the `otp` field; every
 /// other field a custom field named by its section and title (concealed values, card numbers and private keys
-/// protected); tags and times are kept; attached files and documents become attachments.
+/// protected); tags, times and the password history are kept; attached files and documents become attachments.
 enum OnePasswordImport {
   static func read(_ bytes: [UInt8], source: String) throws(CLIError) -> ImportedVault {
     let archive: ZipArchive
@@ -110,6 +110,10 @@ enum OnePasswordImport {
       } else {
         record.fields.append(("Password (2)", password, true))
       }
+    }
+    for old in details?["passwordHistory"]?.array ?? [] {
+      guard let password = old["value"]?.string else { continue }
+      record.passwordHistory.append((password, old["time"]?.integer.map { Timestamp(unixSeconds: Int64($0)) }))
     }
     var attachments: [(name: String, documentID: String)] = []
     if let document = details?["documentAttributes"], let name = document["fileName"]?.string,

@@ -42,6 +42,8 @@ import Testing
                     {"name": "On", "value": "true", "type": 2}],
          "login": {"uris": [{"uri": "https://one"}, {"uri": "https://two"}, {"uri": "https://three"}],
                    "username": "octo", "password": "pa\"ss\\", "totp": "JBSWY3DPEHPK3PXP"},
+         "passwordHistory": [{"lastUsedDate": "2022-02-02T00:00:00.000Z", "password": "second"},
+                             {"lastUsedDate": "2021-01-01T00:00:00.000Z", "password": "first"}],
          "creationDate": "2023-01-02T03:04:05.000Z", "revisionDate": "2024-05-01T10:00:00.000Z"},
         {"id": "b", "folderId": null, "type": 3, "name": "Card",
          "card": {"cardholderName": "Ada", "number": "4111", "code": "123", "expMonth": "1", "expYear": "2030"}},
@@ -71,6 +73,11 @@ import Testing
       fields("otp")?.reveal() == "otpauth://totp/GitHub?secret=JBSWY3DPEHPK3PXP&period=30&digits=6&algorithm=SHA1")
     #expect(github.entry.times?.creationTime == ISO8601.parse("2023-01-02T03:04:05Z"))
     #expect(github.entry.times?.lastModificationTime == ISO8601.parse("2024-05-01T10:00:00Z"))
+    // The password history: oldest first, each version with the old password and the time it was replaced.
+    let history = github.entry.history ?? []
+    #expect(history.map { $0[field: "Password"]?.reveal() } == ["first", "second"])
+    #expect(history.first?.times?.lastModificationTime == ISO8601.parse("2021-01-01T00:00:00Z"))
+    #expect(history.allSatisfy { $0.uuid == github.entry.uuid && $0[field: "UserName"]?.reveal() == "octo" })
     let cardEntry = try #require(entries["Card"]).entry
     func card(_ name: String) -> FieldValue? { cardEntry[field: name] }
     #expect(card("Cardholder Name")?.reveal() == "Ada")

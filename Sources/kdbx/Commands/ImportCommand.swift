@@ -23,8 +23,8 @@ enum ImportCommand {
       - Bitwarden's unencrypted JSON export (personal or organization): folders or collections become groups;
         logins keep username, password, URIs (the first as URL, others as KP2A_URL_1, ...), TOTP (as the otp
         field) and notes; cards, identities and SSH keys become custom fields (numbers, codes, keys protected);
-        custom fields are kept (hidden ones protected). Favorites, re-prompt, linked fields and password history
-        are listed as skipped.
+        custom fields are kept (hidden ones protected); the password history becomes the entry's history.
+        Favorites, re-prompt and linked fields are listed as skipped.
       - 1Password's .1pux export (a zip archive, read with our own inflate, each member's CRC-32 checked, sizes
         bounded): vaults become groups (under the account when there are several; archived items in 'Archive');
         login fields, URLs (the first as URL, others as KP2A_URL_1, ...), the first TOTP (as otp), notes, tags
