@@ -136,8 +136,10 @@ struct ImportedVault {
     for path in emptyGroups { for depth in 0..<path.count { groups.insert(Array(path.prefix(depth + 1))) } }
     var text =
       "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups.count) group\(groups.count == 1 ? "" : "s")"
-    text +=
-      skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + skipped.joined(separator: "\n  ")
+    // The first 50 reasons are listed; a hostile file cannot flood the terminal.
+    var listed = skipped.prefix(50).joined(separator: "\n  ")
+    if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
+    text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
     return text
   }
 }

@@ -70,11 +70,11 @@ struct JSONError: Error {
 /// nesting depth (recursion is bounded by it), each string's and number's length, and the number of values.
 struct JSONReader {
   struct Limits {
-    var maxInputBytes = 256 << 20
+    var maxInputBytes = 128 << 20
     var maxDepth = 64
     var maxStringBytes = 16 << 20
     var maxNumberLength = 64
-    var maxValues = 10_000_000
+    var maxValues = 4_000_000
   }
 
   private let bytes: [UInt8]

@@ -115,6 +115,19 @@ import Testing
     try Self.refused(Array(#"{"items": [-]}"#.utf8), "a number needs digits")
   }
 
+  @Test func jsonValueCountBounded() throws {
+    guard CLI.available else { return }
+    // 4,000,001 values (about 8 MB of "0,") are refused.
+    let more = "{\"items\": [" + String(repeating: "0,", count: 3_999_998) + "0]}"
+    try Self.refused(Array(more.utf8), "more than 4000000 values")
+    // What was skipped is listed up to 50 reasons, then counted.
+    let skipped = "{\"items\": [" + String(repeating: "0,", count: 59) + "0]}"
+    let (result, _) = try Self.importing(Array(skipped.utf8), name: "skipped.json")
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains("skipped 60:"), "\(result.out)")
+    #expect(result.out.contains("\n  ... and 10 more)"), "\(result.out)")
+  }
+
   @Test func jsonTruncatedAtEveryByte() throws {
     guard CLI.available else { return }
     let whole = Array(#"{"items": [{"type": 1, "name": "A\u00e9", "login": {"uris": [], "x": true}}]}"#.utf8)
