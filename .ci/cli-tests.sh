@@ -1009,6 +1009,14 @@ PY
 check "Bitwarden hidden field protected" 0 '^Recovery: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Internet/GitHub
 check "Bitwarden card number protected" 0 '^Number: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Finance/Cards/Visa
 check "Bitwarden TOTP usable" 0 '^[0-9]{6} \(valid for' -- pw imp totp "$TMP/e24-bw.kdbx" Internet/GitHub
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli reads the Bitwarden import's fields" 0 '^KP2A_URL_1: https://gist.github.com$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -s --all \"$TMP/e24-bw.kdbx\" Internet/GitHub"
+  check "keepassxc-cli reads the Bitwarden import's TOTP" 0 '^[0-9]{6}$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -t \"$TMP/e24-bw.kdbx\" Internet/GitHub"
+else
+  echo "SKIP keepassxc-cli reading the imports: keepassxc-cli is not installed"
+fi
 check "Bitwarden organization export: collections as groups" 0 '\(Bitwarden JSON: 1 entry in 2 groups; nothing skipped\)' -- \
   pw imp import "$TMP/e24-fixtures/bitwarden-org.json" "$TMP/e24-bworg.kdbx" --kdf aes-kdf --rounds 1000
 check "Bitwarden collection entry" 0 '^ops$' -- pw imp show "$TMP/e24-bworg.kdbx" Shared/Ops/VPN -a UserName
@@ -1043,6 +1051,12 @@ check "1PUX password item" 0 '^wifi-pass$' -- pw imp show "$TMP/e24-op.kdbx" Per
 check "1PUX archived item" 0 '^old note$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Archive/Old -a Notes
 pw imp attachment-export "$TMP/e24-op.kdbx" "Personal/Passport scan" passport.txt "$TMP/e24-passport.txt" >/dev/null
 check "1PUX document attached" 0 '^passport 123456$' -- cat "$TMP/e24-passport.txt"
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli reads the 1PUX import" 0 '^Security: Recovery code: 1111-2222$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -s --all \"$TMP/e24-op.kdbx\" Personal/GitHub"
+else
+  echo "SKIP keepassxc-cli reading the 1PUX import: keepassxc-cli is not installed"
+fi
 check "malformed zip: truncated" 1 'truncated.1pux is not a readable zip archive: no end of central directory record' -- \
   pw imp import "$TMP/e24-fixtures/truncated.1pux" "$TMP/e24-none.kdbx"
 check "malformed zip: CRC-32" 1 "the member 'files/doc1__passport.txt' fails its CRC-32 check" -- \
