@@ -956,10 +956,134 @@ check "malformed CSV: open quote" 1 'line 2: a quoted field is not closed' -- \
   pw imp import "$TMP/e24-fixtures/open-quote.csv" "$TMP/e24-none.kdbx"
 check "malformed CSV: ragged row" 1 'record 1 has 2 fields; the header has 3' -- \
   pw imp import "$TMP/e24-fixtures/ragged.csv" "$TMP/e24-none.kdbx"
-check "zip archive refused" 1 'zip archive .*1Password' -- pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-none.kdbx"
-check "JSON refused with a message" 1 'is JSON \(a Bitwarden export\?\); JSON imports are not supported yet' -- \
-  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-none.kdbx"
 check "nothing written by failed imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
 
+
+# #24 imports and open
+# Bitwarden JSON: every item comes back field by field (checked against the source by an independent mapping).
+check "import Bitwarden JSON" 0 '\(Bitwarden JSON: 6 entries in 4 groups; skipped 3:' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-bw.kdbx" --kdf aes-kdf --rounds 1000
+check "Bitwarden import names what it skipped" 0 "the linked field 'Linked'" -- \
+  bash -c "printf 'imp\n' | \"$K\" import \"$TMP/e24-fixtures/bitwarden.json\" \"$TMP/e24-bw2.kdbx\" --kdf aes-kdf --rounds 1000"
+pw imp export "$TMP/e24-bw.kdbx" --format json > "$TMP/e24-bw.json"
+check "Bitwarden import: same entries as the source" 0 '^same 6$' -- python3 - "$TMP/e24-fixtures/bitwarden.json" "$TMP/e24-bw.json" <<'PY'
+import json, sys
+source, exported = (json.load(open(p, encoding='utf-8')) for p in sys.argv[1:3])
+folders = {f['id']: [p for p in f['name'].split('/') if p] for f in source['folders']}
+card = [('cardholderName', 'Cardholder Name'), ('brand', 'Brand'), ('number', 'Number'), ('expMonth', 'Expiry Month'),
+        ('expYear', 'Expiry Year'), ('code', 'Security Code')]
+identity = [('title', 'Title (Identity)'), ('firstName', 'First Name'), ('lastName', 'Last Name'), ('email', 'Email'),
+            ('phone', 'Phone'), ('city', 'City')]
+ssh = [('privateKey', 'Private Key'), ('publicKey', 'Public Key'), ('keyFingerprint', 'Fingerprint')]
+entries = {e['title']: e for e in exported['entries']}
+same = 0
+for item in source['items']:
+    e = entries.get(item['name'])
+    want = {'groupPath': folders.get(item.get('folderId'), []), 'notes': item.get('notes') or '', 'fields': {}}
+    login = item.get('login') or {}
+    uris = [u['uri'] for u in login.get('uris', [])]
+    want['username'] = login.get('username') or (item.get('identity') or {}).get('username') or ''
+    want['password'] = login.get('password') or ''
+    want['url'] = uris[0] if uris else ''
+    for n, u in enumerate(uris[1:]): want['fields']['KP2A_URL_%d' % (n + 1)] = u
+    for key, name in card: want['fields'].update({name: item['card'][key]} if item.get('card', {}).get(key) else {})
+    for key, name in identity: want['fields'].update({name: item['identity'][key]} if item.get('identity', {}).get(key) else {})
+    for key, name in ssh: want['fields'].update({name: item['sshKey'][key]} if item.get('sshKey', {}).get(key) else {})
+    for f in item.get('fields', []):
+        if f['type'] != 3: want['fields'][f['name']] = f['value']
+    totp = login.get('totp')
+    if totp:
+        want['fields']['otp'] = totp if totp.startswith('otpauth://') else \
+            'otpauth://totp/%s?secret=%s&period=30&digits=6&algorithm=SHA1' % (''.join(c for c in item['name'] if c.isalnum()), totp)
+    for key, time in (('created', 'creationDate'), ('modified', 'revisionDate')):
+        if item.get(time): want[key] = item[time][:19] + 'Z'
+    got = e and {'groupPath': e['groupPath'], 'notes': e['notes'], 'username': e['username'], 'password': e['password'],
+                 'url': e['url'], 'fields': e['fields']}
+    if got: got.update({key: e['times'][key] for key in ('created', 'modified') if key in want})
+    want['history'] = len(item.get('passwordHistory') or [])
+    if got: got['history'] = e['historyCount']
+    if got == want: same += 1
+    else: print('DIFF', item['name'], got, want)
+print('same', same)
+PY
+check "Bitwarden hidden field protected" 0 '^Recovery: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Internet/GitHub
+check "Bitwarden card number protected" 0 '^Number: PROTECTED$' -- pw imp show "$TMP/e24-bw.kdbx" Finance/Cards/Visa
+check "Bitwarden TOTP usable" 0 '^[0-9]{6} \(valid for' -- pw imp totp "$TMP/e24-bw.kdbx" Internet/GitHub
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli reads the Bitwarden import's fields" 0 '^KP2A_URL_1: https://gist.github.com$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -s --all \"$TMP/e24-bw.kdbx\" Internet/GitHub"
+  check "keepassxc-cli reads the Bitwarden import's TOTP" 0 '^[0-9]{6}$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -t \"$TMP/e24-bw.kdbx\" Internet/GitHub"
+else
+  echo "SKIP keepassxc-cli reading the imports: keepassxc-cli is not installed"
+fi
+check "Bitwarden organization export: collections as groups" 0 '\(Bitwarden JSON: 1 entry in 2 groups; nothing skipped\)' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-org.json" "$TMP/e24-bworg.kdbx" --kdf aes-kdf --rounds 1000
+check "Bitwarden collection entry" 0 '^ops$' -- pw imp show "$TMP/e24-bworg.kdbx" Shared/Ops/VPN -a UserName
+check "malformed JSON: truncated" 1 'bitwarden-bad.json is not valid JSON: line 1, column [0-9]+ \(byte [0-9]+\): the text ends inside a string' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-bad.json" "$TMP/e24-none.kdbx"
+check "encrypted Bitwarden export refused" 1 'is an encrypted Bitwarden export' -- \
+  pw imp import "$TMP/e24-fixtures/bitwarden-encrypted.json" "$TMP/e24-none.kdbx"
+printf '{"items": [' > "$TMP/e24-deep.json"; printf '[%.0s' $(seq 1 5000) >> "$TMP/e24-deep.json"
+check "JSON depth bomb refused" 1 'nested more than 64 levels deep' -- pw imp import "$TMP/e24-deep.json" "$TMP/e24-none.kdbx"
+printf '{"items": [], "x": "\xff"}' > "$TMP/e24-utf8.json"
+check "JSON invalid UTF-8 refused" 1 'column 21 \(byte 20\): a string that is not valid UTF-8' -- \
+  pw imp import "$TMP/e24-utf8.json" "$TMP/e24-none.kdbx"
+printf '{"folders": []}' > "$TMP/e24-notbw.json"
+check "JSON that is not a Bitwarden export" 1 'not a Bitwarden export \(no "items" array\)' -- \
+  pw imp import "$TMP/e24-notbw.json" "$TMP/e24-none.kdbx"
+check "nothing written by failed JSON imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
+
+# 1Password .1pux: a zip archive read with our own inflate, CRC-32 checked.
+check "import 1Password 1PUX" 0 '\(1Password 1PUX: 6 entries in 2 groups; nothing skipped\)' -- \
+  pw imp import "$TMP/e24-fixtures/export.1pux" "$TMP/e24-op.kdbx" --kdf aes-kdf --rounds 1000
+check "1PUX login fields" 0 '^octocat$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub -a UserName
+check "1PUX password" 0 '^correct horse$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub -a Password
+check "1PUX second URL" 0 '^https://gist.github.com$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub -a KP2A_URL_1
+check "1PUX concealed field protected" 0 '^Security: Recovery code: PROTECTED$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub
+check "1PUX password history kept" 0 '"historyCount": 2' -- pw imp export "$TMP/e24-op.kdbx" --format json
+check "1PUX tags" 0 '^Tags: dev, work$' -- pw imp show "$TMP/e24-op.kdbx" Personal/GitHub
+check "1PUX TOTP usable" 0 '^[0-9]{6} \(valid for' -- pw imp totp "$TMP/e24-op.kdbx" Personal/GitHub
+check "1PUX card number protected" 0 '^number: PROTECTED$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Visa
+check "1PUX card expiry" 0 '^expiry date: 2030-12$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Visa
+check "1PUX identity address" 0 '^Address: address: 1 Main St, London, N1, gb$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Me
+check "1PUX password item" 0 '^wifi-pass$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Router -a Password
+check "1PUX archived item" 0 '^old note$' -- pw imp show "$TMP/e24-op.kdbx" Personal/Archive/Old -a Notes
+pw imp attachment-export "$TMP/e24-op.kdbx" "Personal/Passport scan" passport.txt "$TMP/e24-passport.txt" >/dev/null
+check "1PUX document attached" 0 '^passport 123456$' -- cat "$TMP/e24-passport.txt"
+if command -v keepassxc-cli >/dev/null; then
+  check "keepassxc-cli reads the 1PUX import" 0 '^Security: Recovery code: 1111-2222$' -- \
+    bash -c "printf 'imp\n' | keepassxc-cli show -q -s --all \"$TMP/e24-op.kdbx\" Personal/GitHub"
+else
+  echo "SKIP keepassxc-cli reading the 1PUX import: keepassxc-cli is not installed"
+fi
+check "malformed zip: truncated" 1 'truncated.1pux is not a readable zip archive: no end of central directory record' -- \
+  pw imp import "$TMP/e24-fixtures/truncated.1pux" "$TMP/e24-none.kdbx"
+check "malformed zip: CRC-32" 1 "the member 'files/doc1__passport.txt' fails its CRC-32 check" -- \
+  pw imp import "$TMP/e24-fixtures/bad-crc.1pux" "$TMP/e24-none.kdbx"
+check "nothing written by failed zip imports" 0 '' -- test ! -e "$TMP/e24-none.kdbx"
+# kdbx open: one unlock, several commands piped after the password; changes held until 'save'.
+O="$TMP/e24-open.kdbx"
+cp "$F" "$O"
+check "open: read commands" 0 '^Email/Mail$' -- bash -c "printf 'fixture\nls\nsearch mail\nshow Email/Mail -a UserName\nexit\n' | \"$K\" open \"$O\""
+check "open: show in session" 0 '^me@example.org$' -- bash -c "printf 'fixture\nshow Email/Mail -a UserName\n' | \"$K\" open \"$O\""
+check "open: add, edit, mv, mkdir then save" 0 '^Saved ' -- bash -c "printf 'fixture\nmkdir Work\nadd Work/VPN -u ops -p\nvpn-pass\nedit Work/VPN --url \"https://vpn example\"\nmv Email/Mail Work\nsave\nexit\n' | \"$K\" open \"$O\""
+check "open: saved changes on disk" 0 '^vpn-pass$' -- pw fixture show "$O" Work/VPN -a Password
+check "open: quoted argument kept" 0 '^https://vpn example$' -- pw fixture show "$O" Work/VPN -a URL
+check "open: mv saved" 0 '^me@example.org$' -- pw fixture show "$O" Work/Mail -a UserName
+before="$(sha256sum "$O")"
+check "open: unsaved changes discarded, exit 1" 1 'unsaved changes to .* were discarded' -- bash -c "printf 'fixture\nrm Work/VPN\nexit\n' | \"$K\" open \"$O\""
+check "open: nothing written without save" 0 '' -- test "$before" = "$(sha256sum "$O")"
+check "open: a failing command sets the exit status" 1 "kdbx show: no entry named 'Nope'" -- bash -c "printf 'fixture\nshow Nope\nls\n' | \"$K\" open \"$O\""
+check "open: unknown command" 1 "unknown command 'frobnicate'" -- bash -c "printf 'fixture\nfrobnicate\n' | \"$K\" open \"$O\""
+check "open: unclosed quote" 1 'a quote is not closed' -- bash -c "printf 'fixture\nshow \"Work/VPN\n' | \"$K\" open \"$O\""
+check "open: wrong password" 2 'wrong password' -- bash -c "printf 'nope\nls\n' | \"$K\" open \"$O\""
+check "open: command help" 0 'USAGE: kdbx show' -- bash -c "printf 'fixture\nshow --help\n' | \"$K\" open \"$O\""
+check "open: totp" 0 '^[0-9]{6} \(valid for' -- bash -c "printf 'demo\ntotp Internet/GitHub\n' | \"$K\" open \"$DEMO\""
+check "open: output escaped" 1 "no entry named 'a\\\\x1b\\[31mb'" -- bash -c "printf 'fixture\\nshow a\\033[31mb\\n' | \"$K\" open \"$O\""
+check "open: idle timeout locks" 0 'Locked after 1 s without a command' -- bash -c "(printf 'fixture\nls\n'; sleep 3; printf 'ls\n') | \"$K\" open \"$O\" --timeout 1"
+check "open: saving refused when another program saved meanwhile" 1 'changed since it was read' -- bash -c \
+  "(printf 'fixture\nmkdir Later\n'; sleep 1; printf 'fixture\n' | \"$K\" mkdir \"$O\" Other >/dev/null; printf 'save\nexit\n') | \"$K\" open \"$O\""
+check "open: the other program's save kept" 0 '^Other/$' -- pw fixture ls "$O"
 echo "cli-tests: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,8 +1,132 @@
-/// Bitwarden's unencrypted JSON export: recognised by `kdbx import` and refused with a message until its reader is
-/// written (issue #24 item 7; the fixture `bitwarden.json` of `Vectors/tools/import_fixtures.py` is ready for it).
+import KDBX
+
+/// Bitwarden's unencrypted JSON export (Bitwarden Help, "Condition a Bitwarden .json file"): `folders` (or an
+/// organization's `collections`) and `items` of type 1 login, 2 secure note, 3 card, 4 identity and 5 SSH key, with
+/// custom `fields` of type 0 text, 1 hidden, 2 boolean and 3 linked.
+///
+/// Mapped as KeePassXC's Bitwarden import does: folders (a `/` in a name nests) become groups; a login's first URI
+/// is the URL and the others `KP2A_URL_1`, `KP2A_URL_2`, ...; TOTP becomes the `otp` field (an `otpauth://` URI);
+/// cards, identities and SSH keys become custom fields (numbers, codes and private keys protected); hidden custom
+/// fields are protected. The password history becomes the entry's history. Favorites, re-prompt flags and linked fields
+/// are not KeePass concepts and are reported as skipped.
 enum BitwardenImport {
-  static func read(_ text: String, source: String) throws(CLIError) -> ImportedVault {
-    throw .failure(
-      "\(source) is JSON (a Bitwarden export?); JSON imports are not supported yet: export to CSV and import that")
+  static func read(_ bytes: [UInt8], source: String) throws(CLIError) -> ImportedVault {
+    let document: JSON
+    do throws(JSONError) {
+      document = try JSONReader.parse(bytes)
+    } catch {
+      throw .failure("\(source) is not valid JSON: \(error.description)")
+    }
+    if document["encrypted"]?.bool == true || document["passwordProtected"]?.bool == true {
+      throw .failure(
+        "\(source) is an encrypted Bitwarden export; export again in Bitwarden as .json (not 'encrypted json' "
+          + "or password protected)")
+    }
+    guard let items = document["items"]?.array else {
+      throw .failure("\(source) is JSON but not a Bitwarden export (no \"items\" array)")
+    }
+    var vault = ImportedVault()
+    vault.rootName = "Bitwarden"
+    var folders: [String: [String]] = [:]
+    for folder in (document["folders"]?.array ?? []) + (document["collections"]?.array ?? []) {
+      guard let id = folder["id"]?.string, let name = folder["name"]?.string else { continue }
+      let path = name.split(separator: "/").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+      guard !path.isEmpty else { continue }
+      folders[id] = path
+      vault.emptyGroups.append(path)
+    }
+    var favorites = 0
+    var reprompts = 0
+    for (index, item) in items.enumerated() {
+      let name = item["name"]?.string ?? ""
+      let label = name.isEmpty ? "item \(index + 1)" : "'\(name)'"
+      guard let type = item["type"]?.integer else {
+        vault.skipped.append("item \(index + 1) has no type")
+        continue
+      }
+      var record = ImportedVault.Record()
+      record.title = name
+      record.notes = item["notes"]?.string ?? ""
+      if let folder = item["folderId"]?.string, let path = folders[folder] {
+        record.groupPath = path
+      } else if let collection = item["collectionIds"]?.array?.first?.string, let path = folders[collection] {
+        record.groupPath = path
+      }
+      record.created = item["creationDate"]?.string.flatMap(ISO8601.parse)
+      record.modified = item["revisionDate"]?.string.flatMap(ISO8601.parse)
+      func add(_ fieldName: String, _ value: JSON?, protected: Bool = false) {
+        guard let text = value?.text, !text.isEmpty else { return }
+        record.fields.append((fieldName, text, protected))
+      }
+      switch type {
+      case 1:
+        let login = item["login"]
+        record.username = login?["username"]?.string ?? ""
+        record.password = login?["password"]?.string ?? ""
+        record.otp = login?["totp"]?.string ?? ""
+        let uris = (login?["uris"]?.array ?? []).compactMap { $0["uri"]?.string }.filter { !$0.isEmpty }
+        record.url = uris.first ?? ""
+        for (number, uri) in uris.dropFirst().enumerated() {
+          record.fields.append(("KP2A_URL_\(number + 1)", uri, false))
+        }
+        if let passkeys = login?["fido2Credentials"]?.array, !passkeys.isEmpty {
+          vault.skipped.append("\(label): \(passkeys.count) passkey(s) (not portable between managers)")
+        }
+      case 2:
+        break
+      case 3:
+        let card = item["card"]
+        add("Cardholder Name", card?["cardholderName"])
+        add("Brand", card?["brand"])
+        add("Number", card?["number"], protected: true)
+        add("Expiry Month", card?["expMonth"])
+        add("Expiry Year", card?["expYear"])
+        add("Security Code", card?["code"], protected: true)
+      case 4:
+        let identity = item["identity"]
+        record.username = identity?["username"]?.string ?? ""
+        for (key, fieldName, protected) in identityFields { add(fieldName, identity?[key], protected: protected) }
+      case 5:
+        let key = item["sshKey"]
+        add("Private Key", key?["privateKey"], protected: true)
+        add("Public Key", key?["publicKey"])
+        add("Fingerprint", key?["keyFingerprint"])
+      default:
+        vault.skipped.append("\(label): item type \(type), which this import does not know")
+        continue
+      }
+      for field in item["fields"]?.array ?? [] {
+        let fieldName = field["name"]?.string ?? ""
+        switch field["type"]?.integer ?? 0 {
+        case 3:
+          vault.skipped.append("\(label): the linked field '\(fieldName)' (it only points at another field)")
+        case let fieldType:
+          guard let value = field["value"]?.text else { continue }
+          record.fields.append((fieldName, value, fieldType == 1))
+        }
+      }
+      if item["favorite"]?.bool == true { favorites += 1 }
+      if let reprompt = item["reprompt"]?.integer, reprompt != 0 { reprompts += 1 }
+      for old in item["passwordHistory"]?.array ?? [] {
+        guard let password = old["password"]?.string else { continue }
+        record.passwordHistory.append((password, old["lastUsedDate"]?.string.flatMap(ISO8601.parse)))
+      }
+      vault.records.append(record)
+    }
+    if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
+    if reprompts > 0 {
+      vault.skipped.append("the master password re-prompt of \(reprompts) item(s) (KeePass has none)")
+    }
+    return vault
   }
+
+  /// Bitwarden's identity keys, the custom field names they become, and whether the value is protected.
+  static let identityFields: [(String, String, Bool)] = [
+    ("title", "Title (Identity)", false), ("firstName", "First Name", false), ("middleName", "Middle Name", false),
+    ("lastName", "Last Name", false), ("company", "Company", false), ("email", "Email", false),
+    ("phone", "Phone", false), ("address1", "Address 1", false), ("address2", "Address 2", false),
+    ("address3", "Address 3", false), ("city", "City", false), ("state", "State", false),
+    ("postalCode", "Postal Code", false), ("country", "Country", false), ("ssn", "Social Security Number", true),
+    ("passportNumber", "Passport Number", true), ("licenseNumber", "License Number", true),
+  ]
 }

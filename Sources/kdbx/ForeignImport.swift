@@ -11,10 +11,9 @@ enum ForeignImport {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
     guard start < bytes.count else { throw .failure("\(source) is empty") }
-    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-      throw .failure(
-        "\(source) is a zip archive (a 1Password .1pux export?); 1Password imports are not supported yet: export "
-          + "to CSV in 1Password and import that with --columns")
+    if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+      if columns != nil { throw .usage("--columns applies to CSV files only") }
+      return ("1Password 1PUX", try OnePasswordImport.read(bytes, source: source))
     }
     switch bytes[start] {
     case 0x3C:  // '<': KeePass 2 XML
@@ -22,8 +21,7 @@ enum ForeignImport {
       return nil
     case 0x7B, 0x5B:  // '{' or '[': JSON
       if columns != nil { throw .usage("--columns applies to CSV files only") }
-      guard let text = String(validating: bytes, as: UTF8.self) else { throw .failure("\(source) is not UTF-8") }
-      return ("Bitwarden JSON", try BitwardenImport.read(text, source: source))
+      return ("Bitwarden JSON", try BitwardenImport.read(bytes, source: source))
     default:
       guard let text = String(validating: bytes, as: UTF8.self) else {
         throw .failure("\(source) is not UTF-8 text: not a CSV, JSON or KeePass 2 XML export")

@@ -14,6 +14,10 @@ struct ImportedVault {
     /// An `otpauth://` URI or a base32 secret.
     var otp = ""
     var fields: [(name: String, value: String, protected: Bool)] = []
+    /// Earlier passwords with when they stopped being used, kept as the entry's history (oldest first).
+    var passwordHistory: [(password: String, until: Timestamp?)] = []
+    /// Files attached to the entry (1Password documents and file fields).
+    var attachments: [(name: String, data: [UInt8])] = []
     var iconID: Int? = nil
     var created: Timestamp? = nil
     var modified: Timestamp? = nil
@@ -64,6 +68,27 @@ struct ImportedVault {
       if let icon = record.iconID, (0...68).contains(icon) { entry.iconID = Int64(icon) }
       if let created = record.created { entry.times?.creationTime = created }
       if let modified = record.modified { entry.times?.lastModificationTime = modified }
+      for attachment in record.attachments {
+        try StorableText.check(attachment.name, as: "the attachment name '\(attachment.name)'")
+        var name = attachment.name
+        var suffix = 2
+        while entry.attachments.contains(where: { $0.name == name }) {
+          name = "\(attachment.name) (\(suffix))"
+          suffix += 1
+        }
+        entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
+      }
+      // Each earlier password becomes a history version of the entry, as KeePass keeps one per change.
+      let current = entry
+      for old in record.passwordHistory.sorted(by: {
+        ($0.until?.secondsSince0001 ?? 0) < ($1.until?.secondsSince0001 ?? 0)
+      }) {
+        var version = current
+        version.history = nil
+        version[field: Entry.passwordField] = .protected(ProtectedValue(old.password, using: &random))
+        if let until = old.until { version.times?.lastModificationTime = until }
+        entry.history = (entry.history ?? []) + [version]
+      }
       let indexPath = ImportedVault.group(record.groupPath, in: &root, clock: clock, random: &random)
       ImportedVault.append(entry, at: indexPath[...], in: &root)
     }
@@ -111,8 +136,10 @@ struct ImportedVault {
     for path in emptyGroups { for depth in 0..<path.count { groups.insert(Array(path.prefix(depth + 1))) } }
     var text =
       "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups.count) group\(groups.count == 1 ? "" : "s")"
-    text +=
-      skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + skipped.joined(separator: "\n  ")
+    // The first 50 reasons are listed; a hostile file cannot flood the terminal.
+    var listed = skipped.prefix(50).joined(separator: "\n  ")
+    if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
+    text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
     return text
   }
 }

@@ -7,4 +7,7 @@ enum ProcessLifetime {
 
   /// Keeps `opened` alive until exit (the CLI is single-threaded; this runs on the main thread only).
   static func keep(_ opened: OpenedDatabase) { kept.append(opened) }
+
+  /// Lets go of everything kept (`kdbx open` locking its vault).
+  static func releaseAll() { kept.removeAll() }
 }

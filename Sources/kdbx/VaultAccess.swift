@@ -48,6 +48,7 @@ struct VaultAccess {
   /// the file is read and held until the process ends, so that concurrent commands take turns (waiting up to
   /// `--lock-timeout` seconds, default 20), and ``save()`` replaces the file only if it still holds what was read.
   static func open(_ arguments: inout Arguments, forChange: Bool = false) throws(CLIError) -> VaultAccess {
+    if let session = InteractiveSession.current { return try session.access(&arguments) }  // kdbx open
     let path = try arguments.positional(0, "FILE")
     let keyFilePath = arguments.value("--key-file", "-k")
     let noPassword = arguments.flag("--no-password")
@@ -219,6 +220,8 @@ struct VaultAccess {
   /// `db-edit` passes a new `key` and `settings`; other commands keep the ones the vault was opened with.
   func save(key newKey: CompositeKey? = nil, settings: SaveSettings? = nil) throws(CLIError) {
     try KeePass1Access.refuseChange(opened, path: path)
+    // `kdbx open`: the change is kept in the session until its 'save'.
+    if let session = InteractiveSession.current, session.keep(opened.database) { return }
     let saved: SavedFile
     let bar = ProgressBar(label: "Saving")
     do {

@@ -26,6 +26,8 @@ let usage = """
     totp ENTRY         Print the entry's current one-time password.
     clip ENTRY [TIMEOUT]
                        Copy the password (-a NAME, --totp) to the clipboard; cleared after TIMEOUT s (10).
+    open               Unlock once, then run ls, show, search, totp, clip, add, edit, rm, mv, mkdir and save
+                       at a prompt (or piped after the password); locks on exit or after --timeout S idle.
     analyze            Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).
     export             Write the whole vault in clear (--format xml|json|csv).
     attachment-export ENTRY NAME PATH
@@ -49,8 +51,9 @@ let usage = """
     merge FILE OTHER...
                        Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).
     convert FILE OUT   Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).
-    import SOURCE OUT  Create a database from a KeePass 2 XML export, a KeePass 1.x .kdb file or a CSV export
-                       (detected from the content; --columns maps CSV columns; settings as for create).
+    import SOURCE OUT  Create a database from a KeePass 2 XML export, a KeePass 1.x .kdb file, a CSV export,
+                       a Bitwarden JSON export or a 1Password .1pux export (detected from the content;
+                       --columns maps CSV columns; settings as for create).
     create FILE        Create an empty database (--cipher, --kdf, --format, --decryption-time MS or
                        --iterations/--rounds, --memory, ...).
     db-edit FILE       Change the password or key file (--set-password, --set-key-file PATH,
@@ -128,6 +131,7 @@ func allCommands() -> [Command] {
     Command(name: "estimate", help: EstimateCommand.help, run: EstimateCommand.run),
     Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
     Command(name: "clip", help: ClipCommand.help, run: ClipCommand.run),
+    Command(name: "open", help: OpenCommand.help, run: OpenCommand.run),
   ]
 }
 

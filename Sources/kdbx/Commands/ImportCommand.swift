@@ -2,7 +2,8 @@ import KDBX
 import KDBXFileIO
 import KDBXXML
 
-/// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export or a KeePass 1.x file.
+/// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export, a KeePass 1.x file, or
+/// another manager's export (CSV, Bitwarden JSON, 1Password .1pux).
 enum ImportCommand {
   static let help = """
     USAGE: kdbx import SOURCE OUT [--cipher ...] [--kdf ...] [--format ...]
@@ -19,7 +20,16 @@ enum ImportCommand {
         manager's: columns named Group, Title, Username, Password, URL, Notes, TOTP, Tags, Icon, Last Modified,
         Created are recognised, --columns title=Name,password=Secret,... maps others (a name or a 1-based
         number); other columns become custom fields; groups are '/' paths, a shared first one is the root).
-      JSON (Bitwarden) and zip (1Password .1pux) exports are recognised and refused with a message (not read yet).
+      - Bitwarden's unencrypted JSON export (personal or organization): folders or collections become groups;
+        logins keep username, password, URIs (the first as URL, others as KP2A_URL_1, ...), TOTP (as the otp
+        field) and notes; cards, identities and SSH keys become custom fields (numbers, codes, keys protected);
+        custom fields are kept (hidden ones protected); the password history becomes the entry's history.
+        Favorites, re-prompt and linked fields are listed as skipped.
+      - 1Password's .1pux export (a zip archive, read with our own inflate, each member's CRC-32 checked, sizes
+        bounded): vaults become groups (under the account when there are several; archived items in 'Archive');
+        login fields, URLs (the first as URL, others as KP2A_URL_1, ...), the first TOTP (as otp), notes, tags
+        and times are kept; section fields become custom fields named 'Section: Title' (concealed values, card
+        numbers and SSH keys protected); documents and file fields become attachments.
       The import says how many entries it imported and what it skipped. A malformed file is refused before
       any password is asked for, and nothing is written.
     """
