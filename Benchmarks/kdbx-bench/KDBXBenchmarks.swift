@@ -7,13 +7,15 @@ import KDBXCrypto
 import KDBXFileIO
 import KDBXXML
 
-/// The corpus file, found beside the repository (from this source file's path) or in the working directory.
+/// The corpus file, found beside the repository (from this source file's path; one level further up from a
+/// worktree in `wt/NAME`, as the tests look) or in the working directory.
 func largeVaultBytes() -> [UInt8]? {
   var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
   parts.removeLast(3)
   let repository = parts.joined(separator: "/")
   for path in [
-    repository + "/../shared/corpus/generated/large_5000.kdbx", "../shared/corpus/generated/large_5000.kdbx",
+    repository + "/../shared/corpus/generated/large_5000.kdbx",
+    repository + "/../../shared/corpus/generated/large_5000.kdbx", "../shared/corpus/generated/large_5000.kdbx",
   ] {
     if let bytes = try? FileIO.readFile(atPath: path) { return bytes }
   }

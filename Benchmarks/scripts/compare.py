@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""One comparison table: our kdbx-bench figures against the native anchors installed on this machine.
+
+Usage: compare.py [--bench PATH] [--rounds N] [--markdown | --write-readme README.md] [--only SUBSTR ...]
+
+  --bench PATH   the kdbx-bench binary (default .build/release/kdbx-bench; build it with
+                 `swift build -c release --product kdbx-bench`)
+  --rounds N     how many times ours and the anchors run, alternately (default 3); each figure is the
+                 median of the N rounds (and each round is itself a median inside the tool that ran it)
+  --markdown     print the README's performance section (date, machine, load, table) instead of a plain table
+  --write-readme PATH
+                 the same, written into PATH between the lines "<!-- compare.py begin -->" and
+                 "<!-- compare.py end -->" (the README's generated section)
+  --only SUBSTR  keep only the figures whose name contains SUBSTR (repeatable)
+
+The anchors are the helpers of ../shared/bench/anchors.sh (anchors-c/): libsodium, OpenSSL's `speed` with AES-NI
+masked (its bitsliced decryption), libxml2's SAX2 parser, zlib, libgcrypt's portable code. Binaries that
+anchors.sh built ($PA_WORK/bin, default /dev/shm/perf-anchors/bin) are used as they are; missing ones are compiled
+into a scratch directory when the headers are installed. An anchor that cannot run is shown as "skipped", with the
+reason. Throughputs are MB/s (1e6 bytes per second); kdbx-bench's MiB/s are converted. Ratio is always our speed
+over the anchor's (above 1: we are faster), so times are inverted. Measuring tool only: nothing here is part of
+the library.
+"""
+import datetime
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+MIB = 1048576 / 1e6  # MiB/s -> MB/s
+
+# figure name, our kdbx-bench line, our unit kind, anchor key, goal (ratio ours/anchor), note
+FIGURES = [
+    ("ChaCha20 16 MiB", "chacha20-16MiB", "rate", "sodium:chacha20-ietf", 0.8, "libsodium (AVX2)"),
+    ("Salsa20 16 MiB", "salsa20-16MiB", "rate", "sodium:salsa20", 0.8, "libsodium (AVX2)"),
+    ("BLAKE2b 16 MiB", "blake2b-16MiB", "rate", "sodium:blake2b-512", 1.0, "libsodium (AVX2)"),
+    ("SHA-256 16 MiB", "sha256-16MiB", "rate", "sodium:sha256(C)", 1.0, "libsodium portable C"),
+    ("SHA-512 16 MiB", "sha512-16MiB", "rate", "sodium:sha512(C)", 1.0, "libsodium portable C"),
+    ("AES-256-CBC decrypt", "aes256-cbc-decrypt-16MiB", "rate", "openssl:bsaes-dec", 0.8,
+     "OpenSSL bitsliced, AES-NI masked"),
+    ("AES-256-CBC decrypt, constant-time", "aes256-ct-cbc-decrypt-16MiB", "rate", "openssl:bsaes-dec", None,
+     "OpenSSL bitsliced, AES-NI masked"),
+    ("AES-256-CBC encrypt", "aes256-cbc-encrypt-16MiB", "rate", "openssl:vpaes-enc", None,
+     "OpenSSL vpaes, AES-NI masked"),
+    ("Twofish-CBC decrypt", "twofish-cbc-decrypt-16MiB", "rate", "gcrypt:twofish256-cbc-dec", 1.0,
+     "libgcrypt, SIMD off"),
+    ("AES-KDF rounds, 1 thread", "aes-kdf-1thread", "rounds", "aeskdf:ttable", 1.0, "C T-table"),
+    ("Argon2id 64 MiB t=2 p=1, cold", "argon2id-64MiB-t2-p1-cold", "time", "sodium:argon2id-64-2", 1.0,
+     "libsodium crypto_pwhash"),
+    ("inflate, KeePass XML 50 MB", "inflate-keepass50MB", "rate", "zlib:inflate", 1.0, "zlib"),
+    ("deflate level 6, KeePass XML 50 MB", "deflate-l6-keepass50MB", "rate", "zlib:deflate6", 1.0, "zlib"),
+    ("XML reader events, 50 MB", "xml-reader-events", "rate", "xml:libxml2-sax2", 0.8, "libxml2 SAX2"),
+    ("open large_5000, in process", "kdbx-open-large5000", "time", None, None, "goal: at most 90 ms"),
+]
+
+
+def run(cmd, env=None, timeout=900):
+    merged = dict(os.environ)
+    if env:
+        merged.update(env)
+    return subprocess.run(cmd, capture_output=True, text=True, env=merged, timeout=timeout)
+
+
+def find_anchor_dir():
+    for candidate in (os.environ.get("PA_DIR"), os.path.join(REPO, "..", "shared", "bench"),
+                      os.path.join(REPO, "..", "..", "shared", "bench")):
+        if candidate and os.path.exists(os.path.join(candidate, "anchors.sh")):
+            return os.path.normpath(candidate)
+    return None
+
+
+class Anchors:
+    """Builds (or finds) the anchor helpers and runs them, one group per call."""
+
+    def __init__(self, scratch):
+        self.dir = find_anchor_dir()
+        self.scratch = scratch
+        self.prebuilt = os.path.join(os.environ.get("PA_WORK", "/dev/shm/perf-anchors"), "bin")
+        self.skipped = {}
+        self.binaries = {}
+        self.document = None
+
+    def binary(self, name, sources, libs):
+        if name in self.binaries:
+            return self.binaries[name]
+        path = os.path.join(self.prebuilt, name)
+        if not os.access(path, os.X_OK):
+            path = None
+            if self.dir is None:
+                self.skipped[name] = "anchors.sh not found (../shared/bench)"
+            elif shutil.which("gcc") is None:
+                self.skipped[name] = "gcc not installed"
+            else:
+                out = os.path.join(self.scratch, name)
+                args = ["gcc", "-O2"] + [os.path.join(self.dir, "anchors-c", s) for s in sources] + ["-o", out]
+                result = run(args + libs)
+                if result.returncode == 0:
+                    path = out
+                else:
+                    first = (result.stderr.strip().splitlines() or ["build failed"])[0]
+                    self.skipped[name] = "build failed: " + first[-90:]
+        self.binaries[name] = path
+        return path
+
+    def sodium(self):
+        exe = self.binary("sodium_bench", ["sodium_bench.c"], ["-lsodium"])
+        if exe is None:
+            return {}
+        values = {}
+        for line in run([exe, "3", "quick"]).stdout.splitlines():
+            m = re.match(r"sodium (\S+)\s+median_MBps=([\d.]+)", line)
+            if m:
+                values["sodium:" + m.group(1)] = float(m.group(2))
+            m = re.match(r"sodium argon2id m_MiB=64 t=2 p=1 median_s=([\d.]+)", line)
+            if m:
+                values["sodium:argon2id-64-2"] = float(m.group(1)) * 1e3
+        return values
+
+    def openssl(self):
+        if shutil.which("openssl") is None:
+            self.skipped["openssl"] = "openssl not installed"
+            return {}
+        values = {}
+        # -elapsed: wall-clock time like every other figure here (by default `speed` divides by user CPU time).
+        # Word 0 clears AES-NI and PCLMUL; word 1 must be given (":~0") or OpenSSL 3.0 zeroes it (see anchors.sh).
+        cap = {"OPENSSL_ia32cap": "~0x200000200000000:~0"}
+        for key, extra in (("openssl:bsaes-dec", ["-decrypt"]), ("openssl:vpaes-enc", [])):
+            out = run(["openssl", "speed", "-evp", "aes-256-cbc", "-bytes", "16384", "-seconds", "1", "-elapsed", "-mr"] + extra,
+                      env=cap).stdout
+            m = re.search(r"^\+F:\d+:[^:]+:([\d.]+)", out, re.M)
+            if m:
+                values[key] = float(m.group(1)) / 1e6
+        return values
+
+    def gcrypt(self):
+        exe = self.binary("gcrypt_bench", ["gcrypt_bench.c"], ["-lgcrypt"])
+        if exe is None:
+            return {}
+        hwf = "intel-avx2,intel-avx,intel-aesni,intel-shaext,intel-vaes-vpclmul,intel-ssse3,intel-pclmul,intel-avx512"
+        values = {}
+        for line in run([exe, "", "3"], env={"GCRY_DISABLE_HWF": hwf}).stdout.splitlines():
+            m = re.match(r"gcrypt (\S+)\s+median_MBps=\s*([\d.]+)", line)
+            if m:
+                values["gcrypt:" + m.group(1)] = float(m.group(2))
+        return values
+
+    def aeskdf(self):
+        exe = self.binary("aeskdf", ["aeskdf.c"], ["-lcrypto", "-lpthread"])
+        if exe is None:
+            return {}
+        m = re.search(r"impl=ttable threads=1 .*rounds_per_s=([\d.]+)", run([exe, "ttable", "0", "3", "1"]).stdout)
+        return {"aeskdf:ttable": float(m.group(1))} if m else {}
+
+    def xml(self, document):
+        exe = self.binary("xml_bench", ["xml_bench.c"], ["-lexpat"] + libxml2_flags())
+        if exe is None or document is None:
+            return {}
+        m = re.search(r"parser=libxml2-sax2 .*median_MBps=([\d.]+)", run([exe, document, "3"]).stdout)
+        return {"xml:libxml2-sax2": float(m.group(1))} if m else {}
+
+    def zlib(self, document):
+        if document is None:
+            return {}
+        data = open(document, "rb").read()
+        packed = zlib.compress(data, 6)
+
+        def best(f):
+            times = []
+            for _ in range(3):
+                t = time.perf_counter()
+                f()
+                times.append(time.perf_counter() - t)
+            return len(data) / 1e6 / statistics.median(times)
+
+        return {"zlib:inflate": best(lambda: zlib.decompress(packed)),
+                "zlib:deflate6": best(lambda: zlib.compress(data, 6))}
+
+
+def libxml2_flags():
+    result = run(["pkg-config", "--cflags", "--libs", "libxml-2.0"]) if shutil.which("pkg-config") else None
+    return result.stdout.split() if result and result.returncode == 0 else ["-I/usr/include/libxml2", "-lxml2"]
+
+
+def ours(bench, names):
+    """One kdbx-bench process for all the figures: name -> median (MB/s, rounds/s or ms)."""
+    out = run([bench] + names).stdout
+    values = {}
+    for line in out.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and fields[0] in names:
+            value = float(fields[1])
+            values[fields[0]] = value * MIB if fields[2] == "MiB/s" else value
+    return values
+
+
+def machine():
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}"
+
+
+def load():
+    try:
+        return open("/proc/loadavg").read().split()[:3]
+    except OSError:
+        return ["?", "?", "?"]
+
+
+def main():
+    args = sys.argv[1:]
+    bench = os.path.join(REPO, ".build", "release", "kdbx-bench")
+    rounds, markdown, only, readme = 3, False, [], None
+    while args:
+        a = args.pop(0)
+        if a == "--bench":
+            bench = args.pop(0)
+        elif a == "--rounds":
+            rounds = max(1, int(args.pop(0)))
+        elif a == "--markdown":
+            markdown = True
+        elif a == "--write-readme":
+            markdown, readme = True, args.pop(0)
+        elif a == "--only":
+            only.append(args.pop(0).lower())
+        else:
+            print(__doc__)
+            return 0 if a in ("-h", "--help") else 2
+    if not os.access(bench, os.X_OK):
+        print(f"compare.py: {bench} not found; build it with: swift build -c release --product kdbx-bench")
+        return 1
+    figures = [f for f in FIGURES if not only or any(s in f[0].lower() or s in f[1].lower() for s in only)]
+    keys = {f[3] for f in figures if f[3]}
+    groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib"}
+    groups = {g for g in groups if any(k.startswith(g + ":") for k in keys)}
+
+    load_before = load()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    with tempfile.TemporaryDirectory(prefix="kdbx-compare-") as scratch:
+        anchors = Anchors(scratch)
+        document = None
+        if groups & {"xml", "zlib"}:
+            # The document our XML and inflate benchmarks use, so that both sides read the same bytes.
+            document = os.path.join(scratch, "keepass.xml")
+            with open(document, "wb") as f:
+                if subprocess.run([bench, "--write-document"], stdout=f).returncode != 0:
+                    document = None
+        ours_runs, anchor_runs = {}, {}
+        for r in range(rounds):
+            print(f"round {r + 1}/{rounds}: ours", file=sys.stderr, flush=True)
+            for k, v in ours(bench, [f[1] for f in figures]).items():
+                ours_runs.setdefault(k, []).append(v)
+            print(f"round {r + 1}/{rounds}: anchors", file=sys.stderr, flush=True)
+            for g in sorted(groups):
+                values = getattr(anchors, g)(document) if g in ("xml", "zlib") else getattr(anchors, g)()
+                for k, v in values.items():
+                    anchor_runs.setdefault(k, []).append(v)
+        skipped = dict(anchors.skipped)
+    load_after = load()
+
+    cpus = os.cpu_count() or 1
+    loaded = any(v != "?" and float(v) > 0.5 * cpus for v in (load_before[0], load_after[0]))
+    rows = []
+    for name, line, kind, key, goal, note in figures:
+        o = statistics.median(ours_runs[line]) if line in ours_runs else None
+        a = statistics.median(anchor_runs[key]) if key and key in anchor_runs else None
+        ratio = None
+        if o and a:
+            ratio = a / o if kind == "time" else o / a
+        unit = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms"}[kind]
+        fmt = (lambda v: f"{v / 1e6:.2f} M") if kind == "rounds" else (lambda v: f"{v:.1f}")
+        ours_text = f"{fmt(o)} {unit}" if o else "not measured"
+        if key is None:
+            anchor_text = "-"
+        elif a:
+            anchor_text = f"{fmt(a)} {unit} ({note})"
+        else:
+            group = key.split(":")[0]
+            reason = next((v for k, v in skipped.items() if group in k), "no figure")
+            anchor_text = f"skipped: {reason} ({note})"
+        goal_text = "-" if goal is None else f">= {goal:.1f}x"
+        if key is None and note.startswith("goal"):
+            goal_text = note[len("goal: "):]
+        verdict = ""
+        # On a loaded machine a goal is neither claimed nor refused: one noisy run cannot say.
+        if ratio is not None and goal is not None and not loaded:
+            verdict = " (met)" if ratio >= goal else " (not met)"
+        ratio_text = f"{ratio:.2f}x{verdict}" if ratio is not None else "-"
+        rows.append((name, ours_text, anchor_text, ratio_text, goal_text))
+
+    header = ("figure", "ours", "anchor", "ratio", "goal")
+    date = started.strftime("%Y-%m-%d %H:%M UTC")
+    loadline = f"load average {' '.join(load_before)} before, {' '.join(load_after)} after"
+    lines = []
+    emit = lines.append
+    if markdown:
+        emit("<!-- generated by python3 Benchmarks/scripts/compare.py --write-readme README.md; do not edit by hand -->")
+        emit(f"Measured {date} on {machine()}; {loadline}; {rounds} rounds, ours and the anchors alternately, "
+              "medians; release build. Ratio is our speed over the anchor's.")
+        if loaded:
+            emit("")
+            emit(f"**The machine was loaded** (load average above {cpus / 2:g} on {cpus} CPUs) while this ran: "
+                  "the figures are noisy; trust ratios over absolute numbers, and rerun on a quiet machine before "
+                  "quoting a goal as met (met / not met is left out for that reason).")
+        emit("")
+        emit("| " + " | ".join(header) + " |")
+        emit("|" + "---|" * len(header))
+        for row in rows:
+            emit("| " + " | ".join(row) + " |")
+    else:
+        emit(f"# {date}; {machine()}; {loadline}; {rounds} rounds")
+        widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+        for row in [header] + rows:
+            emit("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    text = "\n".join(lines) + "\n"
+    if readme is None:
+        sys.stdout.write(text)
+        return 0
+    begin, end = "<!-- compare.py begin -->\n", "<!-- compare.py end -->"
+    old = open(readme).read()
+    if begin not in old or end not in old:
+        print(f"compare.py: {readme} has no '{begin.strip()}' ... '{end}' section", file=sys.stderr)
+        sys.stdout.write(text)
+        return 1
+    head, rest = old.split(begin, 1)
+    tail = rest.split(end, 1)[1]
+    with open(readme, "w") as f:
+        f.write(head + begin + text + end + tail)
+    print(f"compare.py: wrote the performance section of {readme}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
