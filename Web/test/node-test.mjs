@@ -176,13 +176,51 @@ if (!keepassxc) {
   });
   check(added.status === 0 && added.stdout.includes("Password: p4ss"), "keepassxc-cli shows the added entry");
 }
+// 6. Vaults the native CLI creates: a key file (with and without a password), KDBX 3.1 with AES-KDF, Twofish.
+const keyFilePath = join(work, "vault.keyx");
+native(["create-key-file", keyFilePath]);
+const keyFile = readFileSync(keyFilePath);
+const made = [
+  ["key file + password", ["--key-file", keyFilePath, "--memory", "1", "--iterations", "2"], "pw", keyFile],
+  ["key file only", ["--key-file", keyFilePath, "--no-password", "--memory", "1", "--iterations", "2"], null, keyFile],
+  ["KDBX 3.1, AES-KDF", ["--format", "3.1", "--kdf", "aes-kdf", "--rounds", "1000"], "pw", null],
+  ["KDBX 4.1, Twofish, Argon2d", ["--format", "4.1", "--cipher", "twofish", "--kdf", "argon2d", "--memory", "1",
+    "--iterations", "2"], "pw", null],
+];
+for (const [name, options, password, key] of made) {
+  const path = join(work, `${name.replace(/[^a-z0-9]/gi, "")}.kdbx`);
+  const created = native(["create", path, "--name", name, ...options], password === null ? "" : password + "\n");
+  if (created.status !== 0) {
+    fail(`kdbx create (${name})`, created.stderr);
+    continue;
+  }
+  const bytes = readFileSync(path);
+  const vault = kdbx.open(bytes, password, key);
+  check(vault.vault.meta.name === name, `a vault with ${name} opens in the module`);
+  kdbx.editEntry(vault.handle, kdbx.addEntry(vault.handle, null, { Title: "t" }), { Password: "secret" });
+  const again = kdbx.open(kdbx.save(vault.handle), password, key, { reveal: true });
+  check(again.vault.entries[0]?.password === "secret", `... and saves in the same format (${again.vault.version})`);
+  if (key) {
+    const wrong = statusOf(() => kdbx.open(bytes, password, new TextEncoder().encode("another key file")));
+    check(wrong === "wrongKey", `... and a different key file gives wrongKey`, wrong);
+  }
+  kdbx.close(again.handle);
+  kdbx.close(vault.handle);
+}
+
+// 7. A memory cap too small for the demo's 16 MiB Argon2 is an error, not a trap; the instance keeps working.
+const small = await loadKDBX(module, { memoryCapMiB: 16 });
+const capped = statusOf(() => small.open(demo, demoPassword));
+check(capped === "limitExceeded" || capped === "outOfMemory", `a 16 MiB memory cap refuses the demo (${capped})`);
+check(small.selfTest().passed, "the capped instance still runs its self-test afterwards");
+
 rmSync(work, { recursive: true, force: true });
 kdbx.close(reopened.handle);
 kdbx.close(opened.handle);
 const heap = kdbx.heap();
 console.log(`module heap: ${(heap.peak / 1048576).toFixed(1)} MiB at most, ${heap.inUse} bytes in use after closing`);
 
-// 6. Figures (README, "WebAssembly"): medians of alternating runs, in one process; load noted.
+// 8. Figures (README, "WebAssembly"): medians of alternating runs, in one process; load noted.
 if (figures) {
   const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const time = (action) => {
