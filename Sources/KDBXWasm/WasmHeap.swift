@@ -294,7 +294,7 @@ enum WasmHeap {
   }
 }
 
-// MARK: The C allocation functions Embedded Swift links against
+// MARK: The C allocation functions Embedded Swift links against (posix_memalign and free)
 
 func wasmMalloc(_ size: Int) -> UnsafeMutableRawPointer? {
   guard size >= 0 else { return nil }
@@ -308,7 +308,9 @@ func wasmCalloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
   return wasmMalloc(total)
 }
 
-@_cdecl("free")
+/// `free`. Named `__wrap_free` because Swift reserves the name `free` for its runtime's own declaration; the link
+/// (`wasm-ld --wrap=free`, in Web/build.sh) sends the runtime's calls to `free` here.
+@_cdecl("__wrap_free")
 func wasmFree(_ pointer: UnsafeMutableRawPointer?) {
   guard let pointer else { return }
   WasmHeap.release(UInt(bitPattern: pointer))
