@@ -14,6 +14,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}") >/dev/null 2>&1 \
     || echo "warning: apt-get install ${need_apt[*]} failed; tests that need them will report skips"
 fi
+# #23: Node runs the WebAssembly module, headless Chromium checks the page; installed on their own, so that a
+# failure here leaves the peers above alone (.ci/wasm-node.sh then reports a SKIP, never a pass).
+web_apt=()
+command -v node >/dev/null || web_apt+=(nodejs)
+command -v chromium >/dev/null || web_apt+=(chromium)
+if [ ${#web_apt[@]} -gt 0 ]; then
+  echo "apt-get install ${web_apt[*]}"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${web_apt[@]}") >/dev/null 2>&1 \
+    || echo "warning: apt-get install ${web_apt[*]} failed; the WebAssembly checks that need them will report skips"
+fi
 pip_need=()
 python3 -c 'import pykeepass' 2>/dev/null || pip_need+=(pykeepass)
 python3 -c 'import lxml' 2>/dev/null || pip_need+=(lxml)
@@ -23,7 +33,7 @@ if [ ${#pip_need[@]} -gt 0 ]; then
   python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \
     || echo "warning: pip install ${pip_need[*]} failed; tests that need them will report skips"
 fi
-for tool in gzip python3 keepassxc-cli mono mcs; do
+for tool in gzip python3 keepassxc-cli mono mcs node chromium; do
   printf '%-14s %s\n' "$tool" "$(command -v "$tool" || echo missing)"
 done
 python3 -c 'import pykeepass; print("pykeepass     ", pykeepass.__version__)' 2>/dev/null || echo "pykeepass      missing"

@@ -31,7 +31,8 @@ struct XMLNameTable {
     let hash = XMLNameTable.hash(input, from: start, count: count)
     let key = UInt64(hash) << 32 | UInt64(count)
     let mask = XMLNameTable.slotCount - 1
-    var slot = Int(hash) & mask
+    // Masked before the conversion: on 32-bit platforms (wasm32) Int(hash) traps for hashes of 2^31 and above.
+    var slot = Int(hash & UInt32(mask))
     while true {
       let index = Int(slots[slot])
       if index < 0 { break }

@@ -35,78 +35,8 @@ enum ExportCommand {
 
   // MARK: JSON
 
-  static func time(_ timestamp: Timestamp?) -> JSONValue {
-    timestamp.map { .string(ISO8601.format($0)) } ?? .null
-  }
-
-  static func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
-
-  static func json(_ vault: VaultAccess) -> JSONValue {
-    let database = vault.database
-    let meta = database.meta
-    var groups: [JSONValue] = []
-    func walk(_ group: Group, _ path: [String]) {
-      for child in group.groups {
-        let childPath = path + [child.name]
-        groups.append(
-          .object([
-            ("uuid", .string(child.uuid.description)), ("path", strings(childPath)),
-            ("name", .string(child.name)), ("notes", .string(child.notes)),
-            ("icon", .number(Int(clamping: child.iconID ?? 0))),
-          ]))
-        walk(child, childPath)
-      }
-    }
-    if let root = database.root { walk(root, []) }
-    let standard = Set(ShowCommand.standardFields)
-    let entries = database.flatEntries.map { item -> JSONValue in
-      let entry = item.entry
-      func field(_ name: String) -> JSONValue { .string(entry[field: name]?.reveal() ?? "") }
-      let custom = entry.fields.filter { !standard.contains($0.key) }.map {
-        ($0.key, JSONValue.string($0.value.reveal()))
-      }
-      let attachments = entry.attachments.map { attachment -> JSONValue in
-        let data = database.data(of: attachment) ?? []
-        return .object([
-          ("name", .string(attachment.name)), ("size", .number(data.count)),
-          ("sha256", .string(Hex.encode(SHA256.hash(data).bytes))),
-        ])
-      }
-      let times = entry.times
-      return .object([
-        ("uuid", .string(entry.uuid.description)), ("groupPath", strings(item.groupPath)),
-        ("title", field("Title")), ("username", field("UserName")), ("password", field("Password")),
-        ("url", field("URL")), ("notes", field("Notes")), ("tags", strings(entry.tagList)),
-        ("fields", .object(custom)), ("attachments", .array(attachments)),
-        ("historyCount", .number(entry.history?.count ?? 0)),
-        (
-          "times",
-          .object([
-            ("created", time(times?.creationTime)), ("modified", time(times?.lastModificationTime)),
-            ("accessed", time(times?.lastAccessTime)), ("expiry", time(times?.expiryTime)),
-            ("locationChanged", time(times?.locationChanged)),
-            ("usageCount", .number(Int(clamping: times?.usageCount ?? 0))),
-          ])
-        ),
-        ("icon", .number(Int(clamping: entry.iconID ?? 0))), ("expires", .bool(times?.expires ?? false)),
-      ])
-    }
-    let deleted = (database.deletedObjects ?? []).map { object -> JSONValue in
-      .object([("uuid", .string(object.uuid.description)), ("deletionTime", time(object.deletionTime))])
-    }
-    return .object([
-      ("version", .string(Names.version(of: vault.opened))),
-      (
-        "meta",
-        .object([
-          ("name", .string(meta.databaseName ?? "")), ("description", .string(meta.databaseDescription ?? "")),
-          ("generator", .string(meta.generator ?? "")),
-          ("recycleBin", database.recycleBinGroupUUID.map { .string($0.description) } ?? .null),
-        ])
-      ),
-      ("groups", .array(groups)), ("entries", .array(entries)), ("deletedObjects", .array(deleted)),
-    ])
-  }
+  /// The JSON document (``VaultJSONExport``, shared with the WebAssembly module), protected values in clear.
+  static func json(_ vault: VaultAccess) -> JSONValue { VaultJSONExport.document(vault.opened) }
 
   // MARK: CSV
 
@@ -122,7 +52,7 @@ enum ExportCommand {
 
   static func csv(_ vault: VaultAccess) -> String {
     let database = vault.database
-    let rootName = database.root?.nameText ?? "Root"
+    let rootName = database.root?.name ?? "Root"
     var out =
       ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
       .map(csvField).joined(separator: ",") + "\n"

@@ -1,5 +1,6 @@
-/// A small JSON builder for the CLI's `--json` output. Keys keep the order they are written in.
-enum JSONValue {
+/// A small JSON builder (RFC 8259) for the CLI's `--json` output, `kdbx export --format json` and the WebAssembly
+/// module, which all write the same text through it. Keys keep the order they are written in.
+package enum JSONValue {
   case string(String)
   case number(Int)
   case double(Double)
@@ -9,7 +10,7 @@ enum JSONValue {
   case object([(String, JSONValue)])
 
   /// The value as JSON text, indented by two spaces per level (`pretty`) or compact.
-  func rendered(pretty: Bool = true) -> String {
+  package func rendered(pretty: Bool = true) -> String {
     var out = ""
     render(into: &out, indent: pretty ? 0 : -1)
     return out
@@ -58,9 +59,9 @@ enum JSONValue {
   }
 
   /// `text` as a JSON string literal (RFC 8259 §7), escaping quotes, backslashes and control characters. Besides
-  /// C0 (which JSON requires), DEL, C1, the bidi controls ``TerminalText`` escapes and U+2028/U+2029 are written as
-  /// `\uXXXX` too: the decoded value is the same, and JSON printed to a terminal cannot drive it.
-  static func quoted(_ text: String) -> String {
+  /// C0 (which JSON requires), DEL, C1, the bidi controls the CLI's `TerminalText` escapes and U+2028/U+2029 are
+  /// written as `\uXXXX` too: the decoded value is the same, and JSON printed to a terminal cannot drive it.
+  package static func quoted(_ text: String) -> String {
     var out = "\""
     let hex: [Character] = Array("0123456789abcdef")
     for scalar in text.unicodeScalars {
@@ -71,7 +72,7 @@ enum JSONValue {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if TerminalText.isControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+        if escapesAsUnicode(scalar) {
           out += "\\u"
           for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 15)]) }
         } else {
@@ -80,5 +81,14 @@ enum JSONValue {
       }
     }
     return out + "\""
+  }
+
+  /// The characters ``quoted(_:)`` writes as `\uXXXX`: C0, DEL, C1, the bidirectional embedding, override and
+  /// isolate controls (U+202A-U+202E, U+2066-U+2069), and the line and paragraph separators U+2028, U+2029.
+  static func escapesAsUnicode(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F, 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: return true
+    default: return false
+    }
   }
 }
