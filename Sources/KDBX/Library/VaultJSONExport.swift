@@ -13,11 +13,11 @@ package enum VaultJSONExport {
     var groups: [JSONValue] = []
     func walk(_ group: Group, _ path: [String]) {
       for child in group.groups {
-        let childPath = path + [child.name ?? ""]
+        let childPath = path + [child.name]
         groups.append(
           .object([
             ("uuid", .string(child.uuid.description)), ("path", strings(childPath)),
-            ("name", .string(child.name ?? "")), ("notes", .string(child.notes ?? "")),
+            ("name", .string(child.name)), ("notes", .string(child.notes)),
             ("icon", .number(Int(clamping: child.iconID ?? 0))),
           ]))
         walk(child, childPath)

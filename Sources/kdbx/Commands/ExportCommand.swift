@@ -52,7 +52,7 @@ enum ExportCommand {
 
   static func csv(_ vault: VaultAccess) -> String {
     let database = vault.database
-    let rootName = database.root?.name ?? "Root"
+    let rootName = database.root?.nameText ?? "Root"
     var out =
       ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
       .map(csvField).joined(separator: ",") + "\n"
