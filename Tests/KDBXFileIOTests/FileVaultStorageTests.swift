@@ -127,9 +127,10 @@ import Testing
     _ = try Self.writeVault(to: path)
     let before = try FileIO.readFile(atPath: path)
     var storage = FileVaultStorage(path: path)
+    let version = try storage.read().version
     // The read-back check refuses bytes that are not a KDBX file, and the vault stays as it was.
     #expect {
-      try storage.write(Array("not a vault".utf8))
+      _ = try storage.write(Array("not a vault".utf8), replacing: version)
     } throws: { error in
       guard case .writeFailed(let location, _) = error as? VaultStorageError else { return false }
       return location == path
@@ -137,7 +138,7 @@ import Testing
     #expect(try FileIO.readFile(atPath: path) == before)
     #expect(scratch.entries() == ["vault.kdbx"])
     chmod(path, 0o400)
-    #expect(throws: VaultStorageError.readOnly(location: path)) { try storage.write(before) }
+    #expect(throws: VaultStorageError.readOnly(location: path)) { _ = try storage.write(before, replacing: version) }
   }
 
   @Test func readmeVaultSessionExample() throws {

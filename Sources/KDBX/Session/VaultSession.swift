@@ -15,10 +15,10 @@ import KDBXCrypto
 ///
 /// Change detection: the session records the SHA-256 (FIPS 180-4 §6.2) of the bytes it read or wrote and, before
 /// every save, compares it in constant time with the SHA-256 of what the storage holds now. Saves keep the
-/// container settings the file was read with (version, cipher, KDF, compression), see ``settings``. There is a
-/// window between that check and the write in which another writer can still slip in; storages close it with a
-/// compare-and-replace (`FileVaultStorage` writes under the vault's lock and only over the version it last read) or
-/// with file coordination.
+/// container settings the file was read with (version, cipher, KDF, compression), see ``settings``. The write
+/// itself is coordinated (``VaultStorage/write(_:replacing:)``): it replaces only the version the session checked,
+/// so another writer that slips in between the check and the write is caught too (`FileVaultStorage` holds the
+/// vault's lock and compares the content just before the rename).
 ///
 /// A session is a reference type that owns its key: it is not `Sendable`. Keep it in one isolation domain (the
 /// main actor, or an actor of the app's own); ``database`` is a `Sendable` value and can be handed elsewhere.
@@ -42,6 +42,9 @@ public final class VaultSession<Storage: VaultStorage> {
 
   /// The SHA-256 of the file as the session last read or wrote it.
   public internal(set) var knownFileDigest: [UInt8]
+  /// The storage's version of the file as the session last read or wrote it: a save replaces only that version
+  /// (``VaultStorage/write(_:replacing:)``); `nil` before the file exists.
+  public internal(set) var knownVersion: Storage.Version?
 
   /// The settings as read or last written: a merge adopts the settings on disk unless ``settings`` changed.
   var loadedSettings: SaveSettings
@@ -61,9 +64,9 @@ public final class VaultSession<Storage: VaultStorage> {
     progress: ((Double) -> Bool)? = nil
   ) throws(VaultSessionError) {
     var storage = storage
-    let bytes = try Self.read(&storage)
+    let (bytes, version) = try Self.read(&storage)
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
-    let opened = try Self.open(bytes, material: material, options: options, progress: progress)
+    let opened = try Self.open(bytes, version: version, material: material, options: options, progress: progress)
     self.init(storage: storage, options: options, loaded: opened, material: material)
   }
 
@@ -88,9 +91,13 @@ public final class VaultSession<Storage: VaultStorage> {
     if exists { throw .fileExists }
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
     let session = VaultSession(
-      storage: storage, options: options, loaded: Loaded(database: database, settings: settings, digest: []),
-      material: material)
-    try session.write(database, settings: settings, material: material, progress: progress)
+      storage: storage, options: options,
+      loaded: Loaded(database: database, settings: settings, digest: [], version: nil), material: material)
+    do {
+      try session.write(database, settings: settings, material: material, replacing: nil, progress: progress)
+    } catch .storage(.changedSinceRead) {
+      throw .fileExists  // another writer created the file meanwhile
+    }
     return session
   }
 
@@ -100,6 +107,7 @@ public final class VaultSession<Storage: VaultStorage> {
     settings = loaded.settings
     loadedSettings = loaded.settings
     knownFileDigest = loaded.digest
+    knownVersion = loaded.version
     base = loaded.database
     keyMaterial = material
     database = loaded.database
@@ -131,16 +139,16 @@ public final class VaultSession<Storage: VaultStorage> {
   /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key; the session then stays locked.
   public func unlock(key: CompositeKey, progress: ((Double) -> Bool)? = nil) throws(VaultSessionError) {
     guard isLocked else { return }
-    let bytes = try Self.read(&storage)
+    let (bytes, version) = try Self.read(&storage)
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
-    let opened = try Self.open(bytes, material: material, options: options, progress: progress)
+    let opened = try Self.open(bytes, version: version, material: material, options: options, progress: progress)
     install(opened, material: material)
   }
 
   /// Whether the file in storage differs from the version the session last read or wrote (SHA-256, compared in
   /// constant time). Works while locked.
   public func hasChangesOnDisk() throws(VaultSessionError) -> Bool {
-    let bytes = try Self.read(&storage)
+    let bytes = try Self.read(&storage).bytes
     return !ConstantTime.equals(SHA256.hash(bytes).bytes, knownFileDigest)
   }
 
@@ -150,8 +158,10 @@ public final class VaultSession<Storage: VaultStorage> {
   ///   (the session then keeps its current database).
   public func reload(progress: ((Double) -> Bool)? = nil) throws(VaultSessionError) {
     guard let material = keyMaterial else { throw .locked }
-    let bytes = try Self.read(&storage)
-    install(try Self.open(bytes, material: material, options: options, progress: progress), material: material)
+    let (bytes, version) = try Self.read(&storage)
+    install(
+      try Self.open(bytes, version: version, material: material, options: options, progress: progress),
+      material: material)
   }
 
   /// A file read and decrypted, with what the session keeps of it.
@@ -159,6 +169,7 @@ public final class VaultSession<Storage: VaultStorage> {
     var database: Database
     var settings: SaveSettings
     var digest: [UInt8]
+    var version: Storage.Version?
   }
 
   func install(_ loaded: Loaded, material: SessionKeyMaterial) {
@@ -166,18 +177,20 @@ public final class VaultSession<Storage: VaultStorage> {
     settings = loaded.settings
     loadedSettings = loaded.settings
     knownFileDigest = loaded.digest
+    knownVersion = loaded.version
     base = loaded.database
     database = loaded.database
   }
 
-  static func read(_ storage: inout Storage) throws(VaultSessionError) -> [UInt8] {
+  static func read(_ storage: inout Storage) throws(VaultSessionError) -> (bytes: [UInt8], version: Storage.Version) {
     do throws(VaultStorageError) { return try storage.read() } catch { throw .storage(error) }
   }
 
   /// Opens `bytes` with the held key: the cached transformed key when the file's KDF seed matches, else the
   /// composite key (running the KDF), whose output is then cached.
   static func open(
-    _ bytes: [UInt8], material: SessionKeyMaterial, options: VaultSessionOptions, progress: ((Double) -> Bool)?
+    _ bytes: [UInt8], version: Storage.Version?, material: SessionKeyMaterial, options: VaultSessionOptions,
+    progress: ((Double) -> Bool)?
   ) throws(VaultSessionError) -> Loaded {
     do throws(KDBXError) {
       let header = try KDBXFile.readHeader(bytes: bytes, options: options.load).header
@@ -185,7 +198,7 @@ public final class VaultSession<Storage: VaultStorage> {
       var opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
       let settings = SaveSettings(keeping: opened)
       if !key.isTransformed { material.remember(&opened.transformedKey, kdf: header.kdf, version: header.version) }
-      return Loaded(database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes)
+      return Loaded(database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes, version: version)
     } catch {
       throw .kdbx(error)
     }
