@@ -46,7 +46,7 @@ import Testing
   @Test func aWriterSlippingInAfterTheCheckIsNotOverwritten() throws {
     let vault = try Vault.vault()
     let theirs = try Vault.otherDevice(vault.bytes, renames: vault.beta, to: "Beta (B)")
-    let session = try VaultSession(
+    let session = try SynchronousVaultSession(
       storage: SlippingStorage(inner: InMemoryVaultStorage(bytes: vault.bytes), intruder: theirs), key: Vault.key)
     session.database?.editEntry(vault.alpha, clock: Vault.later) { $0[field: Entry.titleField] = .plain("Alpha 2") }
     #expect(throws: VaultSessionError.changedOnDisk) { try session.save() }
@@ -57,7 +57,7 @@ import Testing
   @Test func aMergeThatLosesTheRaceMergesTheNewestVersion() throws {
     let vault = try Vault.vault()
     let theirs = try Vault.otherDevice(vault.bytes, renames: vault.beta, to: "Beta (B)")
-    let session = try VaultSession(
+    let session = try SynchronousVaultSession(
       storage: SlippingStorage(inner: InMemoryVaultStorage(bytes: vault.bytes), intruder: theirs), key: Vault.key)
     session.database?.editEntry(vault.alpha, clock: Vault.later) { $0[field: Entry.titleField] = .plain("Alpha 2") }
     // The first attempt finds the file unchanged and writes; the intruder got there first, so the save reads again

@@ -1,6 +1,6 @@
 import KDBXCrypto
 
-extension VaultSession {
+extension SynchronousVaultSession {
   /// Writes ``database`` to storage with ``settings``, after checking that the file on disk is still the version
   /// the session last read or wrote (SHA-256, compared in constant time).
   ///
@@ -112,10 +112,15 @@ extension VaultSession {
     } catch {
       throw .storage(error)
     }
+    installWritten(content, bytes: bytes, settings: written, version: newVersion)
+  }
+
+  /// Makes `content`, just written as `bytes` with `written` settings, the session's state.
+  func installWritten(_ content: Database, bytes: [UInt8], settings written: SaveSettings, version: Storage.Version) {
     settings = written
     loadedSettings = written
     knownFileDigest = SHA256.hash(bytes).bytes
-    knownVersion = newVersion
+    knownVersion = version
     base = content
     database = content
   }
