@@ -126,6 +126,7 @@ import KDBXCrypto
 
     /// Edits the database in place, on the actor.
     /// - Throws: `.locked` while locked.
+    @discardableResult
     public func update<Result: Sendable>(_ body: @Sendable (inout Database) -> Result) throws(VaultSessionError)
       -> Result
     {
