@@ -45,6 +45,7 @@ import Testing
     #expect(last > first, "busy tasks made no progress during the derivation: \(counts)")
   }
 
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @Test func fourLanesFinishOnAPoolOfTwoThreads() async throws {
     let parameters = try Argon2.Parameters(variant: .id, iterations: 1, memoryKiB: 1024, lanes: 4)
     let expected = try Argon2.deriveKey(password: Self.password, salt: Self.salt, parameters: parameters)

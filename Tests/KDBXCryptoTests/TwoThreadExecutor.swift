@@ -10,6 +10,7 @@ import Synchronization
 
 /// A task executor with exactly `threads` threads of its own, for tests that need a small pool whatever the machine:
 /// tasks run under it with ``run(_:)`` (task groups' children inherit the preference).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class TwoThreadExecutor: TaskExecutor, @unchecked Sendable {
   static let shared = TwoThreadExecutor(threads: 2)
 
