@@ -102,9 +102,9 @@ func argon2Benchmark(_ variant: Argon2.Variant, mebibytes: Int, iterations: Int,
 }
 
 /// Argon2d 64 MiB, t=2, p=2 through each concurrency path (issue #25), fresh library-allocated memory each time:
-///   sync-parallel  the synchronous driver with helper threads (ParallelRounds: needs Synchronization, the CLI's path)
+///   sync-parallel  the synchronous driver with helper tasks (ParallelWork, per slice: needs Synchronization, the CLI's path)
 ///   sync-fallback  the same call where Synchronization is missing (macOS < 15, iOS < 18): lanes one after another
-///   async-groups   the async driver (task groups per slice, no atomics), which every system runs in parallel
+///   async-groups   the async driver (one child task per lane, suspending slice barrier), which every system runs in parallel
 enum ConcurrencyPath: String, CaseIterable {
   case syncParallel = "sync-parallel"
   case syncFallback = "sync-fallback"

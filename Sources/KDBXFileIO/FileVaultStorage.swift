@@ -15,12 +15,12 @@ import KDBX
 /// back and check, optional backup, atomic `rename(2)`), so that an interrupted save leaves the old file or the new
 /// one.
 ///
-/// Each save is a compare-and-replace under the vault's lock (``VaultFileLock``): the storage remembers the version
-/// of the file it last read or wrote, and a save replaces the file only while it still holds that content, so a
-/// save never overwrites one that another program made after the session's check (``VaultSession`` compares the
-/// SHA-256 first, then the storage closes the window up to the rename). Such a save fails with
-/// ``KDBX/VaultStorageError/writeFailed(location:reason:)`` saying the file changed; read again and decide.
-/// Symbolic links are followed: the real file is replaced and the link stays.
+/// Its ``KDBX/VaultStorage/Version`` is a ``FileVersion`` (SHA-256 of the content, device, inode, modification
+/// time). A save (``write(_:replacing:)``) is a compare-and-replace under the vault's lock (``VaultFileLock``): it
+/// replaces the file only while it still holds the content of the version given, and the lock keeps cooperating
+/// writers (other `kdbx` commands, other sessions) out between that check and the rename. A file that changed
+/// fails with ``KDBX/VaultStorageError/changedSinceRead(location:)``: read again and decide. Symbolic links are
+/// followed: the real file is replaced and the link stays.
 ///
 /// ```swift
 /// var storage = FileVaultStorage(path: "/home/me/vault.kdbx")
@@ -36,9 +36,6 @@ public struct FileVaultStorage: VaultStorage, Sendable {
   public var maxByteCount: Int
   /// How long a save waits for another process that holds the vault's lock.
   public var lockTimeoutSeconds: Double = 10
-  /// What the next ``write(_:)`` expects on disk: the version last read or written (`.absent` after a read found
-  /// no file; `.anything` before the first read).
-  public var expectedFile: FileExpectation = .anything
 
   /// A storage for the file at `path`; `keepsBackup` keeps the previous version at `path + ".old"` on every save.
   public init(path: String, keepsBackup: Bool = false, maxByteCount: Int = FileIO.defaultMaxByteCount) {
@@ -49,39 +46,57 @@ public struct FileVaultStorage: VaultStorage, Sendable {
     self.maxByteCount = maxByteCount
   }
 
-  /// Reads the whole file and remembers its version. A missing file is
-  /// ``KDBX/VaultStorageError/notFound(location:)``.
-  public mutating func read() throws(VaultStorageError) -> [UInt8] {
+  /// Reads the whole file and its version. A missing file is ``KDBX/VaultStorageError/notFound(location:)``.
+  public mutating func read() throws(VaultStorageError) -> (bytes: [UInt8], version: FileVersion) {
     do throws(FileIOError) {
-      let (bytes, version) = try FileIO.readFileAndVersion(atPath: path, maxByteCount: maxByteCount)
-      expectedFile = .unchanged(version)
-      return bytes
+      return try FileIO.readFileAndVersion(atPath: path, maxByteCount: maxByteCount)
     } catch {
-      if case .openFailed(_, let code) = error, code == ENOENT {
-        expectedFile = .absent
-        throw .notFound(location: path)
-      }
+      if case .openFailed(_, let code) = error, code == ENOENT { throw .notFound(location: path) }
       throw .readFailed(location: path, reason: error.description)
     }
   }
 
-  /// Replaces the file atomically, under the vault's lock, if it still holds the version last read or written.
-  /// The bytes read back from the temporary file must start with a KDBX signature and version
-  /// (``KDBX/KDBXFile/readVersion(bytes:)``) before the rename.
-  public mutating func write(_ bytes: [UInt8]) throws(VaultStorageError) {
+  /// Replaces the file atomically, under the vault's lock, if it still holds the content of `expected` (`nil`: if
+  /// there is still no file). The bytes read back from the temporary file must start with a KDBX signature and
+  /// version (``KDBX/KDBXFile/readVersion(bytes:)``) before the rename.
+  public mutating func write(_ bytes: [UInt8], replacing expected: FileVersion?) throws(VaultStorageError)
+    -> FileVersion
+  {
+    try write(bytes, replacing: expected, holding: nil, verify: nil)
+  }
+
+  /// ``write(_:replacing:)`` for a caller that already holds the vault's lock for a whole read-change-write (the
+  /// `kdbx` tool does), and checks the new file its own way.
+  ///
+  /// - Parameters:
+  ///   - lock: the vault's lock, held by the caller (a second `flock` from this process would wait for it); `nil`
+  ///     takes the lock for the write (waiting up to ``lockTimeoutSeconds``), or goes on without one on a file
+  ///     system that cannot lock, where the version check alone refuses to overwrite a newer save.
+  ///   - verify: checks the bytes read back from the temporary file: `nil` when good, else the reason. `nil`
+  ///     checks the KDBX signature and version.
+  public mutating func write(
+    _ bytes: [UInt8], replacing expected: FileVersion?, holding lock: VaultFileLock?,
+    verify: (([UInt8]) -> String?)?
+  ) throws(VaultStorageError) -> FileVersion {
+    let target = lock?.path ?? path
     do throws(FileIOError) {
-      var lock: VaultFileLock? = nil
-      if expectedFile != .absent && FileIO.fileExists(atPath: path) {
+      var ownLock: VaultFileLock? = nil
+      if expected != nil && lock == nil {
         do throws(FileIOError) {
-          lock = try VaultFileLock.acquire(path, timeoutSeconds: lockTimeoutSeconds)
+          ownLock = try VaultFileLock.acquire(path, timeoutSeconds: lockTimeoutSeconds)
         } catch {
-          // A file system without locks: the version check below still refuses to overwrite a newer save.
-          guard case .lockFailed = error else { throw error }
+          switch error {
+          case .lockFailed: break  // no locks here: the version check below still refuses a newer save
+          case .openFailed(_, let code) where code == ENOENT: throw .changedSinceRead(path: path)
+          default: throw error
+          }
         }
       }
-      defer { lock?.release() }
-      let written = try FileIO.atomicWrite(bytes, toPath: path, options: writeOptions, expecting: expectedFile) {
+      defer { ownLock?.release() }
+      let expectation: FileExpectation = expected.map { .unchanged($0) } ?? .absent
+      return try FileIO.atomicWrite(bytes, toPath: target, options: writeOptions, expecting: expectation) {
         written in
+        if let verify { return verify(written) }
         do throws(KDBXError) {
           _ = try KDBXFile.readVersion(bytes: written)
           return nil
@@ -89,10 +104,12 @@ public struct FileVaultStorage: VaultStorage, Sendable {
           return error.description
         }
       }
-      expectedFile = .unchanged(written)
     } catch {
-      if case .readOnly = error { throw .readOnly(location: path) }
-      throw .writeFailed(location: path, reason: error.description)
+      switch error {
+      case .readOnly: throw .readOnly(location: path)
+      case .changedSinceRead, .alreadyExists: throw .changedSinceRead(location: path)
+      default: throw .writeFailed(location: path, reason: error.description)
+      }
     }
   }
 }

@@ -25,7 +25,7 @@ struct VaultAccess {
   var key: CompositeKey
   var opened: OpenedDatabase
   /// The version of the file that was opened: a save replaces the file only while it still holds these bytes.
-  var version: FileVersion?
+  var version: FileVersion
   /// The vault's lock, held from before the read to after the save, by commands that change the vault.
   var lock: VaultFileLock?
   /// The password and key file the vault was opened with, for `db-edit`, which keeps the ones it does not change.
@@ -238,14 +238,17 @@ struct VaultAccess {
     let verify: ([UInt8]) -> String? = { written in
       KDFTuning.problem(verifying: written, transformedKey: transformedKey)
     }
-    do {
-      try FileIO.atomicWrite(
-        saved.bytes, toPath: lock?.path ?? path, expecting: version.map { .unchanged($0) } ?? .anything,
-        verify: verify)
+    // A coordinated write (``FileVaultStorage/write(_:replacing:holding:verify:)``): under the lock this command
+    // holds, and only over the version it opened.
+    var storage = FileVaultStorage(path: path)
+    do throws(VaultStorageError) {
+      _ = try storage.write(saved.bytes, replacing: version, holding: lock, verify: verify)
     } catch .changedSinceRead {
       throw .failure(
         "\(path) changed since it was read (another program saved it meanwhile); nothing was saved; "
           + "run the command again")
+    } catch .writeFailed(_, let reason) {
+      throw .failure("cannot save: \(reason)")
     } catch {
       throw .failure("cannot save: \(error.description)")
     }

@@ -12,7 +12,7 @@ import Testing
   import Darwin
 #endif
 
-/// ``FileVaultStorage`` under a ``VaultSession`` on real temporary files: another writer replacing the file between
+/// ``FileVaultStorage`` under a ``SynchronousVaultSession`` on real temporary files: another writer replacing the file between
 /// open and save is detected, and overwrite, merge and backups behave on disk.
 @Suite struct FileVaultStorageTests {
   static let key = CompositeKey(password: "file vault")
@@ -38,12 +38,12 @@ import Testing
     return (alpha.uuid, beta.uuid)
   }
 
-  static func rename(_ uuid: KDBXUUID, to title: String, in session: VaultSession<FileVaultStorage>) {
+  static func rename(_ uuid: KDBXUUID, to title: String, in session: SynchronousVaultSession<FileVaultStorage>) {
     session.database?.editEntry(uuid, clock: later) { $0[field: Entry.titleField] = .plain(title) }
   }
 
   static func title(_ uuid: KDBXUUID, atPath path: String) throws -> String? {
-    let session = try VaultSession(storage: FileVaultStorage(path: path), key: key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: key)
     return session.database?.entry(withUUID: uuid)?[field: Entry.titleField]?.reveal()
   }
 
@@ -51,10 +51,10 @@ import Testing
     let scratch = ScratchDirectory()
     let path = scratch.file("vault.kdbx")
     let ids = try Self.writeVault(to: path)
-    let session = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
     #expect(try !session.hasChangesOnDisk())
     // Another writer (a sync client, another app) replaces the file.
-    let other = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let other = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
     Self.rename(ids.beta, to: "Beta (other)", in: other)
     #expect(try other.save() == .saved)
     let theirs = try FileIO.readFile(atPath: path)
@@ -70,8 +70,8 @@ import Testing
     let scratch = ScratchDirectory()
     let path = scratch.file("vault.kdbx")
     let ids = try Self.writeVault(to: path)
-    let session = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
-    let other = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let other = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
     Self.rename(ids.beta, to: "Beta (other)", in: other)
     try other.save()
     Self.rename(ids.alpha, to: "Alpha (mine)", in: session)
@@ -85,8 +85,8 @@ import Testing
     let scratch = ScratchDirectory()
     let path = scratch.file("vault.kdbx")
     let ids = try Self.writeVault(to: path)
-    let session = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
-    let other = try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+    let other = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
     Self.rename(ids.beta, to: "Beta (other)", in: other)
     try other.save()
     Self.rename(ids.alpha, to: "Alpha (mine)", in: session)
@@ -109,7 +109,7 @@ import Testing
     let path = scratch.file("vault.kdbx")
     let ids = try Self.writeVault(to: path)
     let before = try FileIO.readFile(atPath: path)
-    let session = try VaultSession(storage: FileVaultStorage(path: path, keepsBackup: true), key: Self.key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path, keepsBackup: true), key: Self.key)
     Self.rename(ids.alpha, to: "Alpha 2", in: session)
     #expect(try session.save() == .saved)
     #expect(scratch.entries() == ["vault.kdbx", "vault.kdbx.old"])
@@ -122,14 +122,15 @@ import Testing
     let scratch = ScratchDirectory()
     let path = scratch.file("vault.kdbx")
     #expect(throws: VaultSessionError.storage(.notFound(location: path))) {
-      try VaultSession(storage: FileVaultStorage(path: path), key: Self.key)
+      try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: Self.key)
     }
     _ = try Self.writeVault(to: path)
     let before = try FileIO.readFile(atPath: path)
     var storage = FileVaultStorage(path: path)
+    let version = try storage.read().version
     // The read-back check refuses bytes that are not a KDBX file, and the vault stays as it was.
     #expect {
-      try storage.write(Array("not a vault".utf8))
+      _ = try storage.write(Array("not a vault".utf8), replacing: version)
     } throws: { error in
       guard case .writeFailed(let location, _) = error as? VaultStorageError else { return false }
       return location == path
@@ -137,7 +138,7 @@ import Testing
     #expect(try FileIO.readFile(atPath: path) == before)
     #expect(scratch.entries() == ["vault.kdbx"])
     chmod(path, 0o400)
-    #expect(throws: VaultStorageError.readOnly(location: path)) { try storage.write(before) }
+    #expect(throws: VaultStorageError.readOnly(location: path)) { _ = try storage.write(before, replacing: version) }
   }
 
   @Test func readmeVaultSessionExample() throws {
@@ -147,10 +148,10 @@ import Testing
     let entryID = ids.alpha
     let key = Self.key
     let clock = Self.later
-    let other = try VaultSession(storage: FileVaultStorage(path: path), key: key)
+    let other = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: key)
     Self.rename(ids.beta, to: "Beta (phone)", in: other)
     // --- README vault sessions (keep in sync, apart from the line marked "test only") ---
-    let session = try VaultSession(storage: FileVaultStorage(path: path, keepsBackup: true), key: key)
+    let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path, keepsBackup: true), key: key)
     session.database?.editEntry(entryID, clock: clock) { $0[field: "UserName"] = .plain("octocat") }
     #expect(try other.save() == .saved)  // test only: the phone saves meanwhile
     do {

@@ -194,31 +194,41 @@ import Testing
     let mine = start + self.mine
     try FileIO.atomicWrite(original, toPath: path)
     var storage = FileVaultStorage(path: path)
-    #expect(try storage.read() == original)
+    let (read, version) = try storage.read()
+    #expect(read == original)
     try FileIO.atomicWrite(theirs, toPath: path)
-    do {
-      try storage.write(mine)
-      Issue.record("the write replaced another program's save")
-    } catch {
-      #expect(error.description.contains("changed since it was read"), "\(error)")
+    #expect(throws: VaultStorageError.changedSinceRead(location: path)) {
+      _ = try storage.write(mine, replacing: version)
     }
     #expect(try FileIO.readFile(atPath: path) == theirs)
+    // A file expected absent that exists is not replaced either.
+    #expect(throws: VaultStorageError.changedSinceRead(location: path)) {
+      _ = try storage.write(mine, replacing: nil)
+    }
 
-    #expect(try storage.read() == theirs)
+    let (again, current) = try storage.read()
+    #expect(again == theirs)
     let lock = try VaultFileLock.acquire(path)
     storage.lockTimeoutSeconds = 0.1
     do {
-      try storage.write(mine)
+      _ = try storage.write(mine, replacing: current)
       Issue.record("the write ignored the lock")
     } catch {
       #expect(error.description.contains("is locked by another program"), "\(error)")
     }
+    // The holder of the lock writes through it.
+    let mineVersion = try storage.write(mine, replacing: current, holding: lock, verify: nil)
     lock.release()
-    #expect(try FileIO.readFile(atPath: path) == theirs)
-    try storage.write(mine)
     #expect(try FileIO.readFile(atPath: path) == mine)
-    try storage.write(original)  // its own write is the version it expects next
+    _ = try storage.write(original, replacing: mineVersion)  // its own write is the version it expects next
     #expect(try FileIO.readFile(atPath: path) == original)
+    // A removed file is a change too.
+    unlink(path)
+    #expect(throws: VaultStorageError.changedSinceRead(location: path)) {
+      _ = try storage.write(mine, replacing: mineVersion)
+    }
+    _ = try storage.write(mine, replacing: nil)
+    #expect(try FileIO.readFile(atPath: path) == mine)
   }
 
   @Test func errnoNumbersAreDescribedInWords() {

@@ -39,13 +39,13 @@ struct AppScenarioTests {
   @Test func theAppsDay() throws {
     var random = SplitMix64(seed: 2026)
     let key = CompositeKey(password: "family vault")
-    let created = try VaultSession.create(
+    let created = try SynchronousVaultSession.create(
       Self.initialVault(random: &random), in: InMemoryVaultStorage(), key: key, settings: Self.settings)
     let fileOnDisk = try #require(created.storage.bytes)
 
     // Unlock screen: open with a progress bar.
     var fractions: [Double] = []
-    let session = try VaultSession(storage: InMemoryVaultStorage(bytes: fileOnDisk), key: key) { fraction in
+    let session = try SynchronousVaultSession(storage: InMemoryVaultStorage(bytes: fileOnDisk), key: key) { fraction in
       fractions.append(fraction)
       return true  // false cancels
     }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import KDBX
 
-/// ``VaultSession`` over ``InMemoryVaultStorage``: lock and unlock, wiping, wrong keys, and saves when another
+/// ``SynchronousVaultSession`` over ``InMemoryVaultStorage``: lock and unlock, wiping, wrong keys, and saves when another
 /// device changed the file (fail, overwrite, reload, merge). "Device B" is a second session on a copy of the bytes.
 @Suite struct VaultSessionTests {
   static let key = CompositeKey(password: "correct horse")
@@ -29,8 +29,8 @@ import Testing
     return (bytes, alpha.uuid, beta.uuid)
   }
 
-  static func session(_ bytes: [UInt8]) throws -> VaultSession<InMemoryVaultStorage> {
-    try VaultSession(storage: InMemoryVaultStorage(bytes: bytes), key: key)
+  static func session(_ bytes: [UInt8]) throws -> SynchronousVaultSession<InMemoryVaultStorage> {
+    try SynchronousVaultSession(storage: InMemoryVaultStorage(bytes: bytes), key: key)
   }
 
   static func title(_ uuid: KDBXUUID, in database: Database?) -> String? {
@@ -86,7 +86,8 @@ import Testing
   @Test func wrongKeyIsInvalidCredentialsAndStaysLocked() throws {
     let vault = try Self.vault()
     #expect(throws: VaultSessionError.kdbx(.invalidCredentials)) {
-      try VaultSession(storage: InMemoryVaultStorage(bytes: vault.bytes), key: CompositeKey(password: "wrong"))
+      try SynchronousVaultSession(
+        storage: InMemoryVaultStorage(bytes: vault.bytes), key: CompositeKey(password: "wrong"))
     }
     let session = try Self.session(vault.bytes)
     session.lock()
@@ -155,7 +156,7 @@ import Testing
 
   @Test func withoutTheCacheEverySaveDrawsAFreshSeed() throws {
     let vault = try Self.vault()
-    let session = try VaultSession(
+    let session = try SynchronousVaultSession(
       storage: InMemoryVaultStorage(bytes: vault.bytes), key: Self.key,
       options: VaultSessionOptions(cachesTransformedKey: false))
     #expect(session.keyMaterial?.transformedKDF == nil)
@@ -179,7 +180,7 @@ import Testing
     var random = SplitMix64(seed: 3)
     let database = Database.new(name: "CR", clock: Self.clock, random: &random)
     let bytes = try KDBXFile.save(database, key: key, settings: Self.settings)
-    let session = try VaultSession(
+    let session = try SynchronousVaultSession(
       storage: InMemoryVaultStorage(bytes: bytes), key: key, options: VaultSessionOptions(cachesTransformedKey: caches))
     session.settings.kdf = .aesKDF(AESKDFParameters(rounds: 250, seed: try Self.kdfSeed(bytes)))
     #expect(try session.save() == .saved)
@@ -320,7 +321,7 @@ import Testing
     var random = SplitMix64(seed: 11)
     let database = Database.new(name: "New", clock: Self.clock, random: &random)
     let kdfRuns = Counter()
-    let session = try VaultSession.create(
+    let session = try SynchronousVaultSession.create(
       database, in: InMemoryVaultStorage(), key: Self.key, settings: Self.settings, progress: kdfRuns.callback)
     #expect(kdfRuns.count > 0)
     #expect(!session.isLocked)
@@ -337,7 +338,8 @@ import Testing
     #expect(try Self.kdfSeed(session.storage.bytes) == Self.kdfSeed(bytes))
     // Never over an existing file.
     #expect(throws: VaultSessionError.fileExists) {
-      try VaultSession.create(database, in: InMemoryVaultStorage(bytes: bytes), key: Self.key, settings: Self.settings)
+      try SynchronousVaultSession.create(
+        database, in: InMemoryVaultStorage(bytes: bytes), key: Self.key, settings: Self.settings)
     }
   }
 

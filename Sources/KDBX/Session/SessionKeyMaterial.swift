@@ -1,4 +1,4 @@
-/// The key material a ``VaultSession`` holds while it is unlocked, kept in this one place so that locking can wipe
+/// The key material a ``SynchronousVaultSession`` holds while it is unlocked, kept in this one place so that locking can wipe
 /// it.
 ///
 /// It holds the user's ``CompositeKey`` (needed to open a version of the file written elsewhere, whose KDF seed
@@ -68,12 +68,33 @@ final class SessionKeyMaterial {
   func keyForWriting(
     kdf: KDFParameters, version: KDBXVersion, primitives: StandardPrimitives
   ) throws(KDBXError) -> (key: CompositeKey, kdf: KDFParameters) {
+    switch try writePlan(kdf: kdf, version: version) {
+    case .ready(let key, let kdf):
+      return (key, kdf)
+    case .derive(let input, let target):
+      var derived = try primitives.transformKey(input, parameters: target)
+      return (try finishDerivation(&derived, kdf: target, version: version), target)
+    }
+  }
+
+  /// What a write needs: a key ready to use, or a KDF run first (done by the caller, synchronously or not).
+  enum WritePlan {
+    /// Write with `key` and `kdf` (a cached transformed key, or the composite key whose save draws a seed).
+    case ready(key: CompositeKey, kdf: KDFParameters)
+    /// Run the KDF `kdf` on `input` (the composite key's bytes), then ``finishDerivation(_:kdf:version:)``.
+    case derive(input: [UInt8], kdf: KDFParameters)
+  }
+
+  /// The first half of ``keyForWriting(kdf:version:primitives:)``: everything but the KDF run.
+  func writePlan(kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> WritePlan {
     guard let compositeKey else { throw .invalidCredentials }
     if cachedKeyIsValid(for: kdf, version: version) {
-      return (try CompositeKey(transformedKey: transformedKey), kdf)
+      return .ready(key: try CompositeKey(transformedKey: transformedKey), kdf: kdf)
     }
     let response = hasChallengeResponse
-    guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else { return (compositeKey, kdf) }
+    guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else {
+      return .ready(key: compositeKey, kdf: kdf)
+    }
     guard let input = compositeKey.compositeKey(for: version) else { throw .invalidCredentials }
     var target = kdf
     if !response {
@@ -87,10 +108,20 @@ final class SessionKeyMaterial {
         target = .argon2(argon)
       }
     }
-    var derived = try primitives.transformKey(input, parameters: target)
-    guard cachesTransformedKey else { return (try CompositeKey(transformedKey: derived), target) }
-    remember(&derived, kdf: target, version: version)
-    return (try CompositeKey(transformedKey: transformedKey), target)
+    return .derive(input: input, kdf: target)
+  }
+
+  /// The second half: the key to write with from the KDF output `derived` (cached when allowed; `derived` is
+  /// zeroed).
+  func finishDerivation(_ derived: inout [UInt8], kdf: KDFParameters, version: KDBXVersion) throws(KDBXError)
+    -> CompositeKey
+  {
+    guard cachesTransformedKey else {
+      defer { Self.zero(&derived) }
+      return try CompositeKey(transformedKey: derived)
+    }
+    remember(&derived, kdf: kdf, version: version)
+    return try CompositeKey(transformedKey: transformedKey)
   }
 
   /// Overwrites the transformed key with zeros and drops the composite key.

@@ -1,198 +1,344 @@
 import KDBXCrypto
 
-/// One open vault: the file's storage, its decrypted database and its key, with lock, unlock and saves that notice
-/// when another device changed the file (KeePassXC's database widget: lock, unlock, "the file changed on disk:
-/// reload, merge or overwrite").
-///
-/// ```swift
-/// let session = try VaultSession(storage: FileVaultStorage(path: path), key: CompositeKey(password: pw))
-/// session.database?.meta.databaseName = "Home"
-/// do { try session.save() }                              // throws .changedOnDisk if another device wrote
-/// catch VaultSessionError.changedOnDisk { try session.save(onConflict: .merge(.threeWay(now: now))) }
-/// session.lock()                                         // drops the database, wipes the key material
-/// try session.unlock(key: CompositeKey(password: pw))    // re-reads the file
-/// ```
-///
-/// Change detection: the session records the SHA-256 (FIPS 180-4 §6.2) of the bytes it read or wrote and, before
-/// every save, compares it in constant time with the SHA-256 of what the storage holds now. Saves keep the
-/// container settings the file was read with (version, cipher, KDF, compression), see ``settings``. There is a
-/// window between that check and the write in which another writer can still slip in; storages close it with a
-/// compare-and-replace (`FileVaultStorage` writes under the vault's lock and only over the version it last read) or
-/// with file coordination.
-///
-/// A session is a reference type that owns its key: it is not `Sendable`. Keep it in one isolation domain (the
-/// main actor, or an actor of the app's own); ``database`` is a `Sendable` value and can be handed elsewhere.
-public final class VaultSession<Storage: VaultStorage> {
-  /// Where the file is read from and written to. Apps and tests may reach into it (a path, in-memory bytes).
-  public var storage: Storage
-  /// The session's settings.
-  public let options: VaultSessionOptions
+// The actor needs the concurrency runtime; Embedded builds keep ``SynchronousVaultSession``.
+#if !$Embedded
 
-  /// The decrypted database while unlocked; `nil` while locked. Edit it in place
-  /// (`session.database?.editEntry(...)`). It stays `nil` while locked; setting it to `nil` does not lock (use
-  /// ``lock()``), it only makes ``save(onConflict:progress:)`` throw `.locked`.
-  public var database: Database? {
-    didSet { if keyMaterial == nil { database = nil } }
-  }
+  /// What a ``VaultSession`` is doing, for a user interface to follow (``VaultSession/stateUpdates()``).
+  public enum VaultSessionState: Sendable, Equatable, CustomStringConvertible {
+    /// No database and no key in memory.
+    case locked
+    /// Opening the file: the key derivation runs (``VaultSession/open(storage:key:options:maxConcurrency:progress:)``,
+    /// ``VaultSession/unlock(key:progress:)``).
+    case unlocking
+    /// The database is in memory and the file on disk is, as far as the session knows, the version it read or wrote.
+    case unlocked
+    /// A save is running (a key derivation, a merge, the write).
+    case saving
+    /// Unlocked, but the file on disk is no longer the version the session read or wrote (found by
+    /// ``VaultSession/checkForChangesOnDisk()`` or by a save with ``VaultConflictPolicy/fail``): save again with
+    /// another policy, or ``VaultSession/reload(progress:)``.
+    case changedOnDisk
 
-  /// The container settings the next save writes with: those the file was read with (KDBX 2.x and 3.0 files are
-  /// written as 3.1). Change them to change the cipher, KDF or version; a changed KDF gets a fresh seed and runs on
-  /// the next save (``VaultSessionOptions/cachesTransformedKey``).
-  public var settings: SaveSettings
-
-  /// The SHA-256 of the file as the session last read or wrote it.
-  public internal(set) var knownFileDigest: [UInt8]
-
-  /// The settings as read or last written: a merge adopts the settings on disk unless ``settings`` changed.
-  var loadedSettings: SaveSettings
-  /// The database as read or last written: the common ancestor of a three-way merge.
-  var base: Database?
-  /// The key material; `nil` while locked. Kept in one object so that ``lock()`` can wipe it.
-  var keyMaterial: SessionKeyMaterial?
-
-  /// Opens the vault in `storage` with `key`: reads the file, decrypts it and returns an unlocked session.
-  ///
-  /// - Parameters:
-  ///   - progress: the key derivation's progress, 0...1; return `false` to cancel.
-  /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.storage(...)` when the file cannot be read,
-  ///   other `.kdbx` errors for a damaged file.
-  public convenience init(
-    storage: Storage, key: CompositeKey, options: VaultSessionOptions = VaultSessionOptions(),
-    progress: ((Double) -> Bool)? = nil
-  ) throws(VaultSessionError) {
-    var storage = storage
-    let bytes = try Self.read(&storage)
-    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
-    let opened = try Self.open(bytes, material: material, options: options, progress: progress)
-    self.init(storage: storage, options: options, loaded: opened, material: material)
-  }
-
-  /// Creates a new vault file in `storage` from `database` (for example ``Database/new(name:generator:clock:random:)``)
-  /// with `key` and `settings`, and returns the unlocked session. The KDF runs once, with a fresh seed.
-  ///
-  /// - Throws: `.fileExists` when `storage` already holds a file (nothing is written), `.storage(...)`,
-  ///   `.kdbx(...)`.
-  public static func create(
-    _ database: Database, in storage: Storage, key: CompositeKey, settings: SaveSettings,
-    options: VaultSessionOptions = VaultSessionOptions(), progress: ((Double) -> Bool)? = nil
-  ) throws(VaultSessionError) -> VaultSession {
-    var storage = storage
-    let exists: Bool
-    do throws(VaultStorageError) {
-      _ = try storage.read()
-      exists = true
-    } catch {
-      guard case .notFound = error else { throw .storage(error) }
-      exists = false
-    }
-    if exists { throw .fileExists }
-    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
-    let session = VaultSession(
-      storage: storage, options: options, loaded: Loaded(database: database, settings: settings, digest: []),
-      material: material)
-    try session.write(database, settings: settings, material: material, progress: progress)
-    return session
-  }
-
-  init(storage: Storage, options: VaultSessionOptions, loaded: Loaded, material: SessionKeyMaterial) {
-    self.storage = storage
-    self.options = options
-    settings = loaded.settings
-    loadedSettings = loaded.settings
-    knownFileDigest = loaded.digest
-    base = loaded.database
-    keyMaterial = material
-    database = loaded.database
-  }
-
-  deinit { keyMaterial?.wipe() }
-
-  /// Whether the session is locked (no database, no key).
-  public var isLocked: Bool { keyMaterial == nil }
-
-  /// Whether ``database`` differs from the version last read or written (compares the whole tree).
-  public var hasUnsavedChanges: Bool {
-    guard let database else { return false }
-    return database != base
-  }
-
-  /// Locks the vault: drops the decrypted database (unsaved changes are lost: save first), overwrites the key
-  /// material the session holds with zeros and drops it. Does nothing when already locked.
-  public func lock() {
-    keyMaterial?.wipe()
-    keyMaterial = nil
-    database = nil
-    base = nil
-  }
-
-  /// Unlocks a locked session with `key`: re-reads the file (which may have changed meanwhile) and opens it.
-  /// Does nothing when the session is unlocked.
-  ///
-  /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key; the session then stays locked.
-  public func unlock(key: CompositeKey, progress: ((Double) -> Bool)? = nil) throws(VaultSessionError) {
-    guard isLocked else { return }
-    let bytes = try Self.read(&storage)
-    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
-    let opened = try Self.open(bytes, material: material, options: options, progress: progress)
-    install(opened, material: material)
-  }
-
-  /// Whether the file in storage differs from the version the session last read or wrote (SHA-256, compared in
-  /// constant time). Works while locked.
-  public func hasChangesOnDisk() throws(VaultSessionError) -> Bool {
-    let bytes = try Self.read(&storage)
-    return !ConstantTime.equals(SHA256.hash(bytes).bytes, knownFileDigest)
-  }
-
-  /// Discards the local changes and loads the file as it is in storage now, with the session's key.
-  ///
-  /// - Throws: `.locked` when locked; `.kdbx(.invalidCredentials)` when the file on disk now has another key
-  ///   (the session then keeps its current database).
-  public func reload(progress: ((Double) -> Bool)? = nil) throws(VaultSessionError) {
-    guard let material = keyMaterial else { throw .locked }
-    let bytes = try Self.read(&storage)
-    install(try Self.open(bytes, material: material, options: options, progress: progress), material: material)
-  }
-
-  /// A file read and decrypted, with what the session keeps of it.
-  struct Loaded {
-    var database: Database
-    var settings: SaveSettings
-    var digest: [UInt8]
-  }
-
-  func install(_ loaded: Loaded, material: SessionKeyMaterial) {
-    keyMaterial = material
-    settings = loaded.settings
-    loadedSettings = loaded.settings
-    knownFileDigest = loaded.digest
-    base = loaded.database
-    database = loaded.database
-  }
-
-  static func read(_ storage: inout Storage) throws(VaultSessionError) -> [UInt8] {
-    do throws(VaultStorageError) { return try storage.read() } catch { throw .storage(error) }
-  }
-
-  /// Opens `bytes` with the held key: the cached transformed key when the file's KDF seed matches, else the
-  /// composite key (running the KDF), whose output is then cached.
-  static func open(
-    _ bytes: [UInt8], material: SessionKeyMaterial, options: VaultSessionOptions, progress: ((Double) -> Bool)?
-  ) throws(VaultSessionError) -> Loaded {
-    do throws(KDBXError) {
-      let header = try KDBXFile.readHeader(bytes: bytes, options: options.load).header
-      let key = try material.key(for: header.kdf, version: header.version)
-      var opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
-      let settings = SaveSettings(keeping: opened)
-      if !key.isTransformed { material.remember(&opened.transformedKey, kdf: header.kdf, version: header.version) }
-      return Loaded(database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes)
-    } catch {
-      throw .kdbx(error)
+    /// The state's name.
+    public var description: String {
+      switch self {
+      case .locked: return "locked"
+      case .unlocking: return "unlocking"
+      case .unlocked: return "unlocked"
+      case .saving: return "saving"
+      case .changedOnDisk: return "changed on disk"
+      }
     }
   }
-}
 
-extension VaultSession: CustomStringConvertible {
-  /// Says whether the session is locked; never shows content or keys.
-  public var description: String { isLocked ? "VaultSession(locked)" : "VaultSession(unlocked)" }
-}
+  /// One open vault for an app: an actor with `async` open, unlock, save and lock whose key derivations never block
+  /// the caller's actor, and whose ``state`` can be followed without polling (``stateUpdates()``).
+  ///
+  /// ```swift
+  /// let session = try await VaultSession.open(storage: FileVaultStorage(path: path), key: key) { fraction in
+  ///   Task { @MainActor in model.progress = fraction }
+  /// }
+  /// try await session.update { database in database.meta.databaseName = "Home" }
+  /// do { try await session.save() }                        // .changedOnDisk if another device saved
+  /// catch .changedOnDisk { try await session.save(onConflict: .merge(.threeWay(now: now))) }
+  /// await session.lock()                                   // drops the database, wipes the key material
+  /// ```
+  ///
+  /// It has the behaviour of ``SynchronousVaultSession`` (which it uses; see there for change detection, settings
+  /// and the cached transformed key): saves are coordinated writes (``VaultStorage/write(_:replacing:)``), so a
+  /// save never replaces another writer's save. The key derivations run as in
+  /// ``KDBXFile/open(bytes:key:options:maxConcurrency:progress:)``: Argon2's lanes as child tasks that suspend
+  /// between slices, cancellation checked at every slice (``KDBXError/cancelled``, as
+  /// `.kdbx(.cancelled)`). Storage I/O runs on the actor (a vault file is read or written in one call).
+  public actor VaultSession<Storage: VaultStorage> {
+    let core: SynchronousVaultSession<Storage>
+    /// Argon2 lanes run at once; `nil` runs as many as the file asks for.
+    public let maxConcurrency: Int?
+    /// What the session is doing; every change is sent to the streams of ``stateUpdates()``.
+    public private(set) var state: VaultSessionState = .unlocked {
+      didSet {
+        guard state != oldValue else { return }
+        // A stream whose consumer stopped reports `.terminated`: it is dropped then.
+        for (id, continuation) in observers {
+          if case .terminated = continuation.yield(state) { observers[id] = nil }
+        }
+      }
+    }
+    private var observers: [Int: AsyncStream<VaultSessionState>.Continuation] = [:]
+    private var nextObserver = 0
+
+    init(core: SynchronousVaultSession<Storage>, maxConcurrency: Int?) {
+      self.core = core
+      self.maxConcurrency = maxConcurrency
+    }
+
+    deinit {
+      for continuation in observers.values { continuation.finish() }
+    }
+
+    /// Opens the vault in `storage` with `key`: reads the file, derives the key without blocking the caller, and
+    /// returns an unlocked session.
+    ///
+    /// - Parameters:
+    ///   - maxConcurrency: Argon2 lanes run at once; `nil`: as many as the file asks for.
+    ///   - progress: the key derivation's progress, 0...1, after every Argon2 slice or AES-KDF step.
+    /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.kdbx(.cancelled)` when the task is cancelled,
+    ///   `.storage(...)` when the file cannot be read, other `.kdbx` errors for a damaged file.
+    public static func open(
+      storage: sending Storage, key: CompositeKey, options: VaultSessionOptions = VaultSessionOptions(),
+      maxConcurrency: Int? = nil, progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws(VaultSessionError) -> VaultSession {
+      var storage = storage
+      let (bytes, version) = try SynchronousVaultSession<Storage>.read(&storage)
+      let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+      let loaded = try await Self.open(
+        bytes, version: version, material: material, options: options, maxConcurrency: maxConcurrency, progress)
+      let core = SynchronousVaultSession(storage: storage, options: options, loaded: loaded, material: material)
+      return VaultSession(core: core, maxConcurrency: maxConcurrency)
+    }
+
+    /// A stream of the session's states: the current one first, then every change, until the session is released
+    /// or the stream's consumer stops (a SwiftUI `.task { for await state in await session.stateUpdates() ... }`).
+    public func stateUpdates() -> AsyncStream<VaultSessionState> {
+      let (stream, continuation) = AsyncStream<VaultSessionState>.makeStream(bufferingPolicy: .bufferingNewest(8))
+      let id = nextObserver
+      nextObserver += 1
+      observers[id] = continuation
+      continuation.yield(state)
+      return stream
+    }
+
+    /// The decrypted database while unlocked; `nil` while locked.
+    public var database: Database? { core.database }
+
+    /// Whether ``database`` differs from the version last read or written.
+    public var hasUnsavedChanges: Bool { core.hasUnsavedChanges }
+
+    /// The container settings the next save writes with (see ``SynchronousVaultSession/settings``).
+    public var settings: SaveSettings {
+      get { core.settings }
+    }
+
+    /// Changes the settings the next save writes with (a changed KDF runs on that save, with a fresh seed).
+    public func setSettings(_ settings: SaveSettings) {
+      core.settings = settings
+    }
+
+    /// Edits the database in place, on the actor.
+    /// - Throws: `.locked` while locked.
+    @discardableResult
+    public func update<Result: Sendable>(_ body: @Sendable (inout Database) -> Result) throws(VaultSessionError)
+      -> Result
+    {
+      guard var database = core.database else { throw .locked }
+      core.database = nil
+      defer { core.database = database }
+      return body(&database)
+    }
+
+    /// Runs `body` with the storage, on the actor (tests simulate another device's save this way).
+    public func withStorage<Result: Sendable>(_ body: @Sendable (inout Storage) -> Result) -> Result {
+      body(&core.storage)
+    }
+
+    /// Locks the vault: drops the decrypted database (unsaved changes are lost: save first) and zeroes the key
+    /// material. Does nothing when already locked.
+    public func lock() {
+      core.lock()
+      state = .locked
+    }
+
+    /// Unlocks a locked session with `key`: re-reads the file and opens it without blocking the caller. Does
+    /// nothing when the session is unlocked.
+    ///
+    /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.kdbx(.cancelled)`; the session then stays locked.
+    public func unlock(key: CompositeKey, progress: (@Sendable (Double) -> Void)? = nil)
+      async throws(VaultSessionError)
+    {
+      guard core.isLocked, state != .unlocking else { return }
+      state = .unlocking
+      do {
+        let (bytes, version) = try SynchronousVaultSession<Storage>.read(&core.storage)
+        let material = SessionKeyMaterial(key: key, cachesTransformedKey: core.options.cachesTransformedKey)
+        let loaded = try await Self.open(
+          bytes, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
+          progress)
+        core.install(loaded, material: material)
+        state = .unlocked
+      } catch {
+        state = .locked
+        throw error
+      }
+    }
+
+    /// Checks whether the file in storage differs from the version the session last read or wrote (SHA-256 in
+    /// constant time); while unlocked, the state becomes ``VaultSessionState/changedOnDisk`` or ``VaultSessionState/unlocked``.
+    @discardableResult
+    public func checkForChangesOnDisk() throws(VaultSessionError) -> Bool {
+      let changed = try core.hasChangesOnDisk()
+      if !core.isLocked && state != .saving { state = changed ? .changedOnDisk : .unlocked }
+      return changed
+    }
+
+    /// Discards the local changes and loads the file as it is in storage now.
+    /// - Throws: `.locked`, `.kdbx(.invalidCredentials)` when the file now has another key (the session keeps its
+    ///   database), `.kdbx(.cancelled)`.
+    public func reload(progress: (@Sendable (Double) -> Void)? = nil) async throws(VaultSessionError) {
+      guard let material = core.keyMaterial else { throw .locked }
+      let (bytes, version) = try SynchronousVaultSession<Storage>.read(&core.storage)
+      let loaded = try await Self.open(
+        bytes, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency, progress)
+      guard core.keyMaterial === material else { throw .locked }  // locked while the file was opened
+      core.install(loaded, material: material)
+      state = .unlocked
+    }
+
+    /// Writes ``database`` as ``SynchronousVaultSession/save(onConflict:progress:)`` does, with the key derivation
+    /// (when one runs) off the caller's actor; the state is ``VaultSessionState/saving`` meanwhile.
+    ///
+    /// - Throws: `.locked`, `.changedOnDisk` (policy `.fail`; the state becomes
+    ///   ``VaultSessionState/changedOnDisk``), `.storage(...)`, `.kdbx(...)`, `.kdbx(.cancelled)` (nothing
+    ///   written).
+    @discardableResult
+    public func save(onConflict: VaultConflictPolicy = .fail, progress: (@Sendable (Double) -> Void)? = nil)
+      async throws(VaultSessionError) -> VaultSaveOutcome
+    {
+      guard !core.isLocked else { throw .locked }
+      let previous = state
+      state = .saving
+      var attempts = 0
+      while true {
+        attempts += 1
+        do {
+          let outcome = try await saveOnce(onConflict: onConflict, progress: progress)
+          state = core.isLocked ? .locked : .unlocked
+          return outcome
+        } catch .storage(.changedSinceRead) where onConflict != .fail && attempts < Self.maxSaveAttempts {
+          continue
+        } catch {
+          var conflict = error == .changedOnDisk
+          if case .storage(.changedSinceRead) = error { conflict = true }
+          state = core.isLocked ? .locked : conflict ? .changedOnDisk : previous
+          throw conflict ? .changedOnDisk : error
+        }
+      }
+    }
+
+    static var maxSaveAttempts: Int { SynchronousVaultSession<Storage>.maxSaveAttempts }
+
+    private func saveOnce(onConflict: VaultConflictPolicy, progress: (@Sendable (Double) -> Void)?)
+      async throws(VaultSessionError) -> VaultSaveOutcome
+    {
+      guard let material = core.keyMaterial, let local = core.database else { throw .locked }
+      let current: [UInt8]
+      let version: Storage.Version
+      do throws(VaultStorageError) {
+        (current, version) = try core.storage.read()
+      } catch {
+        guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
+        try await write(local, settings: core.settings, material: material, replacing: nil, progress: progress)
+        return .overwrote
+      }
+      if ConstantTime.equals(SHA256.hash(current).bytes, core.knownFileDigest) {
+        try await write(local, settings: core.settings, material: material, replacing: version, progress: progress)
+        return .saved
+      }
+      switch onConflict {
+      case .fail:
+        throw .changedOnDisk
+      case .overwrite:
+        try await write(local, settings: core.settings, material: material, replacing: version, progress: progress)
+        return .overwrote
+      case .reload:
+        let loaded = try await Self.open(
+          current, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
+          progress)
+        guard core.keyMaterial === material else { throw .locked }
+        core.install(loaded, material: material)
+        return .reloaded
+      case .merge(let method):
+        let remote = try await Self.open(
+          current, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
+          progress)
+        guard core.keyMaterial === material, let latest = core.database else { throw .locked }
+        let result: MergeResult
+        switch method {
+        case .threeWay(let now):
+          result = DatabaseMerge.threeWay(
+            base: core.base ?? remote.database, local: latest, remote: remote.database, clock: FixedClock(now))
+        case .synchronize(let mode):
+          result = DatabaseMerge.synchronize(local: latest, remote: remote.database, mode: mode)
+        }
+        let target = core.settings == core.loadedSettings ? remote.settings : core.settings
+        try await write(result.database, settings: target, material: material, replacing: version, progress: progress)
+        return .merged(result.report)
+      }
+    }
+
+    /// ``SynchronousVaultSession/write(_:settings:material:replacing:progress:)`` with the key derivation awaited.
+    private func write(
+      _ content: Database, settings target: SaveSettings, material: SessionKeyMaterial,
+      replacing expected: Storage.Version?, progress: (@Sendable (Double) -> Void)?
+    ) async throws(VaultSessionError) {
+      let version = VersionRequirements.effectiveVersion(for: content, settings: target)
+      var written = target
+      let bytes: [UInt8]
+      do throws(KDBXError) {
+        let key: CompositeKey
+        switch try material.writePlan(kdf: target.kdf, version: version) {
+        case .ready(let ready, let kdf):
+          (key, written.kdf) = (ready, kdf)
+        case .derive(let input, let kdf):
+          var primitives = StandardPrimitives()
+          primitives.argon2MemoryLimitBytes = Int(clamping: core.options.load.kdfMemoryCapBytes)
+          primitives.argon2MaxConcurrency = maxConcurrency
+          var derived = try await primitives.transformKey(input, parameters: kdf, progress: progress)
+          key = try material.finishDerivation(&derived, kdf: kdf, version: version)
+          written.kdf = kdf
+        }
+        bytes = try await KDBXFile.save(
+          content, key: key, settings: written, maxConcurrency: maxConcurrency, progress: progress)
+        if !key.isTransformed {
+          // KDBXFile.save drew a fresh KDF seed: record it, so that the next merge sees unchanged settings.
+          written.kdf = try KDBXFile.readHeader(bytes: bytes, options: core.options.load).header.kdf
+        }
+      } catch {
+        throw .kdbx(error)
+      }
+      guard core.keyMaterial === material else { throw .locked }  // locked during the key derivation
+      let newVersion: Storage.Version
+      do throws(VaultStorageError) {
+        newVersion = try core.storage.write(bytes, replacing: expected)
+      } catch {
+        throw .storage(error)
+      }
+      core.installWritten(content, bytes: bytes, settings: written, version: newVersion)
+    }
+
+    /// Opens `bytes` with the held key (the cached transformed key when the KDF seed matches, else the composite
+    /// key, whose KDF output is then cached), deriving asynchronously.
+    nonisolated(nonsending) private static func open(
+      _ bytes: [UInt8], version: Storage.Version, material: SessionKeyMaterial, options: VaultSessionOptions,
+      maxConcurrency: Int?, _ progress: (@Sendable (Double) -> Void)?
+    ) async throws(VaultSessionError) -> SynchronousVaultSession<Storage>.Loaded {
+      do throws(KDBXError) {
+        let header = try KDBXFile.readHeader(bytes: bytes, options: options.load).header
+        let key = try material.key(for: header.kdf, version: header.version)
+        var opened = try await KDBXFile.open(
+          bytes: bytes, key: key, options: options.load, maxConcurrency: maxConcurrency, progress: progress)
+        let settings = SaveSettings(keeping: opened)
+        if !key.isTransformed { material.remember(&opened.transformedKey, kdf: header.kdf, version: header.version) }
+        return SynchronousVaultSession<Storage>.Loaded(
+          database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes, version: version)
+      } catch {
+        throw .kdbx(error)
+      }
+    }
+  }
+
+  extension VaultSession: CustomStringConvertible {
+    /// The session's state; never shows content or keys.
+    public nonisolated var description: String { "VaultSession" }
+  }
+
+#endif

@@ -1,11 +1,11 @@
-/// Errors from a ``VaultSession``.
+/// Errors from a ``SynchronousVaultSession``.
 public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The session is locked (or holds no database): unlock it first.
   case locked
   /// The file changed on disk since the session read or last wrote it (its SHA-256 differs), and the conflict
   /// policy was ``VaultConflictPolicy/fail``. Nothing was written; save again with another policy.
   case changedOnDisk
-  /// ``VaultSession/create(_:in:key:settings:options:progress:)`` found a file already in storage and wrote
+  /// ``SynchronousVaultSession/create(_:in:key:settings:options:progress:)`` found a file already in storage and wrote
   /// nothing.
   case fileExists
   /// The storage could not read or write the file.
@@ -26,7 +26,7 @@ public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertib
   }
 }
 
-/// What ``VaultSession/save(onConflict:progress:)`` does when the file changed on disk since the session read or
+/// What ``SynchronousVaultSession/save(onConflict:progress:)`` does when the file changed on disk since the session read or
 /// last wrote it (KeePassXC: "The database file has changed. Do you want to load the changes?").
 public enum VaultConflictPolicy: Sendable, Equatable {
   /// Write nothing and throw ``VaultSessionError/changedOnDisk`` (the default): the app asks the user.
@@ -64,7 +64,7 @@ public enum VaultSaveOutcome: Sendable, Equatable {
   case merged(MergeReport)
 }
 
-/// Settings of a ``VaultSession``.
+/// Settings of a ``SynchronousVaultSession``.
 public struct VaultSessionOptions: Sendable {
   /// Resource limits applied to every file the session opens (the first open, unlocks, reloads, merges).
   public var load: LoadOptions
@@ -72,7 +72,7 @@ public struct VaultSessionOptions: Sendable {
   /// master seed and IV) and re-reads of a file with the same seed skip the KDF, as KeePassXC does; a changed KDF
   /// runs once, with a fresh seed. When `false`, every save draws a fresh KDF seed and runs the KDF, except with a
   /// challenge-response key: for KDBX 4 its response answers the KDF seed (KeePassXC's challenge), so that seed is
-  /// always kept. The cache is wiped on ``VaultSession/lock()``.
+  /// always kept. The cache is wiped on ``SynchronousVaultSession/lock()``.
   public var cachesTransformedKey: Bool
 
   /// Default limits, transformed key cached.

@@ -2,10 +2,11 @@ extension Argon2 {
   /// Derives a key (RFC 9106 §3.2) with the lanes of each slice filled in parallel, for synchronous callers.
   ///
   /// The calling thread fills lanes itself and up to `maxConcurrency - 1` detached tasks on the global
-  /// concurrent executor help; lanes synchronize after every slice (RFC 9106 §3.4). The result is identical to
-  /// the sequential ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``. The calling thread
-  /// never waits for a helper that has not started, so this cannot deadlock on a busy executor: at worst it
-  /// runs sequentially. When `maxConcurrency` exceeds the lanes, the spare helper maps the memory of the next
+  /// concurrent executor help (``ParallelWork``: a helper runs the items it claims and ends, it never waits); lanes
+  /// synchronize after every slice (RFC 9106 §3.4), where the calling thread blocks until the slice's last item is
+  /// done. The result is identical to the sequential ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
+  /// The calling thread never waits for a helper that has not started, so this cannot deadlock on a busy executor:
+  /// at worst it runs sequentially. It blocks the calling thread: from `async` code, use the `async` overload. When `maxConcurrency` exceeds the lanes, the spare helper maps the memory of the next
   /// slice of the first pass while the lanes fill the current one, taking page faults off the lanes' path.
   ///
   /// The library cannot ask the system for its number of cores (it uses the standard library only), so pass it
@@ -64,60 +65,26 @@ extension Argon2 {
     }
   }
 
+  /// The synchronous driver: each round's items on the calling thread and ``ParallelWork``'s helpers (which never
+  /// wait: the calling thread claims what no helper has started), one round after another. Not for `async` code,
+  /// which has the `async` driver (``runConcurrently(password:salt:parameters:memory:maxConcurrency:prefault:_:)``).
   static func runBlockingInParallel(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
     maxConcurrency: Int, prefault: MemoryPrefault?, _ progress: ProgressHandler?
   ) throws(CryptoError) -> [UInt8] {
     let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-    let lanes = parameters.lanes
-    let record = prefault == nil ? nil : Argon2MappingRecord(lanes: lanes)
+    let schedule = Argon2Schedule(
+      instance: instance, parameters: parameters, maxConcurrency: maxConcurrency, prefault: prefault)
     var wiped = false
-    defer {
-      if !wiped {
-        if let record, record.failed { instance.wipeFirstPass(record) } else { instance.wipe() }
-      }
-    }
-    let slices = parameters.iterations * Argon2Geometry.syncPoints
-    // With a `prefault` hook, a first round maps the first slice (``mappingItemCount``); then one round per
-    // slice, then one that wipes the memory in parts (it writes the whole memory once more).
-    let first = prefault == nil ? 0 : 1
-    let mappingItems = mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency)
-    let parts = Swift.min(maxConcurrency, lanes)
-    let rounds = ParallelRounds(
-      maxItemCount: lanes + 1,
-      itemCount: { round in
-        guard round >= first else { return mappingItems }
-        guard round - first < slices else { return parts }
-        return sliceItemCount(
-          pass: (round - first) / Argon2Geometry.syncPoints, slice: (round - first) % Argon2Geometry.syncPoints,
-          lanes: lanes, maxConcurrency: maxConcurrency)
-      },
-      body: { round, item in
-        guard round >= first else {
-          return runMappingItem(
-            item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault, record: record)
-        }
-        guard round - first < slices else { return instance.wipe(part: item, of: parts) }
-        runSliceItem(
-          item, instance: instance, pass: (round - first) / Argon2Geometry.syncPoints,
-          slice: (round - first) % Argon2Geometry.syncPoints, lanes: lanes, maxConcurrency: maxConcurrency,
-          prefault: prefault, record: record)
-      },
-      maxConcurrency: maxConcurrency)
+    defer { if !wiped { schedule.wipeAfterFailure() } }
     var tag: [UInt8] = []
-    try rounds.run(rounds: first + slices + 1) { round throws(CryptoError) in
-      try checkMapping(record, memory: memory)
-      guard round >= first else { return }
-      guard round - first < slices else {
-        wiped = true
-        return
+    for round in 0..<schedule.rounds {
+      KDBXCrypto.runBlockingInParallel(count: schedule.itemCount(round), maxConcurrency: maxConcurrency) { item in
+        schedule.run(round: round, item: item)
       }
-      let slice = round - first
-      try reportSlice(
-        pass: slice / Argon2Geometry.syncPoints, slice: slice % Argon2Geometry.syncPoints, totalSlices: slices,
-        progress)
-      if slice == slices - 1 { tag = finish(instance, parameters: parameters) }
+      if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }
     }
+    wiped = true
     return tag
   }
 

@@ -2,19 +2,43 @@
 // Structured concurrency is not available in Embedded Swift, where the synchronous entry points remain.
 #if !$Embedded
 
+  /// Test hook (package scope, not public API): what a derivation on the calling task did, recorded by the `async`
+  /// driver. Set it with `Argon2.$observer.withValue(observer) { ... }`; child tasks inherit it.
+  package final class Argon2Observer: @unchecked Sendable {
+    /// SAFETY (`@unchecked`): written by the coordinating task only (one derivation per observer), read after it.
+    package private(set) var slicesStarted = 0
+    /// For each block memory released, whether it was all zero at that moment.
+    package private(set) var releasedMemoryWasZero: [Bool] = []
+
+    package init() {}
+
+    func sliceStarted() { slicesStarted += 1 }
+
+    func released(_ memory: UnsafeMutableRawBufferPointer) {
+      releasedMemoryWasZero.append(memory.allSatisfy { $0 == 0 })
+    }
+  }
+
+  extension Argon2 {
+    /// The derivation observer of the calling task (tests only).
+    @TaskLocal package static var observer: Argon2Observer?
+  }
+
   extension Argon2 {
     /// Derives a key (RFC 9106 §3.2) with the segments of each slice filled by up to `maxConcurrency`
     /// concurrent tasks. The result is identical to the synchronous
     /// ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
     ///
-    /// Pass the number of cores you want to use (1 runs everything on the calling task); the global
-    /// concurrent executor runs no more tasks at once than there are cores anyway. Lanes synchronize after
-    /// every slice (RFC 9106 §3.4), so at most `parameters.lanes` tasks fill segments. When
+    /// Pass the number of cores you want to use; the global concurrent executor runs no more tasks at once than
+    /// there are cores anyway. The lanes run as child tasks (`min(maxConcurrency, lanes)` of them, each filling
+    /// every such lane in turn) that suspend at the sync point after every slice (RFC 9106 §3.4) instead of
+    /// spinning, so other tasks keep running meanwhile, and any number of lanes finishes on a pool of any size. When
     /// `maxConcurrency` exceeds the lanes, one spare task maps the memory of the next slice of the first pass
     /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
     ///
     /// Cancelling the calling task stops the derivation after the current slice (every lane finishes the
-    /// segment it is in) with ``CryptoError/cancelled``, as does returning `false` from `progress`.
+    /// segment it is in) with ``CryptoError/cancelled``, as does returning `false` from `progress`; the block
+    /// memory is then zeroed and released before this returns.
     /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``, and
     ///   ``CryptoError/invalidParameter(name:reason:)`` when `maxConcurrency` is below 1.
     public static func deriveKey(
@@ -24,7 +48,10 @@
       try checkWorkerCount(maxConcurrency)
       let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
       let memory = allocateBlocks(byteCount: cost.memoryByteCount)
-      defer { memory.deallocate() }
+      defer {
+        Argon2.observer?.released(memory)
+        memory.deallocate()
+      }
       return try await runConcurrently(
         password: password, salt: salt, parameters: parameters, memory: memory, maxConcurrency: maxConcurrency,
         progress)
@@ -47,67 +74,60 @@
         prefault: prefault, progress)
     }
 
+    /// The `async` driver: one child task per worker (a lane, and a spare that maps memory ahead when
+    /// `maxConcurrency` exceeds the lanes) in one task group for the whole derivation, and a ``RoundBarrier``
+    /// between rounds, where workers and this task suspend instead of spinning. Cancellation is checked before
+    /// every slice: the workers then end at the barrier, the memory is zeroed and ``CryptoError/cancelled`` thrown,
+    /// without starting another segment.
     static func runConcurrently(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
     ) async throws(CryptoError) -> [UInt8] {
       let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-      let lanes = parameters.lanes
-      let record = prefault == nil ? nil : Argon2MappingRecord(lanes: lanes)
+      let schedule = Argon2Schedule(
+        instance: instance, parameters: parameters, maxConcurrency: maxConcurrency, prefault: prefault)
       var wiped = false
-      defer {
-        if !wiped {
-          if let record, record.failed { instance.wipeFirstPass(record) } else { instance.wipe() }
-        }
-      }
-      let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
-      if prefault != nil {
-        // The mapping round of the synchronous driver (see ``mappingItemCount(lanes:maxConcurrency:)``).
-        await runItems(mappingItemCount(lanes: lanes, maxConcurrency: maxConcurrency), maxConcurrency) { item in
-          runMappingItem(
-            item, instance: instance, lanes: lanes, maxConcurrency: maxConcurrency, prefault, record: record)
-        }
-        try checkMapping(record, memory: memory)
-      }
-      for pass in 0..<parameters.iterations {
-        for slice in 0..<Argon2Geometry.syncPoints {
-          if Task.isCancelled { throw CryptoError.cancelled }
-          let items = sliceItemCount(pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency)
-          await runItems(items, maxConcurrency) { item in
-            runSliceItem(
-              item, instance: instance, pass: pass, slice: slice, lanes: lanes, maxConcurrency: maxConcurrency,
-              prefault: prefault, record: record)
+      defer { if !wiped { schedule.wipeAfterFailure() } }
+      let workers = Swift.min(maxConcurrency, schedule.maxItemCount)
+      let barrier = RoundBarrier(workers: workers)
+      let observer = Argon2.observer
+      var tag: [UInt8] = []
+      var failure: CryptoError? = nil
+      await withTaskGroup(of: Void.self) { group in
+        for worker in 0..<workers {
+          group.addTask {
+            var round = 0
+            while await barrier.waitForRelease(of: round) {
+              for item in stride(from: worker, to: schedule.itemCount(round), by: workers) {
+                schedule.run(round: round, item: item)
+              }
+              await barrier.finish()
+              round += 1
+            }
           }
-          try checkMapping(record, memory: memory)
-          try reportSlice(pass: pass, slice: slice, totalSlices: totalSlices, progress)
         }
+        for round in 0..<schedule.rounds {
+          if schedule.slice(ofRound: round) != nil {
+            if Task.isCancelled {
+              failure = .cancelled
+              break
+            }
+            observer?.sliceStarted()
+          }
+          await barrier.release(round)
+          await barrier.waitForRound()
+          do throws(CryptoError) {
+            if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }
+          } catch {
+            failure = error
+            break
+          }
+        }
+        await barrier.stop()
       }
-      let tag = finish(instance, parameters: parameters)
-      // The wipe writes the whole memory once more: split it over the tasks too.
-      let parts = Swift.min(maxConcurrency, lanes)
-      await runItems(parts, maxConcurrency) { part in instance.wipe(part: part, of: parts) }
+      if let failure { throw failure }
       wiped = true
       return tag
-    }
-
-    /// Runs `body` on items `0..<items` with up to `maxConcurrency` tasks: task t runs items t, t + tasks, ...;
-    /// task 0 is this one. Returns only when every item is done: for a slice, the sync point that makes the next
-    /// slice's cross-lane reads safe (see the SAFETY note on Argon2Instance).
-    static func runItems(_ items: Int, _ maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-      let tasks = Swift.min(items, maxConcurrency)
-      guard tasks > 1 else {
-        for item in 0..<items { body(item) }
-        return
-      }
-      await withTaskGroup(of: Void.self) { group in
-        for task in 1..<tasks {
-          group.addTask {
-            for item in stride(from: task, to: items, by: tasks) { body(item) }
-          }
-        }
-        for item in stride(from: 0, to: items, by: tasks) { body(item) }
-        await group.waitForAll()
-      }
     }
   }
 

@@ -173,10 +173,16 @@ enum CreateCommand {
     } catch {
       throw .failure("cannot create: \(error.description)")
     }
-    do {
-      try FileIO.atomicWrite(saved.bytes, toPath: path, expecting: .absent) {
+    // A coordinated write that expects no file: one that appeared meanwhile is not replaced.
+    var storage = FileVaultStorage(path: path)
+    do throws(VaultStorageError) {
+      _ = try storage.write(saved.bytes, replacing: nil, holding: nil) {
         VaultAccess.problem(opening: $0, key: written)
       }
+    } catch .changedSinceRead {
+      throw .failure("cannot create: \(path) already exists; nothing was saved")
+    } catch .writeFailed(_, let reason) {
+      throw .failure("cannot create: \(reason)")
     } catch {
       throw .failure("cannot create: \(error.description)")
     }

@@ -1,6 +1,6 @@
 import KDBXCrypto
 
-extension VaultSession {
+extension SynchronousVaultSession {
   /// Writes ``database`` to storage with ``settings``, after checking that the file on disk is still the version
   /// the session last read or wrote (SHA-256, compared in constant time).
   ///
@@ -24,30 +24,52 @@ extension VaultSession {
   public func save(onConflict: VaultConflictPolicy = .fail, progress: ((Double) -> Bool)? = nil)
     throws(VaultSessionError) -> VaultSaveOutcome
   {
+    // A coordinated write that finds yet another version (a writer slipped in after the check) starts over, a few
+    // times, so that the policy decides about the newest version; with `.fail` it is a conflict like any other.
+    var attempts = 0
+    while true {
+      attempts += 1
+      do {
+        return try saveOnce(onConflict: onConflict, progress: progress)
+      } catch .storage(.changedSinceRead) {
+        if onConflict == .fail || attempts >= Self.maxSaveAttempts { throw .changedOnDisk }
+      }
+    }
+  }
+
+  /// How many times a save reads again after its coordinated write found a newer version.
+  static var maxSaveAttempts: Int { 3 }
+
+  private func saveOnce(onConflict: VaultConflictPolicy, progress: ((Double) -> Bool)?)
+    throws(VaultSessionError) -> VaultSaveOutcome
+  {
     guard let material = keyMaterial, let local = database else { throw .locked }
     let current: [UInt8]
+    let version: Storage.Version
     do throws(VaultStorageError) {
-      current = try storage.read()
+      (current, version) = try storage.read()
     } catch {
       guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
-      try write(local, settings: settings, material: material, progress: progress)
+      try write(local, settings: settings, material: material, replacing: nil, progress: progress)
       return .overwrote
     }
     if ConstantTime.equals(SHA256.hash(current).bytes, knownFileDigest) {
-      try write(local, settings: settings, material: material, progress: progress)
+      try write(local, settings: settings, material: material, replacing: version, progress: progress)
       return .saved
     }
     switch onConflict {
     case .fail:
       throw .changedOnDisk
     case .overwrite:
-      try write(local, settings: settings, material: material, progress: progress)
+      try write(local, settings: settings, material: material, replacing: version, progress: progress)
       return .overwrote
     case .reload:
-      install(try Self.open(current, material: material, options: options, progress: progress), material: material)
+      install(
+        try Self.open(current, version: version, material: material, options: options, progress: progress),
+        material: material)
       return .reloaded
     case .merge(let method):
-      let remote = try Self.open(current, material: material, options: options, progress: progress)
+      let remote = try Self.open(current, version: version, material: material, options: options, progress: progress)
       let result: MergeResult
       switch method {
       case .threeWay(let now):
@@ -57,15 +79,16 @@ extension VaultSession {
         result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
       }
       let target = settings == loadedSettings ? remote.settings : settings
-      try write(result.database, settings: target, material: material, progress: progress)
+      try write(result.database, settings: target, material: material, replacing: version, progress: progress)
       return .merged(result.report)
     }
   }
 
-  /// Saves `content` with `target` settings and, once storage accepted the bytes, makes it the session's state.
+  /// Saves `content` with `target` settings over the storage's version `expected` (a coordinated write) and, once
+  /// storage accepted the bytes, makes it the session's state.
   func write(
     _ content: Database, settings target: SaveSettings, material: SessionKeyMaterial,
-    progress: ((Double) -> Bool)?
+    replacing expected: Storage.Version?, progress: ((Double) -> Bool)?
   ) throws(VaultSessionError) {
     let version = VersionRequirements.effectiveVersion(for: content, settings: target)
     var primitives = StandardPrimitives(progress: progress)
@@ -83,10 +106,21 @@ extension VaultSession {
     } catch {
       throw .kdbx(error)
     }
-    do throws(VaultStorageError) { try storage.write(bytes) } catch { throw .storage(error) }
+    let newVersion: Storage.Version
+    do throws(VaultStorageError) {
+      newVersion = try storage.write(bytes, replacing: expected)
+    } catch {
+      throw .storage(error)
+    }
+    installWritten(content, bytes: bytes, settings: written, version: newVersion)
+  }
+
+  /// Makes `content`, just written as `bytes` with `written` settings, the session's state.
+  func installWritten(_ content: Database, bytes: [UInt8], settings written: SaveSettings, version: Storage.Version) {
     settings = written
     loadedSettings = written
     knownFileDigest = SHA256.hash(bytes).bytes
+    knownVersion = version
     base = content
     database = content
   }
