@@ -65,7 +65,7 @@ extension KDBXFile {
   static func readVaultFile(_ url: URL) throws(VaultFileError) -> [UInt8] {
     var storage = FileVaultStorage(path: try filePath(url))
     do throws(VaultStorageError) {
-      return try storage.read()
+      return try storage.read().bytes
     } catch {
       throw .storage(error)
     }

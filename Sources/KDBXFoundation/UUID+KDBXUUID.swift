@@ -19,6 +19,7 @@ extension KDBXUUID {
   public init(_ uuid: UUID) {
     let t = uuid.uuid
     // 16 bytes by construction, so the failable initializer cannot fail; `.zero` only keeps the compiler content.
-    self = KDBXUUID(bytes: [t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7, t.8, t.9, t.10, t.11, t.12, t.13, t.14, t.15]) ?? .zero
+    self =
+      KDBXUUID(bytes: [t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7, t.8, t.9, t.10, t.11, t.12, t.13, t.14, t.15]) ?? .zero
   }
 }

@@ -25,8 +25,10 @@ import Testing
 
   /// A round trip through `Date` keeps the KDBX second, at the edges and at pseudo-random points in between.
   @Test func roundTripKeepsEverySecond() {
-    var samples: [Int64] = [0, 1, 59, 86_399, 86_400, Timestamp.maximum.secondsSince0001 - 1,
-      Timestamp.maximum.secondsSince0001, Timestamp.unixEpochOffset - 1, Timestamp.unixEpochOffset]
+    var samples: [Int64] = [
+      0, 1, 59, 86_399, 86_400, Timestamp.maximum.secondsSince0001 - 1,
+      Timestamp.maximum.secondsSince0001, Timestamp.unixEpochOffset - 1, Timestamp.unixEpochOffset,
+    ]
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     for _ in 0..<2_000 {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -71,7 +73,8 @@ import Testing
   /// Neither format counts leap seconds (POSIX time, .NET ticks): the second after 2016-12-31T23:59:59Z is
   /// 2017-01-01T00:00:00Z in both, and a KDBX 3.1 text time of 23:59:60 is not invented.
   @Test func leapSecondsAreNotCounted() throws {
-    let before = try #require(Timestamp(CivilDateTime(year: 2016, month: 12, day: 31, hour: 23, minute: 59, second: 59)))
+    let before = try #require(
+      Timestamp(CivilDateTime(year: 2016, month: 12, day: 31, hour: 23, minute: 59, second: 59)))
     let after = try #require(Timestamp(CivilDateTime(year: 2017, month: 1, day: 1)))
     #expect(after.secondsSince0001 - before.secondsSince0001 == 1)
     #expect(Date(after).timeIntervalSince(Date(before)) == 1)
