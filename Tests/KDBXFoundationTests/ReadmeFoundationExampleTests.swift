@@ -49,6 +49,21 @@ import VectorSupport
 
 /// Drives the README's `VaultListModel` on the demo vault through ``CoordinatedVaultStorage`` (plain files on Linux).
 @Suite struct ReadmeFoundationExampleTests {
+  /// The code above is the README's, line for line (apart from its `import` lines).
+  @Test func exampleIsTheReadmes() throws {
+    let readme = String(
+      decoding: try #require(Vectors.readFile(atPath: Vectors.repositoryRoot + "/README.md")), as: UTF8.self)
+    let section = try #require(readme.firstRange(of: "### Foundation types and iCloud Drive"))
+    let fenceStart = try #require(readme[section.upperBound...].firstRange(of: "```swift\n"))
+    let fenceEnd = try #require(readme[fenceStart.upperBound...].firstRange(of: "```"))
+    let code = readme[fenceStart.upperBound..<fenceEnd.lowerBound].split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+    let source = String(decoding: try #require(Vectors.readFile(atPath: #filePath)), as: UTF8.self)
+    #expect(source.contains(code.trimmingCharacters(in: .whitespacesAndNewlines)))
+  }
+
   @MainActor @Test func unlockListRenameAndMergeAnotherDevicesSave() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kdbx-readme-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
