@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
     .library(name: "KDBXFileIO", targets: ["KDBXFileIO"]),
+    .library(name: "KDBXFoundation", targets: ["KDBXFoundation"]),
     .executable(name: "kdbx", targets: ["kdbx"]),
     .executable(name: "kdbx-bench", targets: ["kdbx-bench"]),
   ],
@@ -26,6 +27,10 @@ let package = Package(
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
+
+    // Optional Foundation adapters (UUID, Date, Data, URL, coordinated file access): the one module that imports
+    // Foundation. No core module imports it.
+    .target(name: "KDBXFoundation", dependencies: ["KDBX", "KDBXFileIO"]),
 
     // Executables: may import Glibc.
     .executableTarget(name: "kdbx", dependencies: ["KDBX", "KDBXFileIO"]),
@@ -42,6 +47,7 @@ let package = Package(
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
+    .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -39,3 +39,16 @@ mapfile -t sources < <(find Sources/KDBXFileIO -name '*.swift' | sort)
 swiftc "${FLAGS[@]}" -Xfrontend -import-module -Xfrontend StandardLibraryGaps -module-name KDBXFileIO -typecheck \
   "${sources[@]}"
 echo "darwin check: KDBXFileIO and the library modules type-check for $TARGET against the Darwin stand-in"
+
+# KDBXFoundation's Apple branch (NSFileCoordinator, security-scoped URLs): type-checked on Linux against the real
+# swift-corelibs-foundation plus a stand-in for the Apple-only declarations (.ci/darwin-standin/Foundation), with the
+# branch switched on by KDBX_FOUNDATION_STANDIN. It needs the package's modules, built here if missing.
+swift build --target KDBXFoundation >/dev/null
+MODULES=$(swift build --show-bin-path)/Modules
+mkdir -p "$OUT/foundation"
+swiftc -module-name FoundationDarwinStandIn -emit-module -emit-module-path "$OUT/foundation/FoundationDarwinStandIn.swiftmodule" \
+  -parse-as-library .ci/darwin-standin/Foundation/FoundationDarwinStandIn.swift
+mapfile -t sources < <(find Sources/KDBXFoundation -name '*.swift' | sort)
+swiftc -typecheck -swift-version 6 -package-name swift_kdbx -D KDBX_FOUNDATION_STANDIN -I "$OUT/foundation" -I "$MODULES" \
+  -module-name KDBXFoundation "${sources[@]}"
+echo "darwin check: KDBXFoundation's file coordination type-checks against the Foundation stand-in"
