@@ -11,13 +11,13 @@
 # `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXFileIO)
+MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXFileIO KDBXFoundation)
 BASELINE=.ci/api
 OUT=${API_OUT:-.ci/out/api}
 mode=${1:-check}
 
-# Builds every library module (KDBXFileIO depends on the others); the compiler output only when that fails.
-if ! built=$(swift build --target KDBXFileIO 2>&1); then echo "$built" | grep -E "error" | head -40; exit 1; fi
+# Builds every library module (KDBXFoundation depends on all the others); the compiler output only when that fails.
+if ! built=$(swift build --target KDBXFoundation 2>&1); then echo "$built" | grep -E "error" | head -40; exit 1; fi
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin" # toolchains before 6.0 put the .swiftmodule files beside the objects
@@ -65,7 +65,8 @@ done
 # What an app writes must compile against the public API alone: the app scenario and the README's quick starts are
 # type-checked here as a module outside this package (no -package-name, so `package` declarations are hidden).
 app_files=(Tests/KDBXTests/AppScenarioTests.swift Tests/KDBXTests/ReadmeQuickStartTests.swift
-  Tests/KDBXTests/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/DocExampleTests.swift)
+  Tests/KDBXTests/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/DocExampleTests.swift
+  Tests/KDBXFoundationTests/ReadmeFoundationExampleTests.swift)
 cat >"$OUT/SplitMix64.swift" <<'SWIFT'
 struct SplitMix64: RandomNumberGenerator {
   var state: UInt64

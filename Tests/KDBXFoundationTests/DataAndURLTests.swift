@@ -62,7 +62,7 @@ import VectorSupport
     var database = try KDBXFile.open(bytes: try Self.demo(), key: Self.key).database
     let id = try #require(database.flatEntries.first?.entry.uuid)
     let payload = Data("attached through Foundation".utf8)
-    try database.editEntry(id, clock: FixedClock(Timestamp(unixSeconds: 1_704_067_200))) {
+    database.editEntry(id, clock: FixedClock(Timestamp(unixSeconds: 1_704_067_200))) {
       (entry: inout Entry, pool: inout BinaryPool) throws(Never) in
       entry.attach("note.txt", data: payload, in: &pool)
     }

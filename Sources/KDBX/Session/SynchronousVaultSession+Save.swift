@@ -15,6 +15,7 @@ extension SynchronousVaultSession {
   /// operation succeeds.
   ///
   /// - Parameters:
+  ///   - onConflict: what to do when the file changed on disk since it was read or last written.
   ///   - progress: the key derivation's progress, 0...1, when a KDF runs (a changed KDF, a merge with a file
   ///     whose KDF seed differs); return `false` to cancel.
   /// - Returns: what the save did.

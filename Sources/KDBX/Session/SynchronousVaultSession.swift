@@ -43,7 +43,7 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
   public var settings: SaveSettings
 
   /// The SHA-256 of the file as the session last read or wrote it.
-  public internal(set) var knownFileDigest: [UInt8]
+  package internal(set) var knownFileDigest: [UInt8]
   /// The storage's version of the file as the session last read or wrote it: a save replaces only that version
   /// (``VaultStorage/write(_:replacing:)``); `nil` before the file exists.
   public internal(set) var knownVersion: Storage.Version?
@@ -58,6 +58,9 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
   /// Opens the vault in `storage` with `key`: reads the file, decrypts it and returns an unlocked session.
   ///
   /// - Parameters:
+  ///   - storage: where the vault file is; the session keeps it and saves through it.
+  ///   - key: the composite key (password, key file) or a cached transformed key.
+  ///   - options: load limits and whether the transformed key is cached for saves.
   ///   - progress: the key derivation's progress, 0...1; return `false` to cancel.
   /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.storage(...)` when the file cannot be read,
   ///   other `.kdbx` errors for a damaged file.

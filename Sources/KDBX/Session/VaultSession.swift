@@ -80,6 +80,9 @@ import KDBXCrypto
     /// returns an unlocked session.
     ///
     /// - Parameters:
+    ///   - storage: where the vault file is; the session keeps it and saves through it.
+    ///   - key: the composite key (password, key file) or a cached transformed key.
+    ///   - options: load limits and whether the transformed key is cached for saves.
     ///   - maxConcurrency: Argon2 lanes run at once; `nil`: as many as the file asks for.
     ///   - progress: the key derivation's progress, 0...1, after every Argon2 slice or AES-KDF step.
     /// - Throws: `.kdbx(.invalidCredentials)` for a wrong key, `.kdbx(.cancelled)` when the task is cancelled,

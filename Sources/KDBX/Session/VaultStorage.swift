@@ -77,7 +77,7 @@ public enum VaultStorageError: Error, Equatable, Sendable, CustomStringConvertib
 /// A vault file held in memory: for tests, previews, and apps that move bytes themselves, handing the session the
 /// bytes they read.
 ///
-/// Its ``Version`` is a generation number that every change of ``bytes`` increments, so a coordinated write
+/// Its `Version` is a generation number that every change of ``bytes`` increments, so a coordinated write
 /// (``write(_:replacing:)``) refuses to replace content that changed since it was read. To simulate another device
 /// writing the file, assign ``bytes`` directly (for a session's storage: `await session.withStorage { $0.bytes =
 /// otherBytes }`).
@@ -91,7 +91,7 @@ public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
   /// How many times ``write(_:replacing:)`` replaced the content.
   public private(set) var writeCount = 0
   /// When set, ``write(_:replacing:)`` fails with this error and keeps the content (for failure tests).
-  public var failingWrite: VaultStorageError?
+  package var failingWrite: VaultStorageError?
 
   /// A storage holding `bytes` (`nil`: no file yet).
   public init(bytes: [UInt8]? = nil) {
@@ -105,8 +105,8 @@ public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
     return (bytes, generation)
   }
 
-  /// Replaces ``bytes`` if they are still at generation `expected` (`nil`: if there are none), unless
-  /// ``failingWrite`` is set.
+  /// Replaces ``bytes`` if they are still at generation `expected` (`nil`: if there are none), unless a test set
+  /// its failure hook.
   public mutating func write(_ bytes: [UInt8], replacing expected: UInt64?) throws(VaultStorageError) -> UInt64 {
     if let failingWrite { throw failingWrite }
     switch expected {
