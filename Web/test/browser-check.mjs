@@ -188,9 +188,17 @@ try {
   check(false, "the browser check ran to its end", `${error.message}\n${chromiumLog.slice(-1500)}`);
 } finally {
   clearTimeout(watchdog);
+  // Chromium's helper processes can still write to the profile for a moment after the browser is told to stop:
+  // wait for it to exit, then remove the profile with retries. A profile left in /tmp is reported, not a failure.
+  const exited = chromium.exitCode !== null ? Promise.resolve() : new Promise((done) => chromium.once("exit", done));
   chromium.kill();
+  await Promise.race([exited, sleep(5000)]);
   server.close();
-  rmSync(profile, { recursive: true, force: true });
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (error) {
+    console.log(`note: could not remove the Chromium profile ${profile}: ${error.message}`);
+  }
 }
 console.log(failures ? `browser check: ${failures} failure(s)` : "browser check: all checks passed");
 process.exit(failures ? 1 : 0);
