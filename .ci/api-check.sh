@@ -67,21 +67,8 @@ done
 app_files=(Tests/KDBXTests/AppScenarioTests.swift Tests/KDBXTests/ReadmeQuickStartTests.swift
   Tests/KDBXTests/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/DocExampleTests.swift
   Tests/KDBXFoundationTests/ReadmeFoundationExampleTests.swift)
-cat >"$OUT/SplitMix64.swift" <<'SWIFT'
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-SWIFT
 if [ "$mode" != --count ]; then
-  if swiftc -typecheck -swift-version 6 -module-name AppSurfaceCheck -I "$modules" "${app_files[@]}" "$OUT/SplitMix64.swift" \
+  if swiftc -typecheck -swift-version 6 -module-name AppSurfaceCheck -I "$modules" "${app_files[@]}" Tests/Fuzz/Support/SplitMix64.swift \
     2>"$OUT/app.log"; then
     echo "api: the app scenario and README examples compile against the public API alone"
   else

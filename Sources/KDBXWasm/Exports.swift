@@ -180,16 +180,7 @@ public func kdbxClose(_ handle: Int32) -> Int32 {
 @_cdecl("kdbx_selftest")
 public func kdbxSelfTest() -> Int32 {
   let report = KDBXSelfTest.run()
-  let checks = report.results.map { result -> JSONValue in
-    var fields: [(String, JSONValue)] = [
-      ("primitive", .string(result.primitive)), ("source", .string(result.source)),
-      ("passed", .bool(result.passed)), ("expected", .string(result.expectedHex)),
-      ("actual", .string(result.actualHex)),
-    ]
-    if let error = result.error { fields.append(("error", .string(error))) }
-    return .object(fields)
-  }
-  WasmResult.set(JSONValue.object([("passed", .bool(report.passed)), ("checks", .array(checks))]).rendered())
+  WasmResult.set(JSONValue.object([("passed", .bool(report.passed)), ("checks", report.checksJSON)]).rendered())
   return report.passed ? WasmStatus.ok.rawValue : WasmStatus.selfTestFailed.rawValue
 }
 

@@ -74,19 +74,10 @@ enum SelfTestCommand {
       vectorFields = outcome.json
     }
     if json {
-      let checks = report.results.map { result -> JSONValue in
-        var fields: [(String, JSONValue)] = [
-          ("primitive", .string(result.primitive)), ("source", .string(result.source)),
-          ("passed", .bool(result.passed)), ("expected", .string(result.expectedHex)),
-          ("actual", .string(result.actualHex)),
-        ]
-        if let error = result.error { fields.append(("error", .string(error))) }
-        return .object(fields)
-      }
       let document: [(String, JSONValue)] =
         [
           ("passed", .bool(report.passed && vectorsOK)), ("milliseconds", .double(rounded)),
-          ("checks", .array(checks)),
+          ("checks", report.checksJSON),
         ] + vectorFields
       Terminal.out(JSONValue.object(document).rendered() + "\n")
     } else {
