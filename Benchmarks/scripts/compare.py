@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """One comparison table: our kdbx-bench figures against the native anchors installed on this machine.
 
-Usage: compare.py [--bench PATH] [--rounds N] [--markdown | --write-readme README.md] [--only SUBSTR ...]
+Usage: compare.py [--bench PATH] [--kdbx PATH] [--baseline DIR] [--all] [--rounds N]
+                  [--markdown | --write-readme README.md] [--only SUBSTR ...]
 
   --bench PATH   the kdbx-bench binary (default .build/release/kdbx-bench; build it with
                  `swift build -c release --product kdbx-bench`)
+  --kdbx PATH    the kdbx binary for the whole-process figures (default: kdbx beside the kdbx-bench binary;
+                 `swift build -c release --product kdbx`); they run on ../shared/corpus/generated/large_5000.kdbx
+                 against keepassxc-cli
+  --baseline DIR an earlier build to compare with: DIR holds its kdbx-bench and kdbx (copy them there before
+                 changing the code). The table gets before / after columns, measured alternately in the same run.
+  --all          also every other kdbx-bench line (no anchor; with --baseline, to see that nothing regressed)
   --rounds N     how many times ours and the anchors run, alternately (default 3); each figure is the
                  median of the N rounds (and each round is itself a median inside the tool that ran it)
   --markdown     print the README's performance section (date, machine, load, table) instead of a plain table
@@ -59,7 +66,14 @@ FIGURES = [
     ("deflate level 6, KeePass XML 50 MB", "deflate-l6-keepass50MB", "rate", "zlib:deflate6", 1.0, "zlib"),
     ("XML reader events, 50 MB", "xml-reader-events", "rate", "xml:libxml2-sax2", 0.8, "libxml2 SAX2"),
     ("open large_5000, in process", "kdbx-open-large5000", "time", None, None, "goal: at most 90 ms"),
+    # Whole processes on ../shared/corpus/generated/large_5000.kdbx: `kdbx` against keepassxc-cli.
+    ("large_5000 open + ls -R, whole process", "process:ls", "time", "kpxc:ls", 4.0, "keepassxc-cli ls -R"),
+    ("large_5000 open + mkdir + save, whole process", "process:mkdir", "time", "kpxc:mkdir", 4.0,
+     "keepassxc-cli mkdir"),
+    ("large_5000 ls -R, peak RSS", "process:rss", "memory", "kpxc:rss", 1 / 0.6, "keepassxc-cli ls -R"),
 ]
+LARGE = os.path.join(REPO, "..", "shared", "corpus", "generated", "large_5000.kdbx")
+LARGE_PASSWORD = b"bench\n"
 
 
 def run(cmd, env=None, timeout=900):
@@ -88,7 +102,7 @@ class Anchors:
         self.binaries = {}
         self.document = None
 
-    def binary(self, name, sources, libs):
+    def binary(self, name, sources, libs, cflags=()):
         if name in self.binaries:
             return self.binaries[name]
         path = os.path.join(self.prebuilt, name)
@@ -100,7 +114,7 @@ class Anchors:
                 self.skipped[name] = "gcc not installed"
             else:
                 out = os.path.join(self.scratch, name)
-                args = ["gcc", "-O2"] + [os.path.join(self.dir, "anchors-c", s) for s in sources] + ["-o", out]
+                args = ["gcc", "-O2"] + list(cflags) + [os.path.join(self.dir, "anchors-c", s) for s in sources] + ["-o", out]
                 result = run(args + libs)
                 if result.returncode == 0:
                     path = out
@@ -153,7 +167,8 @@ class Anchors:
         return values
 
     def aeskdf(self):
-        exe = self.binary("aeskdf", ["aeskdf.c"], ["-lcrypto", "-lpthread"])
+        # Flags as anchors.sh builds it: the file also holds an AES-NI variant (not run here).
+        exe = self.binary("aeskdf", ["aeskdf.c"], ["-lcrypto", "-lpthread"], ["-maes", "-msse4.1"])
         if exe is None:
             return {}
         m = re.search(r"impl=ttable threads=1 .*rounds_per_s=([\d.]+)", run([exe, "ttable", "0", "3", "1"]).stdout)
@@ -201,6 +216,46 @@ def ours(bench, names):
     return values
 
 
+def process(cmd, scratch_file=None):
+    """Runs `cmd` with the password on stdin: (wall ms, peak RSS MiB), or None if it failed."""
+    started = time.perf_counter()
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        child.stdin.write(LARGE_PASSWORD)
+        child.stdin.close()
+    except BrokenPipeError:
+        pass
+    # os.wait4 gives this child's own rusage (ru_maxrss in KiB on Linux).
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = (time.perf_counter() - started) * 1e3
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return (elapsed, usage.ru_maxrss / 1024) if child.returncode == 0 else None
+
+
+def whole_process(tool, scratch, label, repeats=3):
+    """ls -R, mkdir (open + change + save on a fresh copy) and the peak RSS of ls -R for `tool` (our kdbx or
+    keepassxc-cli) on large_5000: figure key -> median of `repeats` runs. `label` names the copies."""
+    if tool is None or not os.path.exists(LARGE):
+        return {}
+    ls, rss, mkdir = [], [], []
+    for i in range(repeats):
+        result = process([tool, "ls", "-R", LARGE])
+        if result:
+            ls.append(result[0])
+            rss.append(result[1])
+        copy = os.path.join(scratch, f"{label}-{i}.kdbx")
+        shutil.copyfile(LARGE, copy)
+        result = process([tool, "mkdir", copy, f"Added{i}"])
+        if result:
+            mkdir.append(result[0])
+        os.remove(copy)
+    values = {}
+    for key, runs in (("ls", ls), ("mkdir", mkdir), ("rss", rss)):
+        if runs:
+            values[key] = statistics.median(runs)
+    return values
+
+
 def machine():
     model = "unknown CPU"
     try:
@@ -223,11 +278,19 @@ def load():
 def main():
     args = sys.argv[1:]
     bench = os.path.join(REPO, ".build", "release", "kdbx-bench")
-    rounds, markdown, only, readme = 3, False, [], None
+    kdbx = None
+    baseline = None
+    rounds, markdown, only, readme, every_line = 3, False, [], None, False
     while args:
         a = args.pop(0)
         if a == "--bench":
             bench = args.pop(0)
+        elif a == "--kdbx":
+            kdbx = args.pop(0)
+        elif a == "--baseline":
+            baseline = args.pop(0)
+        elif a == "--all":
+            every_line = True
         elif a == "--rounds":
             rounds = max(1, int(args.pop(0)))
         elif a == "--markdown":
@@ -242,14 +305,37 @@ def main():
     if not os.access(bench, os.X_OK):
         print(f"compare.py: {bench} not found; build it with: swift build -c release --product kdbx-bench")
         return 1
+    if kdbx is None:
+        kdbx = os.path.join(os.path.dirname(bench), "kdbx")
+    kdbx = kdbx if os.access(kdbx, os.X_OK) else None
+    before_bench = before_kdbx = None
+    if baseline:
+        before_bench = os.path.join(baseline, "kdbx-bench")
+        before_kdbx = os.path.join(baseline, "kdbx")
+        before_bench = before_bench if os.access(before_bench, os.X_OK) else None
+        before_kdbx = before_kdbx if os.access(before_kdbx, os.X_OK) else None
+        if before_bench is None and before_kdbx is None:
+            print(f"compare.py: --baseline {baseline} holds neither kdbx-bench nor kdbx")
+            return 1
     figures = [f for f in FIGURES if not only or any(s in f[0].lower() or s in f[1].lower() for s in only)]
+    if every_line:
+        known = {f[1] for f in figures}
+        listed = run([bench, "--list"]).stdout.splitlines()
+        for line in listed:
+            fields = line.split("\t")
+            if len(fields) == 2 and fields[0] not in known and (not only or any(s in fields[0].lower() for s in only)):
+                kind = {"MiB/s": "rate", "rounds/s": "rounds"}.get(fields[1], "time")
+                figures.append((fields[0], fields[0], kind, None, None, ""))
+    bench_lines = [f[1] for f in figures if not f[1].startswith("process:")]
+    wants_process = any(f[1].startswith("process:") for f in figures)
     keys = {f[3] for f in figures if f[3]}
     groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib"}
     groups = {g for g in groups if any(k.startswith(g + ":") for k in keys)}
+    keepassxc = shutil.which("keepassxc-cli") if any(k.startswith("kpxc:") for k in keys) else None
 
     load_before = load()
     started = datetime.datetime.now(datetime.timezone.utc)
-    with tempfile.TemporaryDirectory(prefix="kdbx-compare-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="kdbx-compare-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as scratch:
         anchors = Anchors(scratch)
         document = None
         if groups & {"xml", "zlib"}:
@@ -258,58 +344,99 @@ def main():
             with open(document, "wb") as f:
                 if subprocess.run([bench, "--write-document"], stdout=f).returncode != 0:
                     document = None
-        ours_runs, anchor_runs = {}, {}
+        ours_runs, before_runs, anchor_runs = {}, {}, {}
+
+        def measure(label, tool_bench, tool_kdbx, into):
+            print(f"round {r + 1}/{rounds}: {label}", file=sys.stderr, flush=True)
+            if tool_bench and bench_lines:
+                for k, v in ours(tool_bench, bench_lines).items():
+                    into.setdefault(k, []).append(v)
+            if wants_process:
+                for k, v in whole_process(tool_kdbx, scratch, label).items():
+                    into.setdefault("process:" + k, []).append(v)
+
         for r in range(rounds):
-            print(f"round {r + 1}/{rounds}: ours", file=sys.stderr, flush=True)
-            for k, v in ours(bench, [f[1] for f in figures]).items():
-                ours_runs.setdefault(k, []).append(v)
+            if baseline:
+                measure("before", before_bench, before_kdbx, before_runs)
+            measure("ours", bench, kdbx, ours_runs)
             print(f"round {r + 1}/{rounds}: anchors", file=sys.stderr, flush=True)
             for g in sorted(groups):
                 values = getattr(anchors, g)(document) if g in ("xml", "zlib") else getattr(anchors, g)()
                 for k, v in values.items():
                     anchor_runs.setdefault(k, []).append(v)
+            if keepassxc:
+                for k, v in whole_process(keepassxc, scratch, "keepassxc").items():
+                    anchor_runs.setdefault("kpxc:" + k, []).append(v)
         skipped = dict(anchors.skipped)
+        if any(k.startswith("kpxc:") for k in keys):
+            if keepassxc is None:
+                skipped["kpxc"] = "keepassxc-cli not installed"
+            elif not os.path.exists(LARGE):
+                skipped["kpxc"] = "../shared/corpus/generated/large_5000.kdbx not found"
     load_after = load()
 
     cpus = os.cpu_count() or 1
-    loaded = any(v != "?" and float(v) > 0.5 * cpus for v in (load_before[0], load_after[0]))
+    # This script keeps about one CPU busy itself, so the load average after a run on a quiet machine is about 1.
+    loaded = (load_before[0] != "?" and float(load_before[0]) > 0.5 * cpus) or \
+        (load_after[0] != "?" and float(load_after[0]) > 0.5 * cpus + 1)
+    units = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms", "memory": "MiB"}
+    lower_is_better = ("time", "memory")
+
+    def fmt(kind, v):
+        return f"{v / 1e6:.2f} M {units[kind]}" if kind == "rounds" else f"{v:.1f} {units[kind]}"
+
+    def speed_ratio(kind, o, a):
+        return (a / o if kind in lower_is_better else o / a) if o and a else None
+
     rows = []
     for name, line, kind, key, goal, note in figures:
         o = statistics.median(ours_runs[line]) if line in ours_runs else None
+        b = statistics.median(before_runs[line]) if line in before_runs else None
         a = statistics.median(anchor_runs[key]) if key and key in anchor_runs else None
-        ratio = None
-        if o and a:
-            ratio = a / o if kind == "time" else o / a
-        unit = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms"}[kind]
-        fmt = (lambda v: f"{v / 1e6:.2f} M") if kind == "rounds" else (lambda v: f"{v:.1f}")
-        ours_text = f"{fmt(o)} {unit}" if o else "not measured"
+        ratio, ratio_before = speed_ratio(kind, o, a), speed_ratio(kind, b, a)
+        ours_text = fmt(kind, o) if o else "not measured"
         if key is None:
             anchor_text = "-"
         elif a:
-            anchor_text = f"{fmt(a)} {unit} ({note})"
+            anchor_text = f"{fmt(kind, a)} ({note})"
         else:
             group = key.split(":")[0]
             reason = next((v for k, v in skipped.items() if group in k), "no figure")
             anchor_text = f"skipped: {reason} ({note})"
-        goal_text = "-" if goal is None else f">= {goal:.1f}x"
-        if key is None and note.startswith("goal"):
-            goal_text = note[len("goal: "):]
+        if goal is None:
+            goal_text = note[len("goal: "):] if key is None and note.startswith("goal") else "-"
+        elif kind in lower_is_better:
+            what = "time" if kind == "time" else "memory"
+            goal_text = f">= {goal:.2f}x (at most {1 / goal:.2f}x the {what})"
+        else:
+            goal_text = f">= {goal:.1f}x"
         verdict = ""
         # On a loaded machine a goal is neither claimed nor refused: one noisy run cannot say.
         if ratio is not None and goal is not None and not loaded:
-            verdict = " (met)" if ratio >= goal else " (not met)"
+            verdict = " (met)" if ratio >= goal + 1e-9 else " (not met)"
         ratio_text = f"{ratio:.2f}x{verdict}" if ratio is not None else "-"
-        rows.append((name, ours_text, anchor_text, ratio_text, goal_text))
+        if baseline:
+            change = speed_ratio(kind, o, b)
+            rows.append((name, fmt(kind, b) if b else "not measured", ours_text,
+                         f"{change:.2f}x" if change else "-", anchor_text,
+                         f"{ratio_before:.2f}x" if ratio_before else "-", ratio_text, goal_text))
+        else:
+            rows.append((name, ours_text, anchor_text, ratio_text, goal_text))
 
-    header = ("figure", "ours", "anchor", "ratio", "goal")
+    if baseline:
+        header = ("figure", "before", "after", "after vs before", "anchor", "ratio before", "ratio after", "goal")
+    else:
+        header = ("figure", "ours", "anchor", "ratio", "goal")
     date = started.strftime("%Y-%m-%d %H:%M UTC")
     loadline = f"load average {' '.join(load_before)} before, {' '.join(load_after)} after"
     lines = []
     emit = lines.append
     if markdown:
         emit("<!-- generated by python3 Benchmarks/scripts/compare.py --write-readme README.md; do not edit by hand -->")
-        emit(f"Measured {date} on {machine()}; {loadline}; {rounds} rounds, ours and the anchors alternately, "
-              "medians; release build. Ratio is our speed over the anchor's.")
+        alternation = "the baseline, ours and the anchors" if baseline else "ours and the anchors"
+        emit(f"Measured {date} on {machine()}; {loadline}; {rounds} rounds, {alternation} alternately, "
+              "medians; release build. Ratios are our speed over the anchor's (for time and memory: the anchor's "
+              "figure over ours), so above 1 is better for us.")
         if loaded:
             emit("")
             emit(f"**The machine was loaded** (load average above {cpus / 2:g} on {cpus} CPUs) while this ran: "
