@@ -22,7 +22,10 @@ build_module() { # target module
   echo "embedded: $module builds for $target"
 }
 
-for target in x86_64-unknown-linux-gnu wasm32-unknown-none-wasm; do
+# EMBEDDED_TARGETS: the targets to build (default both). CI builds x86_64 here and wasm32 through Web/build.sh,
+# which compiles the same modules in Embedded mode for wasm32, at the same time.
+read -r -a TARGETS <<< "${EMBEDDED_TARGETS:-x86_64-unknown-linux-gnu wasm32-unknown-none-wasm}"
+for target in "${TARGETS[@]}"; do
   for module in "${MODULES[@]}"; do
     build_module "$target" "$module"
   done

@@ -30,9 +30,10 @@
     /// ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
     ///
     /// Pass the number of cores you want to use; the global concurrent executor runs no more tasks at once than
-    /// there are cores anyway. The lanes run as child tasks (`min(maxConcurrency, lanes)` of them, each filling
-    /// every such lane in turn) that suspend at the sync point after every slice (RFC 9106 §3.4) instead of
-    /// spinning, so other tasks keep running meanwhile, and any number of lanes finishes on a pool of any size. When
+    /// there are cores anyway. Each slice's segments (RFC 9106 §3.4) are filled by `min(maxConcurrency, lanes)`
+    /// workers, each taking every such lane in turn: the calling task is one of them, the others are child tasks of
+    /// a task group that ends at the slice's sync point. No worker waits for another inside a slice, so nothing
+    /// spins, other tasks run between slices, and any number of lanes finishes on a pool of any size. When
     /// `maxConcurrency` exceeds the lanes, one spare task maps the memory of the next slice of the first pass
     /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
     ///
@@ -74,11 +75,11 @@
         prefault: prefault, progress)
     }
 
-    /// The `async` driver: one child task per worker (a lane, and a spare that maps memory ahead when
-    /// `maxConcurrency` exceeds the lanes) in one task group for the whole derivation, and a ``RoundBarrier``
-    /// between rounds, where workers and this task suspend instead of spinning. Cancellation is checked before
-    /// every slice: the workers then end at the barrier, the memory is zeroed and ``CryptoError/cancelled`` thrown,
-    /// without starting another segment.
+    /// The `async` driver: for each round (a slice, RFC 9106 §3.4, or a memory-mapping step) a task group whose
+    /// child tasks fill the segments of workers 1 and up while the calling task fills worker 0's; the group's end
+    /// is the sync point. Nothing waits for a sibling inside a round, so any number of lanes finishes on a pool of
+    /// any size, and other tasks on the pool run between rounds. Cancellation is checked before every slice: the
+    /// memory is then zeroed and ``CryptoError/cancelled`` thrown, without starting another segment.
     static func runConcurrently(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
@@ -89,41 +90,34 @@
       var wiped = false
       defer { if !wiped { schedule.wipeAfterFailure() } }
       let workers = Swift.min(maxConcurrency, schedule.maxItemCount)
-      let barrier = RoundBarrier(workers: workers)
       let observer = Argon2.observer
       var tag: [UInt8] = []
       var failure: CryptoError? = nil
-      await withTaskGroup(of: Void.self) { group in
-        for worker in 0..<workers {
-          group.addTask {
-            var round = 0
-            while await barrier.waitForRelease(of: round) {
-              for item in stride(from: worker, to: schedule.itemCount(round), by: workers) {
-                schedule.run(round: round, item: item)
-              }
-              await barrier.finish()
-              round += 1
-            }
-          }
-        }
-        for round in 0..<schedule.rounds {
-          if schedule.slice(ofRound: round) != nil {
-            if Task.isCancelled {
-              failure = .cancelled
-              break
-            }
-            observer?.sliceStarted()
-          }
-          await barrier.release(round)
-          await barrier.waitForRound()
-          do throws(CryptoError) {
-            if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }
-          } catch {
-            failure = error
+      for round in 0..<schedule.rounds {
+        if schedule.slice(ofRound: round) != nil {
+          if Task.isCancelled {
+            failure = .cancelled
             break
           }
+          observer?.sliceStarted()
         }
-        await barrier.stop()
+        let items = schedule.itemCount(round)
+        let used = Swift.min(workers, items)
+        await withTaskGroup(of: Void.self) { group in
+          for worker in 1..<Swift.max(used, 1) {
+            group.addTask {
+              for item in stride(from: worker, to: items, by: used) { schedule.run(round: round, item: item) }
+            }
+          }
+          for item in stride(from: 0, to: items, by: Swift.max(used, 1)) { schedule.run(round: round, item: item) }
+          await group.waitForAll()
+        }
+        do throws(CryptoError) {
+          if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }
+        } catch {
+          failure = error
+          break
+        }
       }
       if let failure { throw failure }
       wiped = true
