@@ -16,23 +16,16 @@ extension XMLElement {
     var reader = XMLReader(bytes: bytes, options: options)
     var builder = XMLTreeBuilder()
     var root: XMLElement? = nil
-    // One pass over the whole input inside a single buffer access (no per-event setup); errors are turned into
-    // XMLErrors, with line and column, outside it.
-    let result: Result<Void, ScanFailure> = bytes.withUnsafeBufferPointer { buffer in
-      do throws(ScanFailure) {
-        reading: while true {
-          let step = try reader.scan(buffer)
-          switch consume step {
-          case .event(let event): if let element = builder.add(event) { root = element }
-          case .end, .failure: break reading
-          }
-        }
-        return .success(())
-      } catch {
-        return .failure(error)
+    // One pass over the whole input straight on the scanning kernel; errors are turned into XMLErrors, with line
+    // and column, outside it.
+    let bytes = reader.bytes
+    do throws(ScanFailure) {
+      while let event = try reader.scan(bytes) {
+        if let element = builder.add(event) { root = element }
       }
+    } catch {
+      throw reader.error(error.kind, at: error.offset)
     }
-    if case .failure(let failure) = result { throw reader.error(failure.kind, at: failure.offset) }
     // The reader throws `missingRoot` before it can end without a root element.
     guard let root else { throw XMLError(.missingRoot, line: 1, column: 1) }
     return root

@@ -16,6 +16,16 @@ extension XMLReader {
   static let tab: UInt8 = 0x09
   static let closeBracket: UInt8 = 0x5D
 
+  /// The bytes of `input`, valid for as long as the reader that holds `input` in its `let` (and every copy of it).
+  static func stableBytes(of input: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+    // SAFETY: an `[UInt8]` is always a native contiguous array (only arrays of class elements can be lazily
+    // bridged), so the pointer is the address of its storage, not of a temporary copy. The reader keeps the
+    // array in a `let` that is never mutated: the storage is neither moved nor freed while the reader or a copy
+    // of it exists, and the pointer is only used through the reader. Reads through it are bounds checked as any
+    // other read of `p` in this file.
+    input.withUnsafeBufferPointer { $0 }
+  }
+
   /// Character data from `position` up to the next `<` (§2.4). Returns `nil` for white space that
   /// ``Options/keepsWhitespaceText`` says to skip.
   mutating func text(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
@@ -25,20 +35,42 @@ extension XMLReader {
     var index = start
     var needsDecoding = false
     var nonSpace = false
-    // Indentation (line feeds, tabs, spaces) is the most common text of all: skip it without the table.
+    // Indentation (line feeds, tabs, spaces) is the most common text of all: skip it eight bytes at a time, then
+    // byte by byte, without the table.
+    if let base = p.baseAddress {
+      while index + 8 <= count {
+        // SAFETY: index + 8 <= count.
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let other = XMLReader.nonIndentationBytes(word)
+        if other != 0 {
+          index += other.trailingZeroBitCount >> 3
+          break
+        }
+        index += 8
+      }
+    }
     while index < count {
       // SAFETY: index < count (loop condition).
       let byte = p[index]
       guard byte == 0x0A || byte == 0x09 || byte == 0x20 else { break }
       index += 1
     }
-    scanning: while index < count {
-      // Eight bytes at a time while none is a control, '<', '&', ']' or non-ASCII (SWAR tests).
+    // SAFETY: index < count is checked before the read.
+    let onlyIndentation = index < count && p[index] == XMLReader.lessThan
+    scanning: while index < count && !onlyIndentation {
+      // Eight bytes at a time while none is a control, '<', '&', ']' or non-ASCII (SWAR tests); the first special
+      // byte of a word is found from its mask, and the bytes before it are plain or spaces.
       if let base = p.baseAddress {
         while index + 8 <= count {
           // SAFETY: index + 8 <= count.
-          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          if XMLReader.hasSpecialTextByte(word) { break }
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+          let special = XMLReader.specialTextBytes(word)
+          if special != 0 {
+            let prefixBits = special.trailingZeroBitCount & ~7
+            if prefixBits != 0 && XMLReader.nonSpaceBytes(word) & ((1 << prefixBits) &- 1) != 0 { nonSpace = true }
+            index += prefixBits >> 3
+            break
+          }
           if word != 0x2020_2020_2020_2020 { nonSpace = true }
           index += 8
         }
@@ -98,17 +130,39 @@ extension XMLReader {
     return .text(string(p, from: start, to: index))
   }
 
-  /// Whether any byte of `word` is below 0x20, at least 0x80, `<`, `&` or `]`.
+  /// The high bit of each byte of `word` (little-endian: byte 0 is the first) that is below 0x20, at least 0x80,
+  /// `<`, `&` or `]`. Bits above the first such byte may be set for bytes that are not (borrows of the
+  /// subtraction); the lowest set bit is always exact.
   @inline(__always)
-  static func hasSpecialTextByte(_ word: UInt64) -> Bool {
+  static func specialTextBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
     let below = (word &- ones &* 0x20) & ~word & highs
-    let special =
-      below | (word & highs) | hasZero(word ^ (ones &* 0x3C)) | hasZero(word ^ (ones &* 0x26))
+    return below | (word & highs) | hasZero(word ^ (ones &* 0x3C)) | hasZero(word ^ (ones &* 0x26))
       | hasZero(word ^ (ones &* 0x5D))
-    return special != 0
+  }
+
+  /// The high bit of each byte of `word` that is zero, exactly (no borrow between bytes).
+  @inline(__always)
+  static func zeroBytes(_ word: UInt64) -> UInt64 {
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return ~(((word & lows) &+ lows) | word | lows)
+  }
+
+  /// The high bit of each byte of `word` that is not a space (0x20), exactly.
+  @inline(__always)
+  static func nonSpaceBytes(_ word: UInt64) -> UInt64 {
+    ~zeroBytes(word ^ 0x2020_2020_2020_2020) & 0x8080_8080_8080_8080
+  }
+
+  /// The high bit of each byte of `word` that is not a line feed, a tab or a space, exactly.
+  @inline(__always)
+  static func nonIndentationBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let indentation =
+      zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x09)) | zeroBytes(word ^ (ones &* 0x20))
+    return ~indentation & 0x8080_8080_8080_8080
   }
 
   /// An attribute value; `position` is at its opening quote (§3.1 `AttValue`). Leaves `position` after the closing

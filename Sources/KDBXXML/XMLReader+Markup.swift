@@ -4,11 +4,11 @@
 // `has(_:at:)`/`matches` or by explicit `< p.count` tests.
 
 extension XMLReader {
-  /// Reads up to the next event.
-  mutating func scan(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> ScanStep {
+  /// Reads up to the next event; `nil` at the end of the document.
+  mutating func scan(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
     if pendingEnd {
       pendingEnd = false
-      return .event(closeElement())
+      return closeElement()
     }
     let count = p.count
     while true {
@@ -19,19 +19,19 @@ extension XMLReader {
         }
         // SAFETY: position < count (guard above).
         if p[position] != XMLReader.lessThan {
-          if let event = try text(p) { return .event(event) }
+          if let event = try text(p) { return event }
           continue
         }
         guard position + 1 < count else { throw ScanFailure(.unexpectedEndOfInput, count) }
         // SAFETY: position + 1 < count (guard above).
         switch p[position + 1] {
-        case XMLReader.slash: return .event(try endTag(p))
-        case 0x3F: return .event(try processingInstruction(p))
+        case XMLReader.slash: return try endTag(p)
+        case 0x3F: return try processingInstruction(p)
         case 0x21:
-          if matches(p, "<!--") { return .event(try comment(p)) }
-          if matches(p, "<![CDATA[") { return .event(try cdata(p)) }
+          if matches(p, "<!--") { return try comment(p) }
+          if matches(p, "<![CDATA[") { return try cdata(p) }
           throw ScanFailure(.malformed("expected a comment or a CDATA section after '<!'"), position)
-        default: return .event(try startTag(p))
+        default: return try startTag(p)
         }
       case .start:
         if matches(p, "\u{FEFF}") { position += 3 }
@@ -48,21 +48,21 @@ extension XMLReader {
         guard position < count else {
           if phase == .prolog { throw ScanFailure(.missingRoot, count) }
           phase = .finished
-          return .end
+          return nil
         }
         // SAFETY: position < count (guard above).
         guard p[position] == XMLReader.lessThan else { throw ScanFailure(.textOutsideRoot, position) }
-        if matches(p, "<?") { return .event(try processingInstruction(p)) }
-        if matches(p, "<!--") { return .event(try comment(p)) }
+        if matches(p, "<?") { return try processingInstruction(p) }
+        if matches(p, "<!--") { return try comment(p) }
         if matches(p, "<!DOCTYPE") && phase == .prolog {
           try doctype(p)
           continue
         }
         if matches(p, "<!") { throw ScanFailure(.malformed("unexpected '<!'"), position) }
         if phase == .epilog { throw ScanFailure(.multipleRootElements, position) }
-        return .event(try startTag(p))
+        return try startTag(p)
       case .finished:
-        return .end
+        return nil
       }
     }
   }

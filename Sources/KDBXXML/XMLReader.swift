@@ -24,6 +24,9 @@ public struct XMLReader {
   public var discardsText = false
 
   let input: [UInt8]
+  /// The bytes of `input`, taken once (``XMLReader/stableBytes(of:)``): reading them through
+  /// `withUnsafeBufferPointer` on every event retained and released the array each time.
+  let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
   var phase = Phase.start
   var openElements: [OpenElement] = []
@@ -54,6 +57,7 @@ public struct XMLReader {
   /// Creates a reader over a whole document in UTF-8. A leading UTF-8 byte order mark is skipped.
   public init(bytes: [UInt8], options: Options = Options()) {
     self.input = bytes
+    self.bytes = XMLReader.stableBytes(of: self.input)
     self.options = options
   }
 
@@ -68,22 +72,10 @@ public struct XMLReader {
   /// - Throws: ``XMLError`` for any well-formedness, encoding or limit violation, with its line and column.
   public mutating func next() throws(XMLError) -> XMLEvent? {
     if failed, let failure { throw failure }
-    // `input` is a `let`: reading it while the closure mutates the rest of `self` is not an overlapping access, and
-    // no copy (retain and release per event) is made.
-    let step: ScanStep = input.withUnsafeBufferPointer { buffer in
-      do throws(ScanFailure) {
-        return try scan(buffer)
-      } catch {
-        return .failure(error)
-      }
-    }
-    switch consume step {
-    case .event(let event):
-      return event
-    case .end:
-      return nil
-    case .failure(let scanFailure):
-      let error = self.error(scanFailure.kind, at: scanFailure.offset)
+    do throws(ScanFailure) {
+      return try scan(bytes)
+    } catch {
+      let error = self.error(error.kind, at: error.offset)
       failure = error
       failed = true
       phase = .finished
@@ -122,15 +114,6 @@ public struct XMLReader {
     let (line, column) = location(ofByteOffset: offset)
     return XMLError(kind, line: line, column: column, byteOffset: offset)
   }
-}
-
-/// The outcome of one scanning step: an event, the end of the document, or (only outside the kernel) a failure.
-/// A concrete enum on purpose: destroying a generic `Result` or an `Optional<XMLEvent>` went through slow generic
-/// value witnesses on every event.
-enum ScanStep {
-  case event(XMLEvent)
-  case end
-  case failure(ScanFailure)
 }
 
 /// An error found inside the scanning kernel, turned into an ``XMLError`` (with line and column) outside it.
