@@ -74,6 +74,103 @@ struct CBCTests {
     }
   }
 
+  /// CBC decryption one block at a time through `decryptBlock`: the reference for the multi-block kernels.
+  static func referenceDecrypt<Cipher: BlockCipher>(_ cipher: Cipher, _ ciphertext: [UInt8], iv: [UInt8]) -> [UInt8] {
+    var chain = iv
+    var out: [UInt8] = []
+    for start in stride(from: 0, to: ciphertext.count, by: 16) {
+      let block = Array(ciphertext[start..<start + 16])
+      let plain = cipher.decryptBlock(block) ?? []
+      out += zip(plain, chain).map { $0 ^ $1 }
+      chain = block
+    }
+    return out
+  }
+
+  /// Checks `cipher`'s CBC decryption of `ciphertext` against the block-by-block reference: in one call, split
+  /// into two calls at every block boundary, in three calls, at every misalignment of the buffer, and out of
+  /// place (the one-shot form on a shared array, which must leave its input unchanged).
+  static func checkMultiBlockDecryption<Cipher: BlockCipher>(_ cipher: Cipher, _ ciphertext: [UInt8], iv: [UInt8])
+    throws
+  {
+    let name = "\(Cipher.self), \(ciphertext.count / 16) blocks"
+    let expected = referenceDecrypt(cipher, ciphertext, iv: iv)
+    let lastBlock = ciphertext.count >= 16 ? Array(ciphertext[(ciphertext.count - 16)...]) : iv
+    var whole = ciphertext
+    var cbc = try CBC(cipher: cipher, iv: iv)
+    try cbc.decrypt(blocksInPlace: &whole)
+    #expect(whole == expected, "\(name) in one call")
+    #expect(AESTests.bytes(cbc.chainingValue) == lastBlock, "\(name): chaining value")
+    let blocks = ciphertext.count / 16
+    for split in 0...blocks {
+      var head = Array(ciphertext[0..<16 * split])
+      var tail = Array(ciphertext[(16 * split)...])
+      var streamed = try CBC(cipher: cipher, iv: iv)
+      try streamed.decrypt(blocksInPlace: &head)
+      try streamed.decrypt(blocksInPlace: &tail)
+      #expect(head + tail == expected, "\(name) split at \(split)")
+      #expect(AESTests.bytes(streamed.chainingValue) == lastBlock, "\(name) split at \(split): chaining value")
+      // Three calls: the tail split once more, two blocks further on (or at its end).
+      let second = min(blocks, split + 2)
+      var middle = Array(ciphertext[(16 * split)..<(16 * second)])
+      var rest = Array(ciphertext[(16 * second)...])
+      var three = try CBC(cipher: cipher, iv: iv)
+      head = Array(ciphertext[0..<16 * split])
+      try three.decrypt(blocksInPlace: &head)
+      try three.decrypt(blocksInPlace: &middle)
+      try three.decrypt(blocksInPlace: &rest)
+      #expect(head + middle + rest == expected, "\(name) split at \(split) and \(second)")
+    }
+    // The kernels load and store unaligned: run them on a buffer that starts at every offset 1...15.
+    for misalignment in 1..<16 {
+      var padded = [UInt8](repeating: 0xa5, count: misalignment) + ciphertext + [0x5a]
+      var shifted = try CBC(cipher: cipher, iv: iv)
+      padded.withUnsafeMutableBytes { raw in
+        shifted.decrypt(
+          blocksIn: UnsafeMutableRawBufferPointer(rebasing: raw[misalignment..<(misalignment + ciphertext.count)]))
+      }
+      #expect(
+        Array(padded[misalignment..<(misalignment + ciphertext.count)]) == expected, "\(name) at +\(misalignment)")
+      #expect(
+        padded[0..<misalignment].allSatisfy { $0 == 0xa5 } && padded.last == 0x5a, "\(name): bytes around untouched")
+    }
+    // Out of place: the array is shared, so decryption works on its own copy and the input stays as it was.
+    if !ciphertext.isEmpty {
+      let input = ciphertext
+      let padding = expected.last.map(Int.init) ?? 0
+      let plaintext = try? CBC<Cipher>.decrypt(input, cipher: cipher, iv: iv)
+      #expect(input == ciphertext, "\(name): input untouched")
+      if (1...16).contains(padding), expected.suffix(padding).allSatisfy({ Int($0) == padding }) {
+        #expect(plaintext == Array(expected.dropLast(padding)), "\(name) out of place")
+      } else {
+        #expect(plaintext == nil, "\(name) out of place: invalid padding")
+      }
+    }
+  }
+
+  @Test(
+    "Multi-block CBC decryption (AES, Twofish, ConstantTimeAES) equals block-by-block decryption: every block count 0...40, every split, every misalignment, in and out of place"
+  )
+  func multiBlockDecryption() throws {
+    var random = SplitMix64(seed: 0x22_0004)
+    for blocks in 0...40 {
+      let key = random.bytes(32)
+      let iv = random.bytes(16)
+      var ciphertext = random.bytes(16 * blocks)
+      // Every fourth message gets a valid PKCS#7 tail so the out-of-place one-shot form also succeeds.
+      if blocks > 0, blocks % 4 == 0 {
+        let aes = try AES(key: key)
+        var plaintext = random.bytes(16 * blocks - 3) + [3, 3, 3]
+        var cbc = try CBC(cipher: aes, iv: iv)
+        try cbc.encrypt(blocksInPlace: &plaintext)
+        ciphertext = plaintext
+      }
+      try Self.checkMultiBlockDecryption(AES(key: key), ciphertext, iv: iv)
+      try Self.checkMultiBlockDecryption(Twofish(key: key), ciphertext, iv: iv)
+      try Self.checkMultiBlockDecryption(ConstantTimeAES(key: key), ciphertext, iv: iv)
+    }
+  }
+
   @Test("Malformed padding throws invalidPadding")
   func badPadding() throws {
     let key = [UInt8](repeating: 3, count: 32)
