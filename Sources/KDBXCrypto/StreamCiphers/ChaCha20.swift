@@ -16,9 +16,9 @@
 /// units (one-instruction rotates) work beside the vector unit; shorter runs use a four-block
 /// `SIMD4` kernel. ``block(key:nonce:counter:)`` is the plain RFC 8439 §2.3 block function, kept as
 /// the reference. Speed on Swift's baseline x86-64 target (SSE2, 2-vCPU AMD EPYC, 16 MiB, thread
-/// CPU time): about 1.25x the former four-block kernel, roughly 0.8x libsodium's AVX2 code; SSE2
-/// has no byte shuffle for the 8- and 16-bit rotations. The same code built with
-/// `-target-cpu haswell` (AVX2) runs about 2.1x the SSE2 build, ahead of libsodium.
+/// CPU time): about 1.25x the former four-block kernel, about 0.75x libsodium's AVX2 code in the
+/// same run; SSE2 has no byte shuffle for the 8- and 16-bit rotations. The same code built with
+/// `-target-cpu haswell` (AVX2) runs about 1.7x the SSE2 build, about 1.2x libsodium.
 public struct ChaCha20: Sendable {
   /// State words 4...15 except the counter: key (8 words) then nonce (3 words), little-endian.
   @usableFromInline var keyWords: SIMD8<UInt32>

@@ -14,8 +14,9 @@
 /// general-purpose registers, in one round loop; see ``ChaCha20``), shorter runs four `SIMD4`
 /// lanes; ``block(key:nonce:counter:)`` is the plain "Salsa20 expansion" of the specification
 /// (§8-§10), kept as the reference. Speed on the baseline x86-64 target (SSE2, 2-vCPU AMD EPYC,
-/// 16 MiB, thread CPU time): about 1.45x the former four-block kernel, roughly 0.75x libsodium's
-/// AVX2 code; built with `-target-cpu haswell` (AVX2) the same code runs about 1.3x the SSE2 build.
+/// 16 MiB, thread CPU time): about 1.45x the former four-block kernel, about 0.7x libsodium's AVX2
+/// code in the same run; built with `-target-cpu haswell` (AVX2) the same code runs about 1.3x the
+/// SSE2 build, about 0.95x libsodium.
 public struct Salsa20: Sendable {
   @usableFromInline var keyWords: SIMD8<UInt32>
   @usableFromInline var nonceWords: SIMD2<UInt32>
