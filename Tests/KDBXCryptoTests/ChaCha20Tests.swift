@@ -77,6 +77,65 @@ struct ChaCha20Tests {
     }
   }
 
+  /// Reference keystream: `count` blocks of the plain RFC 8439 block function from `counter`.
+  static func referenceStream(key: [UInt8], nonce: [UInt8], counter: UInt32, blocks count: Int) throws -> [UInt8] {
+    var stream: [UInt8] = []
+    for block in 0..<count { stream += try ChaCha20.block(key: key, nonce: nonce, counter: counter &+ UInt32(block)) }
+    return stream
+  }
+
+  @Test("Every length 0...1100 equals the reference block function (nine-, four-block and tail paths)")
+  func everyLength() throws {
+    var random = SplitMix64(seed: 0x9b10c)
+    let key = random.bytes(32)
+    let nonce = random.bytes(12)
+    let input = random.bytes(1100)
+    let stream = try Self.referenceStream(key: key, nonce: nonce, counter: 3, blocks: 18)
+    for length in 0...input.count {
+      var cipher = try ChaCha20(key: key, nonce: nonce, counter: 3)
+      var bytes = Array(input[0..<length])
+      try cipher.apply(to: &bytes)
+      #expect(bytes == (0..<length).map { input[$0] ^ stream[$0] }, "length \(length)")
+    }
+  }
+
+  @Test("Every split of 1 KiB into two calls equals the reference keystream")
+  func everySplitOfOneKiB() throws {
+    var random = SplitMix64(seed: 0x51d17)
+    let key = random.bytes(32)
+    let nonce = random.bytes(12)
+    let input = random.bytes(1024)
+    let stream = try Self.referenceStream(key: key, nonce: nonce, counter: 0, blocks: 16)
+    let expected = (0..<input.count).map { input[$0] ^ stream[$0] }
+    for split in 0...input.count {
+      var cipher = try ChaCha20(key: key, nonce: nonce)
+      var head = Array(input[0..<split])
+      var tail = Array(input[split...])
+      try cipher.apply(to: &head)
+      try cipher.apply(to: &tail)
+      #expect(head + tail == expected, "split at \(split)")
+    }
+  }
+
+  @Test("Groups ending at the last counter value equal the reference keystream")
+  func groupsAtTheCounterEnd() throws {
+    var random = SplitMix64(seed: 0xe1d)
+    let key = random.bytes(32)
+    let nonce = random.bytes(12)
+    // 9, 13, 18 and 22 blocks before 2^32: a nine-block group (plus four-block groups and a tail)
+    // whose scalar block or last lane is block 2^32 - 1.
+    for blocks in [9, 13, 18, 22] {
+      let counter = UInt32(truncatingIfNeeded: (1 << 32) - blocks)
+      let stream = try Self.referenceStream(key: key, nonce: nonce, counter: counter, blocks: blocks)
+      var cipher = try ChaCha20(key: key, nonce: nonce, counter: counter)
+      var bytes = [UInt8](repeating: 0, count: 64 * blocks)
+      try cipher.apply(to: &bytes)
+      #expect(bytes == stream, "\(blocks) blocks")
+      var more = [UInt8](repeating: 0, count: 1)
+      #expect(throws: CryptoError.counterOverflow) { try cipher.apply(to: &more) }
+    }
+  }
+
   @Test("Counter overflow and bad sizes throw")
   func errors() throws {
     let key = [UInt8](repeating: 1, count: 32)

@@ -1,5 +1,7 @@
-// Salsa20/20 kernels (Salsa20 specification §3-§10): a scalar reference block function and a
-// four-block SIMD4 kernel (lane i computes block counter + i), plus the keystream bookkeeping.
+// Salsa20/20 kernels (Salsa20 specification §3-§10): a scalar reference block function, a
+// four-block SIMD4 kernel (lane i computes block counter + i), a nine-block kernel (eight SIMD8
+// lanes plus one block in general-purpose registers, interleaved; see ChaCha20+Block.swift for
+// why), and the keystream bookkeeping.
 
 extension Salsa20 {
   /// The initial state for block `counter`: sigma, key, nonce and counter (specification §10).
@@ -94,6 +96,96 @@ extension Salsa20 {
       ))
   }
 
+  /// Nine consecutive blocks starting at `counter` XORed into 576 bytes at `pointer`: blocks
+  /// counter...counter+7 in SIMD8 lanes, block counter+8 in scalar words, in one round loop.
+  @inline(__always)
+  func nineBlocks(counter: UInt64, xorInto pointer: UnsafeMutableRawPointer) {
+    let c0 = SIMD8<UInt32>(repeating: 0x6170_7865)
+    let c5 = SIMD8<UInt32>(repeating: 0x3320_646e)
+    let c10 = SIMD8<UInt32>(repeating: 0x7962_2d32)
+    let c15 = SIMD8<UInt32>(repeating: 0x6b20_6574)
+    let k1 = SIMD8(repeating: keyWords[0])
+    let k2 = SIMD8(repeating: keyWords[1])
+    let k3 = SIMD8(repeating: keyWords[2])
+    let k4 = SIMD8(repeating: keyWords[3])
+    let k11 = SIMD8(repeating: keyWords[4])
+    let k12 = SIMD8(repeating: keyWords[5])
+    let k13 = SIMD8(repeating: keyWords[6])
+    let k14 = SIMD8(repeating: keyWords[7])
+    let n6 = SIMD8(repeating: nonceWords[0])
+    let n7 = SIMD8(repeating: nonceWords[1])
+    let low = UInt32(truncatingIfNeeded: counter)
+    let high = UInt32(truncatingIfNeeded: counter >> 32)
+    let lows = SIMD8(repeating: low) &+ SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
+    // A lane whose low word wrapped below `low` carries into the high word.
+    let carry = SIMD8<UInt32>(repeating: 1) & unsafeBitCast(lows .< SIMD8(repeating: low), to: SIMD8<UInt32>.self)
+    let highs = SIMD8(repeating: high) &+ carry
+    var (x0, x1, x2, x3, x4, x5, x6, x7) = (c0, k1, k2, k3, k4, c5, n6, n7)
+    var (x8, x9, x10, x11, x12, x13, x14, x15) = (lows, highs, c10, k11, k12, k13, k14, c15)
+    // The ninth block, in general-purpose registers.
+    let ninth = counter &+ 8
+    let initial = ScalarLanes(
+      x: (
+        0x6170_7865, keyWords[0], keyWords[1], keyWords[2], keyWords[3], 0x3320_646e, nonceWords[0], nonceWords[1],
+        UInt32(truncatingIfNeeded: ninth), UInt32(truncatingIfNeeded: ninth >> 32), 0x7962_2d32, keyWords[4],
+        keyWords[5], keyWords[6], keyWords[7], 0x6b20_6574
+      ))
+    var (y0, y1, y2, y3, y4, y5, y6, y7) = (
+      initial.x.0, initial.x.1, initial.x.2, initial.x.3, initial.x.4, initial.x.5, initial.x.6, initial.x.7
+    )
+    var (y8, y9, y10, y11, y12, y13, y14, y15) = (
+      initial.x.8, initial.x.9, initial.x.10, initial.x.11, initial.x.12, initial.x.13, initial.x.14, initial.x.15
+    )
+    @inline(__always) func qr(
+      _ a: inout SIMD8<UInt32>, _ b: inout SIMD8<UInt32>, _ c: inout SIMD8<UInt32>, _ d: inout SIMD8<UInt32>
+    ) {
+      b ^= rotl(a &+ d, 7)
+      c ^= rotl(b &+ a, 9)
+      d ^= rotl(c &+ b, 13)
+      a ^= rotl(d &+ c, 18)
+    }
+    @inline(__always) func qr(_ a: inout UInt32, _ b: inout UInt32, _ c: inout UInt32, _ d: inout UInt32) {
+      b ^= (a &+ d).rotatedLeft(by: 7)
+      c ^= (b &+ a).rotatedLeft(by: 9)
+      d ^= (c &+ b).rotatedLeft(by: 13)
+      a ^= (d &+ c).rotatedLeft(by: 18)
+    }
+    for _ in 0..<10 {
+      // Vector and scalar quarter rounds alternate so both kinds of execution unit stay busy.
+      qr(&x0, &x4, &x8, &x12)
+      qr(&y0, &y4, &y8, &y12)
+      qr(&x5, &x9, &x13, &x1)
+      qr(&y5, &y9, &y13, &y1)
+      qr(&x10, &x14, &x2, &x6)
+      qr(&y10, &y14, &y2, &y6)
+      qr(&x15, &x3, &x7, &x11)
+      qr(&y15, &y3, &y7, &y11)
+      qr(&x0, &x1, &x2, &x3)
+      qr(&y0, &y1, &y2, &y3)
+      qr(&x5, &x6, &x7, &x4)
+      qr(&y5, &y6, &y7, &y4)
+      qr(&x10, &x11, &x8, &x9)
+      qr(&y10, &y11, &y8, &y9)
+      qr(&x15, &x12, &x13, &x14)
+      qr(&y15, &y12, &y13, &y14)
+    }
+    let (lowBlocks, highBlocks) = StreamLanes.halves(
+      (
+        x0 &+ c0, x1 &+ k1, x2 &+ k2, x3 &+ k3, x4 &+ k4, x5 &+ c5, x6 &+ n6, x7 &+ n7, x8 &+ lows, x9 &+ highs,
+        x10 &+ c10, x11 &+ k11, x12 &+ k12, x13 &+ k13, x14 &+ k14, x15 &+ c15
+      ))
+    // SAFETY: callers pass 576 writable bytes: 256 + 256 + 64.
+    lowBlocks.write(to: pointer, xor: true)
+    highBlocks.write(to: pointer + 256, xor: true)
+    let i = initial.x
+    ScalarLanes(
+      x: (
+        y0 &+ i.0, y1 &+ i.1, y2 &+ i.2, y3 &+ i.3, y4 &+ i.4, y5 &+ i.5, y6 &+ i.6, y7 &+ i.7, y8 &+ i.8, y9 &+ i.9,
+        y10 &+ i.10, y11 &+ i.11, y12 &+ i.12, y13 &+ i.13, y14 &+ i.14, y15 &+ i.15
+      )
+    ).xor(into: pointer + 512)
+  }
+
   /// XORs the keystream into a raw buffer, continuing where the previous call stopped.
   public mutating func apply(to buffer: UnsafeMutableRawBufferPointer) {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
@@ -110,6 +202,12 @@ extension Salsa20 {
       }
       pendingCount -= take
       offset = take
+    }
+    while buffer.count - offset >= 576 {
+      // SAFETY: offset + 576 <= buffer.count.
+      nineBlocks(counter: nextBlock, xorInto: base + offset)
+      nextBlock &+= 9
+      offset += 576
     }
     while buffer.count - offset >= 256 {
       // SAFETY: offset + 256 <= buffer.count.
