@@ -75,7 +75,17 @@ struct VaultAccess {
     path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false,
     lockTimeout: Double? = nil, maxKDFSeconds: Int? = nil
   ) throws(CLIError) -> VaultAccess {
-    var (bytes, version) = try readFileAndVersion(path)
+    // With a lock, the file is read again under it below and only that read's version is kept: the first read
+    // needs no version (a SHA-256 of the whole file).
+    var bytes: [UInt8]
+    var version: FileVersion?
+    if lockTimeout == nil {
+      let read = try readFileAndVersion(path)
+      (bytes, version) = (read.bytes, read.version)
+    } else {
+      bytes = try readFile(path)
+      version = nil
+    }
     var options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
     let firstRead = bytes
     let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
@@ -102,6 +112,7 @@ struct VaultAccess {
       if bytes != firstRead { options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds) }
     }
     let key = CompositeKey(password: password, keyFile: keyFile)
+    guard let version else { throw .failure("\(path): the file was not read under its lock") }
     let opened = try openBytes(bytes, key: key, options: options)
     ProcessLifetime.keep(opened)
     return VaultAccess(

@@ -1,5 +1,6 @@
-// The Base64 encoding kernel (RFC 4648 §4): writes the text straight into the new string's storage, so that
-// encoding costs one allocation (none for results of up to 15 characters, which Swift keeps inline).
+// The Base64 kernels (RFC 4648 §4). Encoding writes the text straight into the new string's storage, so that
+// encoding costs one allocation (none for results of up to 15 characters, which Swift keeps inline); decoding
+// reads a native string's contiguous UTF-8 rather than its UTF-8 view.
 
 extension Base64 {
   /// Encodes `bytes` with padding (RFC 4648 §4).
@@ -40,5 +41,13 @@ extension Base64 {
   /// Encodes the 8 little-endian bytes of `value` (the KDBX 4 form of times).
   static func encode(littleEndian value: UInt64) -> String {
     withUnsafeBytes(of: value.littleEndian) { encode($0) }
+  }
+
+  /// Decodes the contiguous UTF-8 of `text` as ``decode(utf8:options:)`` does: `.some(nil)` when it is not valid,
+  /// `nil` when the string has no contiguous UTF-8 (a bridged string), which the caller then decodes another way.
+  static func decodeContiguous(_ text: String, options: Options) -> [UInt8]?? {
+    // SAFETY: the buffer is the string's own storage, valid during the closure; it is only iterated (for-in over
+    // an UnsafeBufferPointer stays within its count), never indexed here.
+    text.utf8.withContiguousStorageIfAvailable { buffer in decode(utf8: buffer, options: options) }
   }
 }

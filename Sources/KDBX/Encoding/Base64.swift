@@ -32,7 +32,9 @@ package enum Base64 {
 
   /// Decodes base64 text, or returns `nil` when it is not valid under `options`.
   package static func decode(_ text: String, options: Options = .strict) -> [UInt8]? {
-    decode(utf8: text.utf8, options: options)
+    // A native string's UTF-8 is contiguous: decoding its buffer is several times faster than its UTF-8 view.
+    if let decoded = decodeContiguous(text, options: options) { return decoded }
+    return decode(utf8: text.utf8, options: options)
   }
 
   /// Decodes base64 given as ASCII bytes, or returns `nil` when it is not valid under `options`.

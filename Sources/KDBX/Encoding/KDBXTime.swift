@@ -17,6 +17,10 @@ package enum KDBXTime {
 
   /// Reads either form. Returns `nil` when the text is neither 8 base64-encoded bytes nor ISO 8601.
   package static func decode(_ text: String) -> Timestamp? {
+    // The usual KDBX 4 form (12 characters, no whitespace) without a byte array: the 8 bytes are little-endian.
+    if let words = Base64.decodeWords(text, byteCount: 8, allowsNonCanonicalBits: true) {
+      return Timestamp(secondsSince0001: Int64(bitPattern: words.high.byteSwapped))
+    }
     if text.utf8.count == 12, let bytes = Base64.decode(utf8: text.utf8, options: .lenient), bytes.count == 8 {
       var value: Int64 = 0
       for index in 0..<8 { value |= Int64(bytes[index]) << (index * 8) }

@@ -64,6 +64,11 @@ public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
 
   /// Decodes the base64 XML form; `nil` unless it holds exactly 16 bytes.
   public init?(base64: String) {
+    // The usual form (24 characters, no whitespace) without a byte array; anything else through the decoder.
+    if let words = Base64.decodeWords(base64, byteCount: 16, allowsNonCanonicalBits: true) {
+      self.init(high: words.high, low: words.low)
+      return
+    }
     guard let decoded = Base64.decode(base64, options: .lenient), decoded.count == 16 else { return nil }
     self.init(uncheckedBytes: decoded)
   }
