@@ -102,14 +102,15 @@
           observer?.sliceStarted()
         }
         let items = schedule.itemCount(round)
-        let used = Swift.min(workers, items)
+        // At least one, so that the strides below are valid when a round has no items.
+        let used = Swift.max(1, Swift.min(workers, items))
         await withTaskGroup(of: Void.self) { group in
-          for worker in 1..<Swift.max(used, 1) {
+          for worker in 1..<used {
             group.addTask {
               for item in stride(from: worker, to: items, by: used) { schedule.run(round: round, item: item) }
             }
           }
-          for item in stride(from: 0, to: items, by: Swift.max(used, 1)) { schedule.run(round: round, item: item) }
+          for item in stride(from: 0, to: items, by: used) { schedule.run(round: round, item: item) }
           await group.waitForAll()
         }
         do throws(CryptoError) {

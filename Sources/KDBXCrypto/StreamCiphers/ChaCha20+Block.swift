@@ -42,6 +42,23 @@ struct StreamLanes {
     row(x.12, x.13, x.14, x.15, 48)
   }
 
+  /// The end of the nine-block kernels: XORs the keystream of blocks 0...7 (eight-lane state words `x`, initial
+  /// state already added) and of the ninth block (`ninth`) into 576 bytes at `pointer`.
+  @inline(__always)
+  static func xorNineBlocks(
+    _ x: (
+      SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>,
+      SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>,
+      SIMD8<UInt32>, SIMD8<UInt32>
+    ), ninth: ScalarLanes, into pointer: UnsafeMutableRawPointer
+  ) {
+    let (low, high) = halves(x)
+    // SAFETY: callers pass 576 writable bytes: 256 + 256 + 64.
+    low.write(to: pointer, xor: true)
+    high.write(to: pointer + 256, xor: true)
+    ninth.xor(into: pointer + 512)
+  }
+
   /// Splits eight-lane state words into the keystream of blocks 0...3 (low halves) and 4...7.
   @inline(__always)
   static func halves(
@@ -77,6 +94,17 @@ struct ScalarLanes {
       UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
       UInt32, UInt32
     )
+
+  /// The word-wise sum `self &+ other` (the block function's final addition of the initial state).
+  @inline(__always)
+  func adding(_ other: ScalarLanes) -> ScalarLanes {
+    let (a, b) = (x, other.x)
+    return ScalarLanes(
+      x: (
+        a.0 &+ b.0, a.1 &+ b.1, a.2 &+ b.2, a.3 &+ b.3, a.4 &+ b.4, a.5 &+ b.5, a.6 &+ b.6, a.7 &+ b.7, a.8 &+ b.8,
+        a.9 &+ b.9, a.10 &+ b.10, a.11 &+ b.11, a.12 &+ b.12, a.13 &+ b.13, a.14 &+ b.14, a.15 &+ b.15
+      ))
+  }
 
   /// XORs the 64-byte block into the bytes at `pointer` (little-endian words on every host).
   @inline(__always)
@@ -231,12 +259,7 @@ extension ChaCha20 {
         keyWords[4], keyWords[5], keyWords[6], keyWords[7], counter &+ 8, nonceWords[0], nonceWords[1],
         nonceWords[2]
       ))
-    var (y0, y1, y2, y3, y4, y5, y6, y7) = (
-      initial.x.0, initial.x.1, initial.x.2, initial.x.3, initial.x.4, initial.x.5, initial.x.6, initial.x.7
-    )
-    var (y8, y9, y10, y11, y12, y13, y14, y15) = (
-      initial.x.8, initial.x.9, initial.x.10, initial.x.11, initial.x.12, initial.x.13, initial.x.14, initial.x.15
-    )
+    var (y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15) = initial.x
     @inline(__always) func qr(
       _ a: inout SIMD8<UInt32>, _ b: inout SIMD8<UInt32>, _ c: inout SIMD8<UInt32>, _ d: inout SIMD8<UInt32>
     ) {
@@ -278,21 +301,14 @@ extension ChaCha20 {
       qr(&x3, &x4, &x9, &x14)
       qr(&y3, &y4, &y9, &y14)
     }
-    let (low, high) = StreamLanes.halves(
+    // SAFETY: callers pass 576 writable bytes.
+    StreamLanes.xorNineBlocks(
       (
         x0 &+ c0, x1 &+ c1, x2 &+ c2, x3 &+ c3, x4 &+ k0, x5 &+ k1, x6 &+ k2, x7 &+ k3, x8 &+ k4, x9 &+ k5,
         x10 &+ k6, x11 &+ k7, x12 &+ ctr, x13 &+ n0, x14 &+ n1, x15 &+ n2
-      ))
-    // SAFETY: callers pass 576 writable bytes: 256 + 256 + 64.
-    low.write(to: pointer, xor: true)
-    high.write(to: pointer + 256, xor: true)
-    let i = initial.x
-    ScalarLanes(
-      x: (
-        y0 &+ i.0, y1 &+ i.1, y2 &+ i.2, y3 &+ i.3, y4 &+ i.4, y5 &+ i.5, y6 &+ i.6, y7 &+ i.7, y8 &+ i.8, y9 &+ i.9,
-        y10 &+ i.10, y11 &+ i.11, y12 &+ i.12, y13 &+ i.13, y14 &+ i.14, y15 &+ i.15
-      )
-    ).xor(into: pointer + 512)
+      ),
+      ninth: ScalarLanes(x: (y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15)).adding(initial),
+      into: pointer)
   }
 
   /// XORs keystream into `buffer`; the caller has checked that the counter does not run out.

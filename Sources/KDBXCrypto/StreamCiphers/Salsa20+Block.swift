@@ -130,12 +130,7 @@ extension Salsa20 {
         UInt32(truncatingIfNeeded: ninth), UInt32(truncatingIfNeeded: ninth >> 32), 0x7962_2d32, keyWords[4],
         keyWords[5], keyWords[6], keyWords[7], 0x6b20_6574
       ))
-    var (y0, y1, y2, y3, y4, y5, y6, y7) = (
-      initial.x.0, initial.x.1, initial.x.2, initial.x.3, initial.x.4, initial.x.5, initial.x.6, initial.x.7
-    )
-    var (y8, y9, y10, y11, y12, y13, y14, y15) = (
-      initial.x.8, initial.x.9, initial.x.10, initial.x.11, initial.x.12, initial.x.13, initial.x.14, initial.x.15
-    )
+    var (y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15) = initial.x
     @inline(__always) func qr(
       _ a: inout SIMD8<UInt32>, _ b: inout SIMD8<UInt32>, _ c: inout SIMD8<UInt32>, _ d: inout SIMD8<UInt32>
     ) {
@@ -169,21 +164,14 @@ extension Salsa20 {
       qr(&x15, &x12, &x13, &x14)
       qr(&y15, &y12, &y13, &y14)
     }
-    let (lowBlocks, highBlocks) = StreamLanes.halves(
+    // SAFETY: callers pass 576 writable bytes.
+    StreamLanes.xorNineBlocks(
       (
         x0 &+ c0, x1 &+ k1, x2 &+ k2, x3 &+ k3, x4 &+ k4, x5 &+ c5, x6 &+ n6, x7 &+ n7, x8 &+ lows, x9 &+ highs,
         x10 &+ c10, x11 &+ k11, x12 &+ k12, x13 &+ k13, x14 &+ k14, x15 &+ c15
-      ))
-    // SAFETY: callers pass 576 writable bytes: 256 + 256 + 64.
-    lowBlocks.write(to: pointer, xor: true)
-    highBlocks.write(to: pointer + 256, xor: true)
-    let i = initial.x
-    ScalarLanes(
-      x: (
-        y0 &+ i.0, y1 &+ i.1, y2 &+ i.2, y3 &+ i.3, y4 &+ i.4, y5 &+ i.5, y6 &+ i.6, y7 &+ i.7, y8 &+ i.8, y9 &+ i.9,
-        y10 &+ i.10, y11 &+ i.11, y12 &+ i.12, y13 &+ i.13, y14 &+ i.14, y15 &+ i.15
-      )
-    ).xor(into: pointer + 512)
+      ),
+      ninth: ScalarLanes(x: (y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15)).adding(initial),
+      into: pointer)
   }
 
   /// XORs the keystream into a raw buffer, continuing where the previous call stopped.
