@@ -46,22 +46,23 @@ extension KDFTuning {
     try write(database, key: key, settings: settings, progress: progress).bytes
   }
 
-  /// Writes `database` and returns the file with the transformed key it was written with.
+  /// Writes `database` and returns the file with the transformed key it was written with and its XML document,
+  /// checked to be well-formed while the payload was compressed, for ``problem(readingBack:of:)``.
   static func write(
     _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> SavedFile {
     var random = SystemRandomNumberGenerator()
     return try KDBXFile.write(
-      database, key: key, settings: settings, primitives: primitives(progress: progress), random: &random)
+      database, key: key, settings: settings, primitives: primitives(progress: progress), random: &random,
+      checksDocument: true)
   }
 
-  /// Why `bytes` are not an intact file for `transformedKey` (every container layer and well-formed XML, see
-  /// `KDBXFile.verifyIntegrity`), or `nil` when they are.
-  static func problem(verifying bytes: [UInt8], transformedKey: [UInt8]) -> String? {
+  /// Why `bytes`, read back from storage after writing `saved`, are not that file, intact, holding the document
+  /// the save checked (every container layer opened with the transformed key, the XML compared byte for byte: see
+  /// `KDBXFile.verifyReadBack`), or `nil` when they are.
+  static func problem(readingBack bytes: [UInt8], of saved: SavedFile) -> String? {
     do throws(KDBXError) {
-      let key = try CompositeKey(transformedKey: transformedKey)
-      _ = try KDBXFile.verifyIntegrity(
-        bytes: bytes, key: key, primitives: primitives(progress: nil), options: withoutWorkCaps(.default))
+      try KDBXFile.verifyReadBack(bytes, of: saved, primitives: primitives(progress: nil))
       return nil
     } catch {
       return error.description

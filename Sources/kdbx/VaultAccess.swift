@@ -226,7 +226,8 @@ struct VaultAccess {
   }
 
   /// Saves the database atomically: writes a temporary file beside the real vault (symbolic links are followed),
-  /// reads it back and verifies every integrity layer and the XML, checks that the vault on disk still holds the
+  /// reads it back and verifies it (the bytes written, every integrity layer, the XML compared with the document
+  /// the save checked to be well-formed: `KDBXFile.verifyReadBack`), checks that the vault on disk still holds the
   /// bytes that were opened (SHA-256), then renames the new file over it.
   /// `db-edit` passes a new `key` and `settings`; other commands keep the ones the vault was opened with.
   func save(key newKey: CompositeKey? = nil, settings: SaveSettings? = nil) throws(CLIError) {
@@ -244,11 +245,9 @@ struct VaultAccess {
       throw .failure("cannot save: \(error.description)")
     }
     bar.finish()
-    // The read-back check runs every integrity layer with the key the file was just written with (no second KDF).
-    let transformedKey = saved.transformedKey
-    let verify: ([UInt8]) -> String? = { written in
-      KDFTuning.problem(verifying: written, transformedKey: transformedKey)
-    }
+    // The read-back check: the bytes on disk are the bytes written, every integrity layer opens with the key the
+    // file was just written with (no second KDF), and the XML inside is the document the save checked.
+    let verify: ([UInt8]) -> String? = { written in KDFTuning.problem(readingBack: written, of: saved) }
     // A coordinated write (``FileVaultStorage/write(_:replacing:holding:verify:)``): under the lock this command
     // holds, and only over the version it opened.
     var storage = FileVaultStorage(path: path)
@@ -262,16 +261,6 @@ struct VaultAccess {
       throw .failure("cannot save: \(reason)")
     } catch {
       throw .failure("cannot save: \(error.description)")
-    }
-  }
-
-  /// Why `bytes` do not open with `key`, or `nil` when they do.
-  static func problem(opening bytes: [UInt8], key: CompositeKey) -> String? {
-    do throws(KDBXError) {
-      _ = try KDFTuning.open(bytes: bytes, key: key)
-      return nil
-    } catch {
-      return error.description
     }
   }
 

@@ -50,6 +50,9 @@ public struct SavedFile: Sendable {
   /// The KDF output for the file's key and KDF seed: ``CompositeKey/init(transformedKey:)`` opens the file
   /// without running the KDF. Secret: keep it like the key itself.
   public var transformedKey: [UInt8]
+  /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:)``):
+  /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
+  package var document: [UInt8]? = nil
 }
 
 extension KDBXFile {
@@ -66,18 +69,24 @@ extension KDBXFile {
   /// Writes `database` as ``save(_:key:settings:primitives:random:)`` does, and also returns the transformed key
   /// the file was written with, so that the caller can read the file back without running the KDF again (for
   /// example to verify a save with ``verifyIntegrity(bytes:key:primitives:options:)``).
+  ///
+  /// With `checksDocument`, the XML document is also checked to be well-formed with its root `KeePassFile`
+  /// (``checkDocument(_:options:)``, while the payload is compressed, on another core when there is one) and kept
+  /// in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
   package static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator
+    random: inout some RandomNumberGenerator, checksDocument: Bool = false
   ) throws(KDBXError) -> SavedFile {
-    try write(database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true)
+    try write(
+      database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true,
+      checksDocument: checksDocument)
   }
 
-  /// ``write(_:key:settings:primitives:random:)``; with `saltsKDF` false the KDF seed or salt of `settings` is kept
-  /// (the async save draws it before it runs the KDF).
+  /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `saltsKDF` false the KDF seed or salt of
+  /// `settings` is kept (the async save draws it before it runs the KDF).
   static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator, saltsKDF: Bool
+    random: inout some RandomNumberGenerator, saltsKDF: Bool, checksDocument: Bool = false
   ) throws(KDBXError) -> SavedFile {
     if !database.omittedOnLoad.isEmpty {
       var parts: [String] = []
@@ -115,23 +124,26 @@ extension KDBXFile {
 
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      var payload = try primitives.serializeDatabase(database, version: version, stream: &stream)
-      if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
+      let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
+      let payload = try compress(
+        xml, document: xml, checked: checksDocument, compression: settings.compression, primitives: primitives)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       defer { SecureBytes.wipe(&masterKey) }
       let bytes =
         headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
-      return SavedFile(bytes: bytes, transformedKey: transformed.bytes)
+      return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: checksDocument ? xml : nil)
     }
 
     database.meta.headerHash = nil
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
-    var payload = inner.serialized() + (try primitives.serializeDatabase(database, version: version, stream: &stream))
-    if settings.compression == .gzip { payload = try primitives.compressGzip(payload) }
+    let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
+    let payload = try compress(
+      inner.serialized() + xml, document: xml, checked: checksDocument, compression: settings.compression,
+      primitives: primitives)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -142,7 +154,30 @@ extension KDBXFile {
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed.bytes)
+    return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: checksDocument ? xml : nil)
+  }
+
+  /// `payload` compressed with `compression`; when `checked`, `document` (the XML in it) is checked meanwhile
+  /// (``checkDocument(_:options:)``, with the default limits).
+  private static func compress<P: KDBXPrimitives>(
+    _ payload: [UInt8], document: [UInt8], checked: Bool, compression: CompressionAlgorithm, primitives: P
+  ) throws(KDBXError) -> [UInt8] {
+    guard checked else { return compression == .gzip ? try primitives.compressGzip(payload) : payload }
+    let check: @Sendable () -> KDBXError? = {
+      do throws(KDBXError) {
+        _ = try checkDocument(document, options: .default)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    guard compression == .gzip else {
+      if let failure = check() { throw failure }
+      return payload
+    }
+    let (compressed, failure) = try primitives.compressGzip(payload, alongside: check)
+    if let failure { throw failure }
+    return compressed
   }
 
   static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {

@@ -28,9 +28,63 @@ extension KDBXFile {
     bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions = .default
   ) throws(KDBXError) -> IntegrityReport {
     let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
+    let document = try checkDocument(decoded.xml, options: options)
+    var checkedHeaderHash = false
+    if decoded.innerHeader == nil, let text = document.headerHashText {
+      guard let stored = Base64.decode(text, options: .lenient) else {
+        throw .malformedValue(element: XMLNames.headerHash, reason: "not base64")
+      }
+      try checkHeaderHash(stored, header: decoded.header)
+      checkedHeaderHash = true
+    }
+    return IntegrityReport(
+      version: decoded.header.version, xmlByteCount: decoded.xml.count, elementCount: document.elementCount,
+      checkedHeaderHash: checkedHeaderHash, warnings: decoded.warnings)
+  }
+
+  /// The read-back check of a save made with `checksDocument` (``write(_:key:settings:primitives:random:checksDocument:)``):
+  /// `bytes`, read back from storage, must be the bytes of `saved`, every container layer must open with the key
+  /// the file was written with (no second KDF run), and the XML inside must be, byte for byte, the document that
+  /// the save serialized and checked.
+  ///
+  /// As strong as ``verifyIntegrity(bytes:key:primitives:options:)`` on the file read back, which the save
+  /// checked document stands in for, and cheaper: the document is compared, not parsed again.
+  /// - Throws: `.malformedDocument` when the bytes or the document differ or `saved` kept no document, else the
+  ///   errors of ``open(bytes:key:primitives:random:options:)``.
+  package static func verifyReadBack<P: KDBXPrimitives>(_ bytes: [UInt8], of saved: SavedFile, primitives: P)
+    throws(KDBXError)
+  {
+    guard let document = saved.document else {
+      throw .malformedDocument(path: "/", reason: "the save kept no document to compare with")
+    }
+    guard bytes == saved.bytes else {
+      throw .malformedDocument(path: "/", reason: "the file read back differs from the bytes written")
+    }
+    var options = LoadOptions.default
+    options.maxArgon2WorkBytes = .max
+    options.maxAESKDFRounds = .max
+    let decoded = try decodePayload(
+      bytes: bytes, key: try CompositeKey(transformedKey: saved.transformedKey), primitives: primitives,
+      options: options)
+    guard decoded.xml == document else {
+      throw .malformedDocument(path: "/KeePassFile", reason: "the XML read back differs from the XML written")
+    }
+  }
+
+  /// What ``checkDocument(_:options:)`` found in a well-formed database XML document.
+  struct DocumentCheck {
+    /// The number of elements.
+    var elementCount: Int
+    /// The text of `KeePassFile/Meta/HeaderHash`, when there is one.
+    var headerHashText: String?
+  }
+
+  /// Checks that `xml` is a well-formed XML document (W3C XML 1.0 §2.1, within `options`' depth and node limits)
+  /// whose root element is `KeePassFile`, without building anything but the text of `Meta/HeaderHash`.
+  static func checkDocument(_ xml: [UInt8], options: LoadOptions) throws(KDBXError) -> DocumentCheck {
     var readerOptions = XMLReader.Options()
     readerOptions.limits.maximumDepth = options.maxXMLDepth
-    var reader = XMLReader(bytes: decoded.xml, options: readerOptions)
+    var reader = XMLReader(bytes: xml, options: readerOptions)
     // Only the structure is needed, and the text of KDBX 3.x's Meta/HeaderHash: the reader checks all other text
     // without making strings of it.
     reader.discardsText = true
@@ -75,16 +129,6 @@ extension KDBXFile {
     guard rootName == XMLNames.keePassFile else {
       throw .malformedValue(element: rootName ?? "", reason: "the root element must be KeePassFile")
     }
-    var checkedHeaderHash = false
-    if decoded.innerHeader == nil, let text = headerHashText {
-      guard let stored = Base64.decode(text, options: .lenient) else {
-        throw .malformedValue(element: XMLNames.headerHash, reason: "not base64")
-      }
-      try checkHeaderHash(stored, header: decoded.header)
-      checkedHeaderHash = true
-    }
-    return IntegrityReport(
-      version: decoded.header.version, xmlByteCount: decoded.xml.count, elementCount: elementCount,
-      checkedHeaderHash: checkedHeaderHash, warnings: decoded.warnings)
+    return DocumentCheck(elementCount: elementCount, headerHashText: headerHashText)
   }
 }

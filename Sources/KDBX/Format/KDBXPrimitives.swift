@@ -43,6 +43,11 @@ package protocol KDBXPrimitives: GzipDecompressing {
   /// Compresses the payload as gzip (RFC 1952).
   func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8]
 
+  /// Compresses the payload as ``compressGzip(_:)`` does and runs `job` alongside, on another core when there is
+  /// one; returns the compressed bytes and what `job` returned. The default runs `job` first, then compresses.
+  func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T) throws(KDBXError)
+    -> (compressed: [UInt8], jobResult: T)
+
   /// Parses the database XML into its root element, refusing DOCTYPE/entities and nesting deeper than `maxDepth`.
   func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement
 
@@ -74,6 +79,13 @@ package protocol KDBXPrimitives: GzipDecompressing {
 }
 
 extension KDBXPrimitives {
+  package func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T)
+    throws(KDBXError) -> (compressed: [UInt8], jobResult: T)
+  {
+    let result = job()
+    return (try compressGzip(bytes), result)
+  }
+
   package func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
     xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
   ) throws(KDBXError) -> Database {

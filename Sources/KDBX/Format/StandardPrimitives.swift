@@ -177,17 +177,60 @@ package struct StandardPrimitives: KDBXPrimitives {
   package func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] {
     let pieces = min(max(maxConcurrency, 1), bytes.count / Self.minimumCompressionPiece)
     guard pieces > 1 else { return Gzip.compress(bytes, level: Self.compressionLevel) }
-    // Pieces of the payload compressed on several cores, each using the 32 KiB before it as its dictionary
-    // (RFC 1951 allows any block boundaries): the same gzip format, about 0.1% larger.
-    let pieceSize = (bytes.count + pieces - 1) / pieces
     let streams = ParallelWork.map(count: pieces, maxConcurrency: pieces) { index in
-      let start = index * pieceSize
-      let end = min(start + pieceSize, bytes.count)
-      return Deflate.compress(bytes, piece: start..<end, level: Self.compressionLevel, isFinal: end == bytes.count)
+      Self.compressPiece(index, of: pieces, bytes)
     }
-    return Gzip.member(
+    return Self.gzipMember(streams, of: bytes)
+  }
+
+  /// Compresses `bytes` in pieces on ``maxConcurrency`` cores and runs `job` as one more work item, first, on the
+  /// calling thread: the payload is cut in twice as many pieces as cores (at least 1 MiB each), so that the
+  /// other cores compress while this one runs `job`, and all share the rest.
+  package func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T)
+    throws(KDBXError) -> (compressed: [UInt8], jobResult: T)
+  {
+    let cores = max(maxConcurrency, 1)
+    let pieces = max(min(2 * cores, bytes.count / Self.minimumCompressionPiece), 1)
+    guard cores > 1 else { return (Gzip.compress(bytes, level: Self.compressionLevel), job()) }
+    let items = ParallelWork.map(count: pieces + 1, maxConcurrency: cores) { index -> CompressionItem<T> in
+      index == 0 ? .job(job()) : .stream(Self.compressPiece(index - 1, of: pieces, bytes))
+    }
+    var streams: [[UInt8]] = []
+    streams.reserveCapacity(pieces)
+    var result: T? = nil
+    for item in items {
+      switch item {
+      case .job(let value): result = value
+      case .stream(let stream): streams.append(stream)
+      }
+    }
+    guard let result, streams.count == pieces else {
+      preconditionFailure("ParallelWork.map returns one result per item")
+    }
+    return (Self.gzipMember(streams, of: bytes), result)
+  }
+
+  /// One result of ``compressGzip(_:alongside:)``'s work items.
+  private enum CompressionItem<T: Sendable>: Sendable {
+    case job(T)
+    case stream([UInt8])
+  }
+
+  /// The DEFLATE stream of piece `index` of `count` equal pieces of `bytes`, using the 32 KiB before it as its
+  /// dictionary (RFC 1951 allows any block boundaries): joined, the pieces are one stream, about 0.1% larger than
+  /// in one piece.
+  private static func compressPiece(_ index: Int, of count: Int, _ bytes: [UInt8]) -> [UInt8] {
+    let pieceSize = (bytes.count + count - 1) / count
+    let start = min(index * pieceSize, bytes.count)
+    let end = min(start + pieceSize, bytes.count)
+    return Deflate.compress(bytes, piece: start..<end, level: compressionLevel, isFinal: end == bytes.count)
+  }
+
+  /// The gzip member (RFC 1952) of the joined piece `streams` of `bytes`.
+  private static func gzipMember(_ streams: [[UInt8]], of bytes: [UInt8]) -> [UInt8] {
+    Gzip.member(
       deflateStream: Array(streams.joined()), checksum: CRC32.checksum(bytes), byteCount: bytes.count,
-      level: Self.compressionLevel)
+      level: compressionLevel)
   }
 
   /// The DEFLATE level of saved payloads: 6, zlib's default, which KeePass and KeePassXC use too.

@@ -154,8 +154,8 @@ enum CreateCommand {
     return CompositeKey(password: password, keyFile: keyFile)
   }
 
-  /// Saves `database` as the new file `path` (atomically, verified by opening it again; a file that appeared at
-  /// `path` meanwhile is not replaced).
+  /// Saves `database` as the new file `path` (atomically, verified by reading it back as `VaultAccess.save` does;
+  /// a file that appeared at `path` meanwhile is not replaced).
   static func write(_ database: Database, key: CompositeKey, settings: SaveSettings, to path: String) throws(CLIError) {
     let bar = ProgressBar(label: "Deriving key")
     let saved: SavedFile
@@ -166,18 +166,11 @@ enum CreateCommand {
       throw .failure("cannot create: \(error.description)")
     }
     bar.finish()
-    // The read-back check opens the new file with the key it was written with, without a second KDF run.
-    let written: CompositeKey
-    do {
-      written = try CompositeKey(transformedKey: saved.transformedKey)
-    } catch {
-      throw .failure("cannot create: \(error.description)")
-    }
     // A coordinated write that expects no file: one that appeared meanwhile is not replaced.
     var storage = FileVaultStorage(path: path)
     do throws(VaultStorageError) {
       _ = try storage.write(saved.bytes, replacing: nil, holding: nil) {
-        VaultAccess.problem(opening: $0, key: written)
+        KDFTuning.problem(readingBack: $0, of: saved)
       }
     } catch .changedSinceRead {
       throw .failure("cannot create: \(path) already exists; nothing was saved")
