@@ -125,15 +125,15 @@ extension KDBXFile {
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
       let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
-      let payload = try compress(
-        xml, document: xml, checked: checksDocument, compression: settings.compression, primitives: primitives)
+      let document = checksDocument ? xml : nil
+      let payload = try compress(xml, document: document, compression: settings.compression, primitives: primitives)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       defer { SecureBytes.wipe(&masterKey) }
       let bytes =
         headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
-      return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: checksDocument ? xml : nil)
+      return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
     }
 
     database.meta.headerHash = nil
@@ -141,9 +141,10 @@ extension KDBXFile {
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
     let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
+    // Without the check the document is not kept: the concatenation is its last use.
+    let document = checksDocument ? xml : nil
     let payload = try compress(
-      inner.serialized() + xml, document: xml, checked: checksDocument, compression: settings.compression,
-      primitives: primitives)
+      inner.serialized() + xml, document: document, compression: settings.compression, primitives: primitives)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -154,15 +155,15 @@ extension KDBXFile {
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: checksDocument ? xml : nil)
+    return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
   }
 
-  /// `payload` compressed with `compression`; when `checked`, `document` (the XML in it) is checked meanwhile
-  /// (``checkDocument(_:options:)``, with the default limits).
+  /// `payload` compressed with `compression`; when there is a `document` (the XML in the payload), it is checked
+  /// meanwhile (``checkDocument(_:options:)``, with the default limits).
   private static func compress<P: KDBXPrimitives>(
-    _ payload: [UInt8], document: [UInt8], checked: Bool, compression: CompressionAlgorithm, primitives: P
+    _ payload: [UInt8], document: [UInt8]?, compression: CompressionAlgorithm, primitives: P
   ) throws(KDBXError) -> [UInt8] {
-    guard checked else { return compression == .gzip ? try primitives.compressGzip(payload) : payload }
+    guard let document else { return compression == .gzip ? try primitives.compressGzip(payload) : payload }
     let check: @Sendable () -> KDBXError? = {
       do throws(KDBXError) {
         _ = try checkDocument(document, options: .default)
