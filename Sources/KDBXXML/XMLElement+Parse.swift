@@ -17,14 +17,16 @@ extension XMLElement {
     var builder = XMLTreeBuilder()
     var root: XMLElement? = nil
     // One pass over the whole input straight on the scanning kernel; errors are turned into XMLErrors, with line
-    // and column, outside it.
-    let bytes = reader.bytes
-    do throws(ScanFailure) {
-      while let event = try reader.scan(bytes) {
-        if let element = builder.add(event) { root = element }
+    // and column, outside it. SAFETY: `reader` is not used after the scope of its borrowed input.
+    try reader.withBorrowedInput { (reader) throws(XMLError) in
+      guard let bytes = reader.borrowed else { preconditionFailure("withBorrowedInput lends the input") }
+      do throws(ScanFailure) {
+        while let event = try reader.scan(bytes) {
+          if let element = builder.add(event) { root = element }
+        }
+      } catch {
+        throw reader.error(error.kind, at: error.offset)
       }
-    } catch {
-      throw reader.error(error.kind, at: error.offset)
     }
     // The reader throws `missingRoot` before it can end without a root element.
     guard let root else { throw XMLError(.missingRoot, line: 1, column: 1) }

@@ -16,16 +16,6 @@ extension XMLReader {
   static let tab: UInt8 = 0x09
   static let closeBracket: UInt8 = 0x5D
 
-  /// The bytes of `input`, valid for as long as the reader that holds `input` in its `let` (and every copy of it).
-  static func stableBytes(of input: [UInt8]) -> UnsafeBufferPointer<UInt8> {
-    // SAFETY: an `[UInt8]` is always a native contiguous array (only arrays of class elements can be lazily
-    // bridged), so the pointer is the address of its storage, not of a temporary copy. The reader keeps the
-    // array in a `let` that is never mutated: the storage is neither moved nor freed while the reader or a copy
-    // of it exists, and the pointer is only used through the reader. Reads through it are bounds checked as any
-    // other read of `p` in this file.
-    input.withUnsafeBufferPointer { $0 }
-  }
-
   /// Character data from `position` up to the next `<` (§2.4). Returns `nil` for white space that
   /// ``Options/keepsWhitespaceText`` says to skip.
   mutating func text(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {

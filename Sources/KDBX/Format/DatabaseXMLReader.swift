@@ -34,16 +34,19 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   ) throws(KDBXError) -> Database {
     var readerOptions = XMLReader.Options()
     readerOptions.limits.maximumDepth = options.maxXMLDepth
-    let source = XMLReader(bytes: xml, options: readerOptions)
+    var xmlReader = XMLReader(bytes: xml, options: readerOptions)
     let limit = heldByteLimit(xmlByteCount: xml.count)
-    return try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
-      (applyStream, protect, decompress) throws(KDBXError) in
-      // A reader of a concrete source type, so that it is specialized even here, where the stream, random and
-      // gzip types are generic.
-      var reader = DatabaseModelReader<XMLReader>(
-        source: source, options: options, heldByteLimit: limit, applyStream: applyStream, protect: protect,
-        decompress: decompress)
-      return try reader.readDocument(binaries: binaries)
+    // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
+    return try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
+      try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+        (applyStream, protect, decompress) throws(KDBXError) in
+        // A reader of a concrete source type, so that it is specialized even here, where the stream, random and
+        // gzip types are generic.
+        var reader = DatabaseModelReader<XMLReader>(
+          source: source, options: options, heldByteLimit: limit, applyStream: applyStream, protect: protect,
+          decompress: decompress)
+        return try reader.readDocument(binaries: binaries)
+      }
     }
   }
 

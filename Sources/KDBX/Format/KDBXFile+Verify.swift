@@ -94,33 +94,36 @@ extension KDBXFile {
     var inHeaderHash = false
     var headerHashText: String? = nil
     var rootName: String? = nil
-    do throws(XMLError) {
-      reading: while let event = try reader.next() {
-        switch event {
-        case .startElement(let name, _):
-          if depth == 0 { rootName = name }
-          elementCount += 1
-          // The open path's node limit, counted on elements only (the text is not read here).
-          if elementCount > options.maxXMLNodeCount { break reading }
-          if depth < 3 { ancestors[depth] = name }
-          depth += 1
-          inHeaderHash =
-            depth == 3 && ancestors[2] == XMLNames.headerHash && ancestors[1] == XMLNames.meta
-            && ancestors[0] == XMLNames.keePassFile
-          if inHeaderHash { headerHashText = headerHashText ?? "" }
-          reader.discardsText = !inHeaderHash
-        case .endElement:
-          depth -= 1
-          inHeaderHash = false
-          reader.discardsText = true
-        case .text(let text):
-          if inHeaderHash { headerHashText = (headerHashText ?? "") + text }
-        default:
-          break
+    // SAFETY: `reader` is not used after the scope of its borrowed input.
+    try reader.withBorrowedInput { (reader) throws(KDBXError) in
+      do throws(XMLError) {
+        reading: while let event = try reader.next() {
+          switch event {
+          case .startElement(let name, _):
+            if depth == 0 { rootName = name }
+            elementCount += 1
+            // The open path's node limit, counted on elements only (the text is not read here).
+            if elementCount > options.maxXMLNodeCount { break reading }
+            if depth < 3 { ancestors[depth] = name }
+            depth += 1
+            inHeaderHash =
+              depth == 3 && ancestors[2] == XMLNames.headerHash && ancestors[1] == XMLNames.meta
+              && ancestors[0] == XMLNames.keePassFile
+            if inHeaderHash { headerHashText = headerHashText ?? "" }
+            reader.discardsText = !inHeaderHash
+          case .endElement:
+            depth -= 1
+            inHeaderHash = false
+            reader.discardsText = true
+          case .text(let text):
+            if inHeaderHash { headerHashText = (headerHashText ?? "") + text }
+          default:
+            break
+          }
         }
+      } catch {
+        throw .xml(error)
       }
-    } catch {
-      throw .xml(error)
     }
     if elementCount > options.maxXMLNodeCount {
       throw .limitExceeded(
