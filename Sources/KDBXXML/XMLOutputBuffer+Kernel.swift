@@ -119,4 +119,26 @@ final class XMLOutputBuffer {
       initialized = total
     }
   }
+
+  /// The bytes appended at offsets `range` (within `0..<count`), as one array.
+  func bytes(in range: Range<Int>) -> [UInt8] {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the output")
+    return [UInt8](unsafeUninitializedCapacity: range.count) { target, initialized in
+      var chunkStart = 0
+      var written = 0
+      for chunk in full + [UnsafeMutableBufferPointer(start: base, count: used)] {
+        let chunkEnd = chunkStart + chunk.count
+        let from = max(range.lowerBound, chunkStart)
+        let to = min(range.upperBound, chunkEnd)
+        if from < to, let source = chunk.baseAddress, let destination = target.baseAddress {
+          // SAFETY: from..<to lies within this chunk (chunkStart..<chunkEnd) and within `range`, whose bytes are
+          // written in order from the start of target, whose capacity is range.count.
+          (destination + written).initialize(from: source + (from - chunkStart), count: to - from)
+          written += to - from
+        }
+        chunkStart = chunkEnd
+      }
+      initialized = written
+    }
+  }
 }

@@ -44,6 +44,12 @@ public struct XMLStreamWriter {
   /// The bytes written so far.
   public var output: [UInt8] { buffer.bytes() }
 
+  /// The number of bytes written so far.
+  package var byteCount: Int { buffer.count }
+
+  /// The bytes written so far at offsets `range` (which must lie within `0..<byteCount`).
+  package func output(in range: Range<Int>) -> [UInt8] { buffer.bytes(in: range) }
+
   /// The number of elements started and not yet ended.
   public var depth: Int { open.count }
 

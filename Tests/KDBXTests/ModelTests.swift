@@ -119,4 +119,37 @@ import Testing
     #expect(compacted.binaries[current?.attachments[0].binaryIndex ?? -1]?.isProtected == true)
     #expect(current?.history?.first.map { $0.attachments.compactMap { compacted.data(of: $0) } } == [[1], [2]])
   }
+
+  /// A pool already in first-use order comes back unchanged; any change to it (an unused binary, another order, a
+  /// duplicate, a protection flag a duplicate would merge) still renumbers.
+  @Test func aCompactPoolIsKeptAndEveryOtherIsRebuilt() {
+    var database = Database(root: Group(uuid: .zero, name: "Root"))
+    let first = database.makeAttachment(name: "a", data: [1])
+    let second = database.makeAttachment(name: "b", data: [2])
+    var entry = Entry(uuid: .zero)
+    entry.attachments = [first]
+    var other = Entry(uuid: .zero)
+    other.attachments = [second, first]
+    var sub = Group(uuid: .zero, name: "Sub")
+    sub.entries = [other]
+    database.root?.entries = [entry]
+    database.root?.groups = [sub]
+    #expect(database.compactingBinaries() == database)
+
+    // Referenced in the other order: renumbered.
+    var swapped = database
+    swapped.root?.entries[0].attachments = [second]
+    let compacted = swapped.compactingBinaries()
+    #expect(compacted != swapped)
+    #expect(compacted.root?.entries[0].attachments[0].binaryIndex == 0)
+    #expect(compacted.binaries[0]?.data == [2])
+    #expect(compacted.root?.groups[0].entries[0].attachments.map(\.binaryIndex) == [0, 1])
+    #expect(compacted.compactingBinaries() == compacted)
+
+    // An unreferenced binary at the end is dropped.
+    var extra = database
+    _ = extra.makeAttachment(name: "unused", data: [3])
+    #expect(extra.compactingBinaries().binaries.count == 2)
+    #expect(extra.compactingBinaries() == database)
+  }
 }

@@ -44,6 +44,46 @@ struct StandardPrimitivesTests {
     #expect(packed.count <= single.count + single.count / 100 + 64)
   }
 
+  /// `serializeAndCompressGzip`: the document is the one `serializeDatabase` writes (protected values included, the
+  /// inner random stream left at the same place), and the gzip member holds the prefix and that document, however
+  /// the document was handed on while it was written.
+  @Test(
+    "serialize and compress in a pipeline gives the document and the payload",
+    arguments: [(1, 1 << 20), (2, 1 << 20), (2, 700), (2, 40_000), (3, 5_000)])
+  func serializeAndCompressPipeline(maxConcurrency: Int, chunkByteCount: Int) throws {
+    var random = SplitMix64(seed: 21)
+    let clock = FixedClock(Timestamp(unixSeconds: 1_700_000_000))
+    var database = Database.new(name: "Pipeline", clock: clock, random: &random)
+    let notes = String(decoding: Self.text(3_000, seed: 22), as: UTF8.self)
+    for index in 0..<300 {
+      var entry = Entry.new(clock: clock, random: &random)
+      entry[field: "Title"] = .plain("Entry \(index)")
+      entry[field: "Password"] = .protected(ProtectedValue("secret \(index)", using: &random))
+      entry[field: "Notes"] = .plain(index % 3 == 0 ? notes : "")
+      database.root?.entries.append(entry)
+    }
+    var primitives = StandardPrimitives()
+    primitives.maxConcurrency = maxConcurrency
+    primitives.pipelineChunkByteCount = chunkByteCount
+    let key = [UInt8](repeating: 7, count: 64)
+    for prefix in [[], Self.text(70_000, seed: 23)] {
+      var reference = try primitives.makeInnerStream(.chaCha20, key: Array(key[0..<32]), nonce: Array(key[32..<44]))
+      var stream = reference
+      let expected = try primitives.serializeDatabase(database, version: .v4_0, stream: &reference)
+      let (document, compressed, count) = try primitives.serializeAndCompressGzip(
+        database, version: .v4_0, stream: &stream, prefix: prefix, alongside: { $0.count })
+      #expect(document == expected)
+      #expect(count == expected.count)
+      #expect(try Gzip.decompress(compressed) == prefix + expected)
+      // Both streams moved past the same protected values.
+      var next = [UInt8](repeating: 0, count: 16)
+      var nextReference = next
+      stream.apply(to: &next)
+      reference.apply(to: &nextReference)
+      #expect(next == nextReference)
+    }
+  }
+
   @Test("a large database saved in pieces opens again")
   func largeDatabase() throws {
     var random = SplitMix64(seed: 4)

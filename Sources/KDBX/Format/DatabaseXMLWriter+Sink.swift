@@ -52,6 +52,20 @@ struct XMLByteSink: DatabaseXMLSink {
   }
   /// Whether ``failure`` is set (a plain flag is cheaper to test on every event than the optional error).
   private(set) var failed = false
+  /// Where the output is handed on while it is written, if anywhere.
+  var chunks: Chunks? = nil
+
+  /// The hand-offs of ``DatabaseXMLWriter/serialize(_:version:stream:options:chunkByteCount:onChunk:)``.
+  struct Chunks {
+    /// Bytes between hand-offs, at least.
+    let size: Int
+    let handler: (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
+    /// The output up to here has been handed on.
+    var handedOff = 0
+
+    /// The DEFLATE window (RFC 1951 §2): how far back a piece's matches may refer.
+    static let window = 32 * 1024
+  }
 
   mutating func startElement(_ name: String, attributes: [XMLAttribute], containsText: Bool) {
     guard !failed else { return }
@@ -81,5 +95,16 @@ struct XMLByteSink: DatabaseXMLSink {
   mutating func endElement() {
     guard !failed else { return }
     writer.endElement()
+    if let chunks, writer.byteCount - chunks.handedOff >= chunks.size { handOn(chunks) }
+  }
+
+  /// Hands the bytes written since the last hand-off to the handler, with the window before them.
+  private mutating func handOn(_ chunks: Chunks) {
+    var chunks = chunks
+    let end = writer.byteCount
+    let start = max(chunks.handedOff - Chunks.window, 0)
+    chunks.handler(writer.output(in: start..<end), chunks.handedOff - start)
+    chunks.handedOff = end
+    self.chunks = chunks
   }
 }

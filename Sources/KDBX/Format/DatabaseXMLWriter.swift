@@ -31,6 +31,23 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
     if let failure = sink.failure { throw failure }
     return sink.writer.output
   }
+
+  /// ``serialize(_:version:stream:options:)``, handing the output on while it is written: each time it has grown
+  /// by at least `chunkByteCount` bytes since the last hand-off (at the end of an element), `onChunk` receives the
+  /// new bytes, preceded by up to 32 KiB of the bytes before them (a DEFLATE window, RFC 1951 §2), and the offset
+  /// in that array where the new bytes start. Returns the whole document and how much of it was handed on (the
+  /// hand-offs cover `0..<handedOff` in order).
+  package static func serialize(
+    _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options,
+    chunkByteCount: Int, onChunk: @escaping (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
+  ) throws(XMLError) -> (document: [UInt8], handedOff: Int) {
+    var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
+    sink.chunks = XMLByteSink.Chunks(size: max(chunkByteCount, 1), handler: onChunk)
+    sink.writer.writeDeclaration()
+    DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
+    if let failure = sink.failure { throw failure }
+    return (sink.writer.output, sink.chunks?.handedOff ?? 0)
+  }
 }
 
 /// The walk over the model behind ``DatabaseXMLWriter``. It is not generic over the inner random stream (which it

@@ -124,9 +124,9 @@ extension KDBXFile {
 
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
-      let document = checksDocument ? xml : nil
-      let payload = try compress(xml, document: document, compression: settings.compression, primitives: primitives)
+      let (document, payload) = try serializeAndCompress(
+        database, version: version, stream: &stream, prefix: [], checksDocument: checksDocument,
+        compression: settings.compression, primitives: primitives)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       defer { SecureBytes.wipe(&masterKey) }
@@ -140,11 +140,9 @@ extension KDBXFile {
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
-    let xml = try primitives.serializeDatabase(database, version: version, stream: &stream)
-    // Without the check the document is not kept: the concatenation is its last use.
-    let document = checksDocument ? xml : nil
-    let payload = try compress(
-      inner.serialized() + xml, document: document, compression: settings.compression, primitives: primitives)
+    let (document, payload) = try serializeAndCompress(
+      database, version: version, stream: &stream, prefix: inner.serialized(), checksDocument: checksDocument,
+      compression: settings.compression, primitives: primitives)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -158,13 +156,15 @@ extension KDBXFile {
     return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
   }
 
-  /// `payload` compressed with `compression`; when there is a `document` (the XML in the payload), it is checked
-  /// meanwhile (``checkDocument(_:options:)``, with the default limits).
-  private static func compress<P: KDBXPrimitives>(
-    _ payload: [UInt8], document: [UInt8]?, compression: CompressionAlgorithm, primitives: P
-  ) throws(KDBXError) -> [UInt8] {
-    guard let document else { return compression == .gzip ? try primitives.compressGzip(payload) : payload }
-    let check: @Sendable () -> KDBXError? = {
+  /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
+  /// XML, compressed with `compression`. With `checksDocument`, the XML is checked to be well-formed with its root
+  /// `KeePassFile` (``checkDocument(_:options:)``, with the default limits) while the payload is compressed.
+  private static func serializeAndCompress<P: KDBXPrimitives, S: InnerRandomStream>(
+    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], checksDocument: Bool,
+    compression: CompressionAlgorithm, primitives: P
+  ) throws(KDBXError) -> (document: [UInt8]?, payload: [UInt8]) {
+    let check: @Sendable ([UInt8]) -> KDBXError? = { document in
+      guard checksDocument else { return nil }
       do throws(KDBXError) {
         _ = try checkDocument(document, options: .default)
         return nil
@@ -173,12 +173,14 @@ extension KDBXFile {
       }
     }
     guard compression == .gzip else {
-      if let failure = check() { throw failure }
-      return payload
+      let document = try primitives.serializeDatabase(database, version: version, stream: &stream)
+      if let failure = check(document) { throw failure }
+      return (checksDocument ? document : nil, prefix.isEmpty ? document : prefix + document)
     }
-    let (compressed, failure) = try primitives.compressGzip(payload, alongside: check)
+    let (document, compressed, failure) = try primitives.serializeAndCompressGzip(
+      database, version: version, stream: &stream, prefix: prefix, alongside: check)
     if let failure { throw failure }
-    return compressed
+    return (checksDocument ? document : nil, compressed)
   }
 
   static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {

@@ -48,6 +48,16 @@ package protocol KDBXPrimitives: GzipDecompressing {
   func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T) throws(KDBXError)
     -> (compressed: [UInt8], jobResult: T)
 
+  /// Serialises `database` as ``serializeDatabase(_:version:stream:)`` does and compresses `prefix` followed by
+  /// that document as ``compressGzip(_:)`` would, running `job` on the finished document alongside; returns the
+  /// document, the gzip member and what `job` returned. The default serialises, then calls
+  /// ``compressGzip(_:alongside:)``; ``StandardPrimitives`` compresses what is serialised while it serialises the
+  /// rest.
+  func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
+    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
+    alongside job: @escaping @Sendable ([UInt8]) -> T
+  ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T)
+
   /// Parses the database XML into its root element, refusing DOCTYPE/entities and nesting deeper than `maxDepth`.
   func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement
 
@@ -79,6 +89,15 @@ package protocol KDBXPrimitives: GzipDecompressing {
 }
 
 extension KDBXPrimitives {
+  package func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
+    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
+    alongside job: @escaping @Sendable ([UInt8]) -> T
+  ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T) {
+    let document = try serializeDatabase(database, version: version, stream: &stream)
+    let (compressed, result) = try compressGzip(prefix.isEmpty ? document : prefix + document) { job(document) }
+    return (document, compressed, result)
+  }
+
   package func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T)
     throws(KDBXError) -> (compressed: [UInt8], jobResult: T)
   {

@@ -26,6 +26,9 @@ package struct StandardPrimitives: KDBXPrimitives {
   /// How many cores other parallel work may use (the gzip compression of large payloads, in pieces); 1 keeps
   /// it on the calling thread. Default 2.
   package var maxConcurrency = 2
+  /// How much serialised XML a save hands to a helper task at a time to compress it while it serialises the rest
+  /// (``serializeAndCompressGzip(_:version:stream:prefix:alongside:)``). Default 1 MiB.
+  package var pipelineChunkByteCount = 1 << 20
   /// Where Argon2's block memory comes from; `nil` lets the library allocate it.
   package var argon2BlockMemory: BlockMemoryProvider?
   /// A derivation the `async` open or save already ran: ``transformKey(_:parameters:)`` returns its output for
@@ -202,6 +205,7 @@ package struct StandardPrimitives: KDBXPrimitives {
       switch item {
       case .job(let value): result = value
       case .stream(let stream): streams.append(stream)
+      case .checksum: break
       }
     }
     guard let result, streams.count == pieces else {
@@ -210,10 +214,99 @@ package struct StandardPrimitives: KDBXPrimitives {
     return (Self.gzipMember(streams, of: bytes), result)
   }
 
+  /// Serialises `database` and compresses `prefix` and the document as gzip, compressing on a helper task what is
+  /// serialised (in hand-offs of ``pipelineChunkByteCount`` bytes, each piece using the 32 KiB before it as its
+  /// dictionary) while the calling thread serialises the rest; then `job` runs on the finished document alongside
+  /// the compression of what is left, as in ``compressGzip(_:alongside:)``. The same gzip format; with one core,
+  /// the serialisation, the compression and the job run one after another.
+  package func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
+    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
+    alongside job: @escaping @Sendable ([UInt8]) -> T
+  ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T) {
+    let cores = max(maxConcurrency, 1)
+    guard cores > 1 else {
+      let document = try serializeDatabase(database, version: version, stream: &stream)
+      let compressed = Gzip.compress(prefix.isEmpty ? document : prefix + document, level: Self.compressionLevel)
+      return (document, compressed, job(document))
+    }
+    let level = Self.compressionLevel
+    // One helper compresses while the calling thread serialises (so that both have a core): at each hand-off,
+    // once the helper's previous piece has finished, it takes the oldest piece waiting. What is left at the end is
+    // compressed on every core, alongside the job (a long batch there would keep the other cores waiting).
+    var pending: [(bytes: [UInt8], start: Int)] = prefix.isEmpty ? [] : [(prefix, 0)]
+    var nextPending = 0
+    var started: [StartedWork<[UInt8]>] = []
+    func startPending() {
+      guard nextPending < pending.count, started.last?.isFinished ?? true else { return }
+      let piece = pending[nextPending]
+      pending[nextPending].bytes = []  // the started work holds the only copy
+      nextPending += 1
+      started.append(
+        ParallelWork.start {
+          Deflate.compress(piece.bytes, piece: piece.start..<piece.bytes.count, level: level, isFinal: false)
+        })
+    }
+    startPending()
+    let serialized: (document: [UInt8], handedOff: Int)
+    do throws(XMLError) {
+      serialized = try DatabaseXMLWriter.serialize(
+        database, version: version, stream: &stream, options: Self.xmlOptions,
+        chunkByteCount: pipelineChunkByteCount
+      ) { bytes, newBytesStart in
+        pending.append((bytes, newBytesStart))
+        startPending()
+      }
+    } catch {
+      throw .xml(error)
+    }
+    let document = serialized.document
+    let rest = serialized.handedOff..<document.count
+    let pieces = max(min(2 * cores, rest.count / Self.minimumCompressionPiece), 1)
+    let pieceSize = (rest.count + pieces - 1) / pieces
+    let waiting = Array(pending[nextPending...])
+    let items = ParallelWork.map(count: 2 + waiting.count + pieces, maxConcurrency: cores) {
+      index -> CompressionItem<T> in
+      if index == 0 { return .job(job(document)) }
+      if index == 1 {
+        var checksum = CRC32()
+        checksum.update(prefix)
+        checksum.update(document)
+        return .checksum(checksum.value)
+      }
+      // Items 2... are the waiting pieces, then the pieces of the rest.
+      let position = index - 2
+      if position < waiting.count {
+        let piece = waiting[position]
+        return .stream(
+          Deflate.compress(piece.bytes, piece: piece.start..<piece.bytes.count, level: level, isFinal: false))
+      }
+      let start = min(rest.lowerBound + (position - waiting.count) * pieceSize, rest.upperBound)
+      let end = min(start + pieceSize, rest.upperBound)
+      return .stream(Deflate.compress(document, piece: start..<end, level: level, isFinal: end == rest.upperBound))
+    }
+    // The started pieces' streams first, in order (one no helper has started is compressed here), then the rest.
+    var streams = started.map { $0.result() }
+    var result: T? = nil
+    var checksum: UInt32? = nil
+    for item in items {
+      switch item {
+      case .job(let value): result = value
+      case .checksum(let value): checksum = value
+      case .stream(let stream): streams.append(stream)
+      }
+    }
+    guard let result, let checksum else { preconditionFailure("ParallelWork.map returns one result per item") }
+    let compressed = Gzip.member(
+      deflateStream: Array(streams.joined()), checksum: checksum, byteCount: prefix.count + document.count,
+      level: level)
+    return (document, compressed, result)
+  }
+
   /// One result of ``compressGzip(_:alongside:)``'s work items.
   private enum CompressionItem<T: Sendable>: Sendable {
     case job(T)
     case stream([UInt8])
+    case checksum(UInt32)
   }
 
   /// The DEFLATE stream of piece `index` of `count` equal pieces of `bytes`, using the 32 KiB before it as its

@@ -32,18 +32,34 @@ extension Database {
   /// The database with a pool holding only the binaries that entries (current or history) refer to, in first-use
   /// order, and every reference renumbered. Saving does this, as KeePass builds its pool from the entries.
   public func compactingBinaries() -> Database {
-    var result = self
+    // First the new pool and each old index's new one, read-only: when nothing moves (a pool that is already
+    // compact, as every file this library or KeePass wrote), the database is returned as it is, without copying
+    // the tree.
     var newPool = BinaryPool()
-    var mapping: [(old: Int, new: Int)] = []
+    var newIndex = [Int](repeating: -1, count: binaries.count)
+    var moves = false
+    func collect(_ entry: Entry) {
+      for attachment in entry.attachments {
+        let old = attachment.binaryIndex
+        guard let binary = binaries[old] else { continue }  // a dangling reference is left as it is
+        if newIndex[old] < 0 { newIndex[old] = newPool.add(binary.data, isProtected: binary.isProtected) }
+        if newIndex[old] != old { moves = true }
+      }
+      for item in entry.history ?? [] { collect(item) }
+    }
+    func collect(_ group: Group) {
+      for entry in group.entries { collect(entry) }
+      for child in group.groups { collect(child) }
+    }
+    if let root { collect(root) }
+    if !moves && newPool == binaries { return self }
+
+    var result = self
     func remap(_ entry: inout Entry) {
       for index in entry.attachments.indices {
         let old = entry.attachments[index].binaryIndex
-        if let known = mapping.first(where: { $0.old == old }) {
-          entry.attachments[index].binaryIndex = known.new
-        } else if let binary = binaries[old] {
-          let new = newPool.add(binary.data, isProtected: binary.isProtected)
-          mapping.append((old, new))
-          entry.attachments[index].binaryIndex = new
+        if old >= 0 && old < newIndex.count && newIndex[old] >= 0 {
+          entry.attachments[index].binaryIndex = newIndex[old]
         }
       }
       if var history = entry.history {
