@@ -1,3 +1,5 @@
+import KDBXCrypto
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -95,6 +97,9 @@ extension FileIO {
         _ = fchmod(descriptor, mode)
       }
       if fail(.write) { throw .injectedFailure(stage: .write) }
+      // The new version's digest, computed on a helper while the file is written, read back and verified (the
+      // bytes read back must equal `bytes`).
+      let digest = ParallelWork.start { SHA256.hash(bytes).bytes }
       try writeAll(bytes, to: descriptor, path: temporary)
       if fail(.sync) { throw .injectedFailure(stage: .sync) }
       guard durableSync(descriptor) == 0 else { throw .syncFailed(path: temporary, errno: errno) }
@@ -105,7 +110,7 @@ extension FileIO {
       let readBack = try readFile(atPath: temporary, maxByteCount: bytes.count)
       guard readBack == bytes else { throw .verificationFailed(path: temporary, reason: "read-back differs") }
       if let verify, let reason = verify(readBack) { throw .verificationFailed(path: temporary, reason: reason) }
-      written = FileVersion(bytes: readBack, status: status)
+      written = FileVersion(sha256: digest.result(), byteCount: readBack.count, status: status)
       try check(expectation, path: target)
       if options.keepsBackup && existing != nil {
         if fail(.backup) { throw .injectedFailure(stage: .backup) }
