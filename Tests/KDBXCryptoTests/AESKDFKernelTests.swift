@@ -2,8 +2,9 @@ import Testing
 
 @testable import KDBXCrypto
 
-/// The AES-KDF loop runs on its own copy of the tables and key schedule (`AESKDFTables`); these tests hold it to
-/// the one-block reference `AES.encryptBlock` for small and large round counts and random keys and blocks.
+/// The AES-KDF loops run on their own copies of the tables and key schedule (`AESKDFPairTables` for both halves
+/// packed into 64-bit columns, `AESKDFTables` for one half); these tests hold both to the one-block reference
+/// `AES.encryptBlock` for small and large round counts and random keys and blocks.
 @Suite("AES-KDF kernel")
 struct AESKDFKernelTests {
   static let roundCounts: [UInt64] = [0, 1, 2, 3, 4, 15, 1000]
