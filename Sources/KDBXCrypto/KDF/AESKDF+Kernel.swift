@@ -3,21 +3,23 @@
 // Both loops run on a private copy of the tables and the key schedule in one allocation, so a single base register
 // addresses the round tables, the S-box and the round keys at constant displacements (with the three arrays of
 // `AESKernel` the loop needs three pointers besides the state, and the spilled key pointer is reloaded in front of
-// every round-key load, on the critical path). The copy is made once per call, that is once per progress step of
-// 65 536 rounds by default.
+// every round-key load, on the critical path). The copy (4.5 KiB for one half, 17 KiB for two) is made once per
+// call, that is once per progress step of 65 536 rounds by default.
 //
 // The two-half loop (`AESKDFPairKernel`) packs column j of both halves into one 64-bit word, the first half in the
 // low 32 bits: the tables hold each Te entry twice, once in the low and once in the high half of a 64-bit word, so
-// eight lookups and one 64-bit XOR each build a new column of both blocks at once. It keeps four state words live
-// instead of eight, which leaves LLVM enough registers to spill little, and it XORs each round key once for both
-// halves. Each input column is consumed by its eight lookups before the next one is read (ShiftRows is in where the
-// lookups land), which keeps fewer extracted bytes live than building output column by output column.
+// eight lookups and one 64-bit XOR each build a new column of both blocks at once (16 KiB of tables, inside L1). It
+// keeps four state words live instead of eight, which leaves LLVM enough registers to spill little, and it XORs
+// each round key once for both halves. Each input column is consumed by its eight lookups before the next one is
+// read (ShiftRows is in where the lookups land), which keeps fewer extracted bytes live than building output column
+// by output column.
 //
 // Measured 2026-12-02 on the 2-vCPU AMD EPYC (Zen 4), AES-KDF rounds per second against the portable C T-table
 // anchor in the same run, alternating: three table pointers and eight state words 0.87-0.95x; one base pointer
-// 1.03-1.12x; the packed pair loop 1.15-1.18x. Fully unrolling the 13 rounds (keys at constant offsets) was slower
-// in both forms (0.96x and 0.87x: more spills), as were separate key copies per half (0.92x) and the unpacked
-// scatter order (more spills).
+// 1.03-1.12x; the packed pair loop 1.17-1.23x. Slower, and not kept: fully unrolling the 13 rounds with the keys at
+// constant offsets (0.96-0.98x, more spills), separate key copies per half (0.92x), the unpacked state in input
+// column order (more spills), and reading half of the index bytes back from a stored copy of the state (a third
+// fewer instructions, but 0.98-1.08x: the store-to-load forwarding latency lands on the round's critical path).
 
 /// The encryption tables and one key schedule laid out in one allocation for the one-half loop.
 ///
