@@ -9,14 +9,14 @@
 ///   bits through cache timing to an attacker who shares the CPU. ``ConstantTimeAES`` is a
 ///   bitsliced alternative without secret-dependent memory access or branches.
 ///
-/// Speed (shared, loaded 2-vCPU machine; medians of 5-9 back-to-back pairs with the native anchors):
-/// CBC decryption 1.29x OpenSSL's table code without AES-NI and 0.85x its bitsliced decryption;
-/// CBC encryption 0.98x OpenSSL's table code (about 215 MB/s in quiet moments); AES-KDF 1.08x a
-/// portable C T-table loop. The bitsliced ``ConstantTimeAES`` reaches 0.24-0.34x of this type's
-/// AES-KDF rounds per second, below the 0.6x bar for making it the default. Hardware AES (AES-NI,
-/// ARMv8 AES) cannot be reached from pure Swift: OpenSSL with AES-NI runs CBC encryption at about
-/// 1 GB/s, CBC decryption at 6 GB/s and AES-KDF at 60 M rounds/s on the same machine: about 5x,
-/// 20x and 7x this type.
+/// Speed (2-vCPU AMD EPYC, 2026-12-02, medians with the native anchors run alternately by
+/// `Benchmarks/scripts/compare.py`): CBC decryption 0.97x OpenSSL's bitsliced decryption (AES-NI
+/// masked), CBC encryption 2.0x its vector-permute code; AES-KDF 1.21x a portable C T-table loop
+/// (its own kernel: both halves packed in one 64-bit-per-column state, the tables and keys in one
+/// buffer). The bitsliced ``ConstantTimeAES`` reaches about 0.24x of this type's AES-KDF rounds per
+/// second, below the 0.6x bar for making it the default. Hardware AES (AES-NI, ARMv8 AES) cannot be
+/// reached from pure Swift: OpenSSL with AES-NI runs CBC encryption at about 1 GB/s, CBC decryption
+/// at 6 GB/s and AES-KDF at 60 M rounds/s on the same machine: about 3x, 18x and 4x this type.
 public struct AES: BlockCipher {
   /// AES-256 keys are 32 bytes (FIPS 197 §5, Nk = 8).
   public static var keyByteCount: Int { 32 }
