@@ -154,7 +154,6 @@ func main() -> Int32 {
     Terminal.out(command.help + "\n")
     return 0
   }
-  AllocatorTuning.apply()
   // Key derivation and compression run on the concurrency runtime's worker threads, whose first start costs 1-3 ms
   // in a fresh process: start one now, while the vault and the password are read.
   Task.detached(priority: .high) {}

@@ -100,4 +100,46 @@ struct FakeAuthenticator: HMACBlockAuthenticator {
       try InnerHeader(parsing: [3, 0, 0, 0, 0])
     }
   }
+
+  /// The HMAC block stream reports the first block that fails, a bad HMAC or a broken structure, as a reader that
+  /// checks each block before the next would, although it finds the structure first and checks the HMACs after
+  /// (possibly on another thread, while the data is decrypted).
+  @Test func hmacBlockStreamReportsTheFirstFailingBlock() throws {
+    var rng = SplitMix64(seed: 8)
+    let payload = rng.bytes(1_000)
+    let authenticator = FakeAuthenticator()
+    let stream = HMACBlockStream.write(payload, authenticator: authenticator, blockSize: 300)
+    // Blocks of 32 (HMAC) + 4 (size) + data: 336 bytes each, then a last one of 136 and the empty one of 36.
+    #expect(try HMACBlockStream.read(stream, authenticator: authenticator) == payload)
+    let layout = HMACBlockStream.Layout(stream, from: 0, options: .default)
+    #expect(layout.blocks.count == 5)
+    #expect(layout.data == payload)
+    #expect(layout.structuralFailure == nil)
+
+    // A bad HMAC in block 1 and a size in block 2 that runs past the end: block 1 is reported.
+    var both = stream
+    both[336] ^= 0x01
+    both[2 * 336 + 32 + 2] = 0x7F
+    #expect(throws: KDBXError.corruptedBlock(index: 1)) { try HMACBlockStream.read(both, authenticator: authenticator) }
+    // The size alone: block 2, found by the structure.
+    var size = stream
+    size[2 * 336 + 32 + 2] = 0x7F
+    #expect(HMACBlockStream.Layout(size, from: 0, options: .default).structuralFailure == .corruptedBlock(index: 2))
+    #expect(throws: KDBXError.corruptedBlock(index: 2)) { try HMACBlockStream.read(size, authenticator: authenticator) }
+    // Over the payload limit at block 1, with a bad HMAC in block 0: block 0.
+    var limited = LoadOptions.default
+    limited.maxPayloadByteCount = 400
+    var first = stream
+    first[40] ^= 0x01
+    #expect(throws: KDBXError.corruptedBlock(index: 0)) {
+      try HMACBlockStream.read(first, authenticator: authenticator, options: limited)
+    }
+    #expect(throws: KDBXError.limitExceeded(what: "payload bytes", value: 600, limit: 400)) {
+      try HMACBlockStream.read(stream, authenticator: authenticator, options: limited)
+    }
+    // A bad HMAC in the terminating empty block.
+    var last = stream
+    last[stream.count - 36] ^= 0x01
+    #expect(throws: KDBXError.corruptedBlock(index: 4)) { try HMACBlockStream.read(last, authenticator: authenticator) }
+  }
 }

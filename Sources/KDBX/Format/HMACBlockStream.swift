@@ -5,7 +5,7 @@ import KDBXCrypto
 ///
 /// A conforming type holds the 64-byte HMAC base key `SHA-512(masterSeed ‖ transformedKey ‖ 0x01)` and returns
 /// `HMAC-SHA-256(SHA-512(UInt64LE(blockIndex) ‖ baseKey), message)` (KDBX 4.1 specification, "HMAC").
-package protocol HMACBlockAuthenticator {
+package protocol HMACBlockAuthenticator: Sendable {
   /// The 32-byte HMAC-SHA-256 of `message` under the key for block `blockIndex`.
   func authenticationCode(blockIndex: UInt64, message: [UInt8]) -> [UInt8]
 }
@@ -39,34 +39,76 @@ package enum HMACBlockStream {
 
   /// Joins the blocks of `bytes` starting at `offset`, checking each block's HMAC.
   ///
-  /// Throws ``KDBXError/corruptedBlock(index:)`` for a failed HMAC, a negative size or a block past the end.
+  /// Throws ``KDBXError/corruptedBlock(index:)`` for a failed HMAC, a negative size or a block past the end: the
+  /// error of the first block that fails, as a reader that checks each block before the next would find it.
   package static func read<A: HMACBlockAuthenticator>(
     _ bytes: [UInt8], from offset: Int = 0, authenticator: A, options: LoadOptions = .default
   ) throws(KDBXError) -> [UInt8] {
-    var reader = ByteReader(bytes, offset: offset)
-    var output = [UInt8]()
-    var index: UInt64 = 0
-    while true {
-      do throws(KDBXError) {
-        let mac = try reader.readBytes(32)
-        let size = try reader.readInt32()
-        guard size >= 0 else { throw KDBXError.corruptedBlock(index: index) }
-        guard Int(size) <= options.maxPayloadByteCount - output.count else {
-          throw KDBXError.limitExceeded(
-            what: "payload bytes", value: UInt64(output.count) + UInt64(size),
-            limit: UInt64(clamping: options.maxPayloadByteCount))
+    let layout = Layout(bytes, from: offset, options: options)
+    if let failure = layout.firstFailure(in: bytes, authenticator: authenticator) { throw failure }
+    return layout.data
+  }
+
+  /// The blocks of a stream, found without checking their HMACs, and their data joined: what
+  /// ``read(_:from:authenticator:options:)`` checks, split so that the HMACs can be checked while the data is
+  /// decrypted (nothing decrypted is used before ``firstFailure(in:authenticator:)`` returns `nil`).
+  package struct Layout: Sendable {
+    /// Each block read, the terminating empty block included: where its stored HMAC and its data are.
+    package var blocks: [(mac: Range<Int>, data: Range<Int>)] = []
+    /// The blocks' data, joined.
+    package var data: [UInt8] = []
+    /// The structural error of the block after the last one in ``blocks`` (a negative size, a block past the end,
+    /// the payload limit), or `nil` when the stream ended with its empty block.
+    package var structuralFailure: KDBXError? = nil
+
+    package init(_ bytes: [UInt8], from offset: Int, options: LoadOptions) {
+      var reader = ByteReader(bytes, offset: offset)
+      var index: UInt64 = 0
+      while true {
+        do throws(KDBXError) {
+          let mac = try reader.readRange(32)
+          let size = try reader.readInt32()
+          guard size >= 0 else { throw KDBXError.corruptedBlock(index: index) }
+          guard Int(size) <= options.maxPayloadByteCount - data.count else {
+            throw KDBXError.limitExceeded(
+              what: "payload bytes", value: UInt64(data.count) + UInt64(size),
+              limit: UInt64(clamping: options.maxPayloadByteCount))
+          }
+          let range = try reader.readRange(Int(size))
+          blocks.append((mac, range))
+          if size == 0 { return }
+          data.append(contentsOf: bytes[range])
+        } catch {
+          if case .truncated = error {
+            structuralFailure = .corruptedBlock(index: index)
+          } else {
+            structuralFailure = error
+          }
+          return
         }
-        let range = try reader.readRange(Int(size))
-        let expected = authenticator.authenticationCode(
-          blockIndex: index, message: message(index: index, data: bytes[range]))
-        guard ConstantTime.equals(expected, mac) else { throw KDBXError.corruptedBlock(index: index) }
-        if size == 0 { return output }
-        output.append(contentsOf: bytes[range])
-      } catch {
-        if case .truncated = error { throw .corruptedBlock(index: index) }
-        throw error
+        index += 1
       }
-      index += 1
+    }
+
+    /// The error of the first block whose HMAC fails (``KDBXError/corruptedBlock(index:)``), else the structural
+    /// failure, else `nil`: the stream is intact.
+    package func firstFailure<A: HMACBlockAuthenticator>(in bytes: [UInt8], authenticator: A) -> KDBXError? {
+      Self.firstFailure(of: blocks, structuralFailure: structuralFailure, in: bytes, authenticator: authenticator)
+    }
+
+    /// ``firstFailure(in:authenticator:)`` of a layout's `blocks` and `structuralFailure`, without its data (a
+    /// caller that checks on another thread need not keep the joined data alive).
+    package static func firstFailure<A: HMACBlockAuthenticator>(
+      of blocks: [(mac: Range<Int>, data: Range<Int>)], structuralFailure: KDBXError?, in bytes: [UInt8],
+      authenticator: A
+    ) -> KDBXError? {
+      for (offset, block) in blocks.enumerated() {
+        let index = UInt64(offset)
+        let expected = authenticator.authenticationCode(
+          blockIndex: index, message: message(index: index, data: bytes[block.data]))
+        guard ConstantTime.equals(expected, Array(bytes[block.mac])) else { return .corruptedBlock(index: index) }
+      }
+      return structuralFailure
     }
   }
 
