@@ -53,7 +53,7 @@ final class Box<T>: @unchecked Sendable {
   }
 
   /// The primitives of the open path, reading every database both ways (and keeping the pull reader's model).
-  final class BothWays: KDBXPrimitives, @unchecked Sendable {
+  final class BothWays: ForwardingPrimitives, @unchecked Sendable {
     let base = StandardPrimitives()
     var label = ""
     var costs: [Cost] = []
@@ -72,31 +72,6 @@ final class Box<T>: @unchecked Sendable {
         throw .malformedDocument(path: label, reason: "\(error)")
       }
     }
-
-    func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
-      try base.transformKey(compositeKey, parameters: parameters)
-    }
-    func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-      -> [UInt8]
-    { try base.decrypt(ciphertext, cipher: cipher, key: key, iv: iv) }
-    func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-      -> [UInt8]
-    { try base.encrypt(plaintext, cipher: cipher, key: key, iv: iv) }
-    func sha512(_ bytes: [UInt8]) -> [UInt8] { base.sha512(bytes) }
-    func blockAuthenticator(baseKey: [UInt8]) -> StandardPrimitives.BlockHMAC {
-      base.blockAuthenticator(baseKey: baseKey)
-    }
-    func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
-      -> StandardPrimitives.InnerStream
-    { try base.makeInnerStream(algorithm, key: key, nonce: nonce) }
-    func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] { try base.compressGzip(bytes) }
-    func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
-      try base.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
-    }
-    func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-      try base.parseXML(bytes, maxDepth: maxDepth)
-    }
-    func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
   }
 
   /// Every corpus file whose transformed key is known (no KDF run), large_5000 included: both paths read equal

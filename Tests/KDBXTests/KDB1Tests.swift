@@ -579,7 +579,7 @@ import Testing
 }
 
 /// The standard primitives, counting key derivations.
-struct KDFCountingPrimitives: KDBXPrimitives {
+struct KDFCountingPrimitives: ForwardingPrimitives {
   final class Counter: @unchecked Sendable {
     var derivations = 0
   }
@@ -590,25 +590,4 @@ struct KDFCountingPrimitives: KDBXPrimitives {
     counter.derivations += 1
     return try base.transformKey(compositeKey, parameters: parameters)
   }
-  func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-    -> [UInt8]
-  { try base.decrypt(ciphertext, cipher: cipher, key: key, iv: iv) }
-  func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-    -> [UInt8]
-  { try base.encrypt(plaintext, cipher: cipher, key: key, iv: iv) }
-  func sha512(_ bytes: [UInt8]) -> [UInt8] { base.sha512(bytes) }
-  func blockAuthenticator(baseKey: [UInt8]) -> StandardPrimitives.BlockHMAC {
-    base.blockAuthenticator(baseKey: baseKey)
-  }
-  func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
-    -> StandardPrimitives.InnerStream
-  { try base.makeInnerStream(algorithm, key: key, nonce: nonce) }
-  func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] { try base.compressGzip(bytes) }
-  func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
-    try base.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
-  }
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    try base.parseXML(bytes, maxDepth: maxDepth)
-  }
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The standard primitives, recording every database XML document the codec parses, so that a test can compare
 /// the decrypted XML of two files as trees.
-struct RecordingPrimitives: KDBXPrimitives {
+struct RecordingPrimitives: ForwardingPrimitives {
   final class Log: @unchecked Sendable {
     var documents: [XMLElement] = []
     var plaintexts: [[UInt8]] = []
@@ -13,9 +13,6 @@ struct RecordingPrimitives: KDBXPrimitives {
   var base = StandardPrimitives()
   let log = Log()
 
-  func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
-    try base.transformKey(compositeKey, parameters: parameters)
-  }
   func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
     -> [UInt8]
   {
@@ -23,26 +20,11 @@ struct RecordingPrimitives: KDBXPrimitives {
     log.plaintexts.append(plaintext)
     return plaintext
   }
-  func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-    -> [UInt8]
-  { try base.encrypt(plaintext, cipher: cipher, key: key, iv: iv) }
-  func sha512(_ bytes: [UInt8]) -> [UInt8] { base.sha512(bytes) }
-  func blockAuthenticator(baseKey: [UInt8]) -> StandardPrimitives.BlockHMAC {
-    base.blockAuthenticator(baseKey: baseKey)
-  }
-  func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
-    -> StandardPrimitives.InnerStream
-  { try base.makeInnerStream(algorithm, key: key, nonce: nonce) }
-  func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] { try base.compressGzip(bytes) }
-  func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
-    try base.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
-  }
   func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
     let document = try base.parseXML(bytes, maxDepth: maxDepth)
     log.documents.append(document)
     return document
   }
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
   /// Records the document as a tree, and reads the model as `KDBXFile.open` does with the standard primitives:
   /// straight from the pull reader (so the round-trip tests check that path).
   func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(

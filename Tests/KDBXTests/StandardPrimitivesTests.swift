@@ -26,24 +26,6 @@ struct StandardPrimitivesTests {
     #expect(packed.count <= single.count + single.count / 100)
   }
 
-  /// `compressGzip(_:alongside:)`: the same gzip stream format as `compressGzip(_:)`, cut in more pieces, with the
-  /// job's result; on one core, and for payloads too small to cut, too.
-  @Test(
-    "gzip with a job alongside decompresses to the input and returns the job's result",
-    arguments: [
-      (0, 1), (1, 2), (70_000, 2), (1_048_575, 2), (2_200_001, 1), (2_200_001, 2), (4_500_003, 2), (4_500_003, 3),
-    ])
-  func gzipAlongside(count: Int, maxConcurrency: Int) throws {
-    let input = Self.text(count, seed: UInt64(count))
-    var primitives = StandardPrimitives()
-    primitives.maxConcurrency = maxConcurrency
-    let (packed, result) = try primitives.compressGzip(input, alongside: { [input] in input.count * 3 + 1 })
-    #expect(result == count * 3 + 1)
-    #expect(try Gzip.decompress(packed) == input)
-    let single = Gzip.compress(input, level: 6)
-    #expect(packed.count <= single.count + single.count / 100 + 64)
-  }
-
   /// `serializeAndCompressGzip`: the document is the one `serializeDatabase` writes (protected values included, the
   /// inner random stream left at the same place), and the gzip member holds the prefix and that document, however
   /// the document was handed on while it was written.

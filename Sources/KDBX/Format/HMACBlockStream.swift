@@ -45,13 +45,16 @@ package enum HMACBlockStream {
     _ bytes: [UInt8], from offset: Int = 0, authenticator: A, options: LoadOptions = .default
   ) throws(KDBXError) -> [UInt8] {
     let layout = Layout(bytes, from: offset, options: options)
-    if let failure = layout.firstFailure(in: bytes, authenticator: authenticator) { throw failure }
+    let failure = Layout.firstFailure(
+      of: layout.blocks, structuralFailure: layout.structuralFailure, in: bytes, authenticator: authenticator)
+    if let failure { throw failure }
     return layout.data
   }
 
   /// The blocks of a stream, found without checking their HMACs, and their data joined: what
   /// ``read(_:from:authenticator:options:)`` checks, split so that the HMACs can be checked while the data is
-  /// decrypted (nothing decrypted is used before ``firstFailure(in:authenticator:)`` returns `nil`).
+  /// decrypted (nothing decrypted is used before ``firstFailure(of:structuralFailure:in:authenticator:)`` returns
+  /// `nil`).
   package struct Layout: Sendable {
     /// Each block read, the terminating empty block included: where its stored HMAC and its data are.
     package var blocks: [(mac: Range<Int>, data: Range<Int>)] = []
@@ -90,14 +93,9 @@ package enum HMACBlockStream {
       }
     }
 
-    /// The error of the first block whose HMAC fails (``KDBXError/corruptedBlock(index:)``), else the structural
-    /// failure, else `nil`: the stream is intact.
-    package func firstFailure<A: HMACBlockAuthenticator>(in bytes: [UInt8], authenticator: A) -> KDBXError? {
-      Self.firstFailure(of: blocks, structuralFailure: structuralFailure, in: bytes, authenticator: authenticator)
-    }
-
-    /// ``firstFailure(in:authenticator:)`` of a layout's `blocks` and `structuralFailure`, without its data (a
-    /// caller that checks on another thread need not keep the joined data alive).
+    /// The error of the first of `blocks` (a layout's) whose HMAC fails (``KDBXError/corruptedBlock(index:)``),
+    /// else the layout's `structuralFailure`, else `nil`: the stream is intact. Static, so that a caller checking
+    /// on another thread need not keep the joined data alive.
     package static func firstFailure<A: HMACBlockAuthenticator>(
       of blocks: [(mac: Range<Int>, data: Range<Int>)], structuralFailure: KDBXError?, in bytes: [UInt8],
       authenticator: A

@@ -43,16 +43,10 @@ package protocol KDBXPrimitives: GzipDecompressing {
   /// Compresses the payload as gzip (RFC 1952).
   func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8]
 
-  /// Compresses the payload as ``compressGzip(_:)`` does and runs `job` alongside, on another core when there is
-  /// one; returns the compressed bytes and what `job` returned. The default runs `job` first, then compresses.
-  func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T) throws(KDBXError)
-    -> (compressed: [UInt8], jobResult: T)
-
   /// Serialises `database` as ``serializeDatabase(_:version:stream:)`` does and compresses `prefix` followed by
   /// that document as ``compressGzip(_:)`` would, running `job` on the finished document alongside; returns the
-  /// document, the gzip member and what `job` returned. The default serialises, then calls
-  /// ``compressGzip(_:alongside:)``; ``StandardPrimitives`` compresses what is serialised while it serialises the
-  /// rest.
+  /// document, the gzip member and what `job` returned. The default serialises, compresses, then runs `job`;
+  /// ``StandardPrimitives`` compresses what is serialised while it serialises the rest.
   func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
     _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
     alongside job: @escaping @Sendable ([UInt8]) -> T
@@ -94,15 +88,8 @@ extension KDBXPrimitives {
     alongside job: @escaping @Sendable ([UInt8]) -> T
   ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T) {
     let document = try serializeDatabase(database, version: version, stream: &stream)
-    let (compressed, result) = try compressGzip(prefix.isEmpty ? document : prefix + document) { job(document) }
-    return (document, compressed, result)
-  }
-
-  package func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T)
-    throws(KDBXError) -> (compressed: [UInt8], jobResult: T)
-  {
-    let result = job()
-    return (try compressGzip(bytes), result)
+    let compressed = try compressGzip(prefix.isEmpty ? document : prefix + document)
+    return (document, compressed, job(document))
   }
 
   package func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(

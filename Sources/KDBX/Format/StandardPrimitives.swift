@@ -186,38 +186,10 @@ package struct StandardPrimitives: KDBXPrimitives {
     return Self.gzipMember(streams, of: bytes)
   }
 
-  /// Compresses `bytes` in pieces on ``maxConcurrency`` cores and runs `job` as one more work item, first, on the
-  /// calling thread: the payload is cut in twice as many pieces as cores (at least 1 MiB each), so that the
-  /// other cores compress while this one runs `job`, and all share the rest.
-  package func compressGzip<T: Sendable>(_ bytes: [UInt8], alongside job: @escaping @Sendable () -> T)
-    throws(KDBXError) -> (compressed: [UInt8], jobResult: T)
-  {
-    let cores = max(maxConcurrency, 1)
-    let pieces = max(min(2 * cores, bytes.count / Self.minimumCompressionPiece), 1)
-    guard cores > 1 else { return (Gzip.compress(bytes, level: Self.compressionLevel), job()) }
-    let items = ParallelWork.map(count: pieces + 1, maxConcurrency: cores) { index -> CompressionItem<T> in
-      index == 0 ? .job(job()) : .stream(Self.compressPiece(index - 1, of: pieces, bytes))
-    }
-    var streams: [[UInt8]] = []
-    streams.reserveCapacity(pieces)
-    var result: T? = nil
-    for item in items {
-      switch item {
-      case .job(let value): result = value
-      case .stream(let stream): streams.append(stream)
-      case .checksum: break
-      }
-    }
-    guard let result, streams.count == pieces else {
-      preconditionFailure("ParallelWork.map returns one result per item")
-    }
-    return (Self.gzipMember(streams, of: bytes), result)
-  }
-
   /// Serialises `database` and compresses `prefix` and the document as gzip, compressing on a helper task what is
   /// serialised (in hand-offs of ``pipelineChunkByteCount`` bytes, each piece using the 32 KiB before it as its
   /// dictionary) while the calling thread serialises the rest; then `job` runs on the finished document alongside
-  /// the compression of what is left, as in ``compressGzip(_:alongside:)``. The same gzip format; with one core,
+  /// the compression of what is left, on every core. The same gzip format; with one core,
   /// the serialisation, the compression and the job run one after another.
   package func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
     _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
@@ -229,7 +201,6 @@ package struct StandardPrimitives: KDBXPrimitives {
       let compressed = Gzip.compress(prefix.isEmpty ? document : prefix + document, level: Self.compressionLevel)
       return (document, compressed, job(document))
     }
-    let level = Self.compressionLevel
     // One helper compresses while the calling thread serialises (so that both have a core): at each hand-off,
     // once the helper's previous piece has finished, it takes the oldest piece waiting. What is left at the end is
     // compressed on every core, alongside the job (a long batch there would keep the other cores waiting).
@@ -241,10 +212,7 @@ package struct StandardPrimitives: KDBXPrimitives {
       let piece = pending[nextPending]
       pending[nextPending].bytes = []  // the started work holds the only copy
       nextPending += 1
-      started.append(
-        ParallelWork.start {
-          Deflate.compress(piece.bytes, piece: piece.start..<piece.bytes.count, level: level, isFinal: false)
-        })
+      started.append(ParallelWork.start { Self.compressHandOff(piece) })
     }
     startPending()
     let serialized: (document: [UInt8], handedOff: Int)
@@ -262,7 +230,6 @@ package struct StandardPrimitives: KDBXPrimitives {
     let document = serialized.document
     let rest = serialized.handedOff..<document.count
     let pieces = max(min(2 * cores, rest.count / Self.minimumCompressionPiece), 1)
-    let pieceSize = (rest.count + pieces - 1) / pieces
     let waiting = Array(pending[nextPending...])
     let items = ParallelWork.map(count: 2 + waiting.count + pieces, maxConcurrency: cores) {
       index -> CompressionItem<T> in
@@ -275,14 +242,8 @@ package struct StandardPrimitives: KDBXPrimitives {
       }
       // Items 2... are the waiting pieces, then the pieces of the rest.
       let position = index - 2
-      if position < waiting.count {
-        let piece = waiting[position]
-        return .stream(
-          Deflate.compress(piece.bytes, piece: piece.start..<piece.bytes.count, level: level, isFinal: false))
-      }
-      let start = min(rest.lowerBound + (position - waiting.count) * pieceSize, rest.upperBound)
-      let end = min(start + pieceSize, rest.upperBound)
-      return .stream(Deflate.compress(document, piece: start..<end, level: level, isFinal: end == rest.upperBound))
+      if position < waiting.count { return .stream(Self.compressHandOff(waiting[position])) }
+      return .stream(Self.compressPiece(position - waiting.count, of: pieces, document, from: rest.lowerBound))
     }
     // The started pieces' streams first, in order (one no helper has started is compressed here), then the rest.
     var streams = started.map { $0.result() }
@@ -298,25 +259,30 @@ package struct StandardPrimitives: KDBXPrimitives {
     guard let result, let checksum else { preconditionFailure("ParallelWork.map returns one result per item") }
     let compressed = Gzip.member(
       deflateStream: Array(streams.joined()), checksum: checksum, byteCount: prefix.count + document.count,
-      level: level)
+      level: Self.compressionLevel)
     return (document, compressed, result)
   }
 
-  /// One result of ``compressGzip(_:alongside:)``'s work items.
+  /// One result of ``serializeAndCompressGzip(_:version:stream:prefix:alongside:)``'s work items.
   private enum CompressionItem<T: Sendable>: Sendable {
     case job(T)
     case stream([UInt8])
     case checksum(UInt32)
   }
 
-  /// The DEFLATE stream of piece `index` of `count` equal pieces of `bytes`, using the 32 KiB before it as its
-  /// dictionary (RFC 1951 allows any block boundaries): joined, the pieces are one stream, about 0.1% larger than
-  /// in one piece.
-  private static func compressPiece(_ index: Int, of count: Int, _ bytes: [UInt8]) -> [UInt8] {
-    let pieceSize = (bytes.count + count - 1) / count
-    let start = min(index * pieceSize, bytes.count)
-    let end = min(start + pieceSize, bytes.count)
-    return Deflate.compress(bytes, piece: start..<end, level: compressionLevel, isFinal: end == bytes.count)
+  /// The DEFLATE stream of piece `index` of `count` equal pieces of `bytes[start...]`, using the 32 KiB before it
+  /// as its dictionary (RFC 1951 allows any block boundaries): joined, the pieces are one stream, about 0.1% larger
+  /// than in one piece; the last one ends the stream.
+  private static func compressPiece(_ index: Int, of count: Int, _ bytes: [UInt8], from start: Int = 0) -> [UInt8] {
+    let pieceSize = (bytes.count - start + count - 1) / count
+    let lower = min(start + index * pieceSize, bytes.count)
+    let upper = min(lower + pieceSize, bytes.count)
+    return Deflate.compress(bytes, piece: lower..<upper, level: compressionLevel, isFinal: upper == bytes.count)
+  }
+
+  /// The DEFLATE stream of a hand-off of the pipeline: its new bytes, after the window before them (never final).
+  private static func compressHandOff(_ piece: (bytes: [UInt8], start: Int)) -> [UInt8] {
+    Deflate.compress(piece.bytes, piece: piece.start..<piece.bytes.count, level: compressionLevel, isFinal: false)
   }
 
   /// The gzip member (RFC 1952) of the joined piece `streams` of `bytes`.
