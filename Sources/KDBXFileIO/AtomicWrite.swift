@@ -108,7 +108,9 @@ extension FileIO {
       guard close(descriptor) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
       if fail(.verify) { throw .injectedFailure(stage: .verify) }
       let readBack = try readFile(atPath: temporary, maxByteCount: bytes.count)
-      guard readBack == bytes else { throw .verificationFailed(path: temporary, reason: "read-back differs") }
+      guard ByteComparison.equal(readBack, bytes) else {
+        throw .verificationFailed(path: temporary, reason: "read-back differs")
+      }
       if let verify, let reason = verify(readBack) { throw .verificationFailed(path: temporary, reason: reason) }
       written = FileVersion(sha256: digest.result(), byteCount: readBack.count, status: status)
       try check(expectation, path: target)

@@ -72,6 +72,17 @@ extension FileIO {
     return (bytes, FileVersion(bytes: bytes, status: status))
   }
 
+  /// ``readFileAndVersion(atPath:maxByteCount:)`` with the version's SHA-256 computed on a helper, so that the
+  /// caller can decrypt the bytes meanwhile: ``StartedWork/result()`` gives the version.
+  package static func readFileStartingVersion(atPath path: String, maxByteCount: Int = defaultMaxByteCount)
+    throws(FileIOError) -> (bytes: [UInt8], version: StartedWork<FileVersion>)
+  {
+    let (descriptor, status) = try openRegularFile(atPath: path)
+    defer { close(descriptor) }
+    let bytes = try readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
+    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
+  }
+
   /// The version of the file at `path` now, hashed in a stream of 64 KiB reads (memory does not grow with the
   /// file), or `nil` when there is no file.
   public static func currentVersion(ofFileAtPath path: String) throws(FileIOError) -> FileVersion? {

@@ -1,3 +1,5 @@
+import KDBXCrypto
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -110,6 +112,17 @@ public final class VaultFileLock {
     let status = try FileStatus.of(descriptor: descriptor, path: path)
     let bytes = try FileIO.readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
     return (bytes, FileVersion(bytes: bytes, status: status))
+  }
+
+  /// ``read(maxByteCount:)`` with the version's SHA-256 computed on a helper, so that the caller can decrypt the
+  /// bytes meanwhile: ``StartedWork/result()`` gives the version.
+  package func readStartingVersion(maxByteCount: Int = FileIO.defaultMaxByteCount) throws(FileIOError)
+    -> (bytes: [UInt8], version: StartedWork<FileVersion>)
+  {
+    guard descriptor >= 0 else { throw .readFailed(path: path, errno: EBADF) }
+    let status = try FileStatus.of(descriptor: descriptor, path: path)
+    let bytes = try FileIO.readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
+    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
   }
 
   /// Releases the lock (closing the descriptor). Also done when the object is released or the process ends.

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXCrypto
 import KDBXFileIO
 
 #if canImport(Glibc)
@@ -25,7 +26,12 @@ struct VaultAccess {
   var key: CompositeKey
   var opened: OpenedDatabase
   /// The version of the file that was opened: a save replaces the file only while it still holds these bytes.
-  var version: FileVersion
+  var version: FileVersion {
+    get { pendingVersion.result() }
+    set { pendingVersion = StartedWork(value: newValue) }
+  }
+  /// ``version``, whose SHA-256 a helper computes while the vault is decrypted and read.
+  private var pendingVersion: StartedWork<FileVersion>
   /// The vault's lock, held from before the read to after the save, by commands that change the vault.
   var lock: VaultFileLock?
   /// The password and key file the vault was opened with, for `db-edit`, which keeps the ones it does not change.
@@ -78,10 +84,13 @@ struct VaultAccess {
     // With a lock, the file is read again under it below and only that read's version is kept: the first read
     // needs no version (a SHA-256 of the whole file).
     var bytes: [UInt8]
-    var version: FileVersion?
+    var version: StartedWork<FileVersion>?
     if lockTimeout == nil {
-      let read = try readFileAndVersion(path)
-      (bytes, version) = (read.bytes, read.version)
+      do {
+        (bytes, version) = try FileIO.readFileStartingVersion(atPath: path)
+      } catch {
+        throw .failure(error.description)
+      }
     } else {
       bytes = try readFile(path)
       version = nil
@@ -102,21 +111,27 @@ struct VaultAccess {
       lock = try acquireLock(path, timeout: lockTimeout)
       if let lock {
         do {
-          (bytes, version) = try lock.read()
+          (bytes, version) = try lock.readStartingVersion()
         } catch {
           throw .failure(error.description)
         }
       } else {
-        (bytes, version) = try readFileAndVersion(path)
+        do {
+          (bytes, version) = try FileIO.readFileStartingVersion(atPath: path)
+        } catch {
+          throw .failure(error.description)
+        }
       }
-      if bytes != firstRead { options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds) }
+      if !ByteComparison.equal(bytes, firstRead) {
+        options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
+      }
     }
     let key = CompositeKey(password: password, keyFile: keyFile)
     guard let version else { throw .failure("\(path): the file was not read under its lock") }
     let opened = try openBytes(bytes, key: key, options: options)
     ProcessLifetime.keep(opened)
     return VaultAccess(
-      path: path, key: key, opened: opened, version: version, lock: lock,
+      path: path, key: key, opened: opened, pendingVersion: version, lock: lock,
       credentials: Credentials(password: password, keyFile: keyFile))
   }
 

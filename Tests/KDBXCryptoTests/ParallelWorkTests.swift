@@ -71,6 +71,13 @@ struct ParallelWorkTests {
     }
   }
 
+  @Test("finished work gives its value without running anything")
+  func finishedWork() {
+    let work = StartedWork(value: [1, 2, 3])
+    #expect(work.result() == [1, 2, 3])
+    #expect(work.result() == [1, 2, 3])
+  }
+
   @Test("started work collected from a task on a busy pool", arguments: [8])
   func startedWorkFromTasks(tasks: Int) async {
     let sums = await withTaskGroup(of: Int.self) { group in

@@ -35,6 +35,31 @@ import Testing
     #expect(scratch.entries() == ["vault.kdbx"])
   }
 
+  /// The reads that hash on a helper give the bytes and version of the plain reads, and the version is that of the
+  /// bytes read even when it is collected after another program replaced the file.
+  @Test func versionsHashedOnAHelperAreThoseOfTheBytesRead() throws {
+    let scratch = ScratchDirectory()
+    let path = scratch.file("vault.kdbx")
+    let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+    for content in [original, large] {
+      try FileIO.atomicWrite(content, toPath: path)
+      let plain = try FileIO.readFileAndVersion(atPath: path)
+      let started = try FileIO.readFileStartingVersion(atPath: path)
+      #expect(started.bytes == content)
+      #expect(started.version.result() == plain.version)
+      let lock = try VaultFileLock.acquire(path, timeoutSeconds: 0)
+      let locked = try lock.readStartingVersion()
+      try FileIO.atomicWrite(theirs, toPath: path)
+      #expect(locked.bytes == content)
+      let version = locked.version.result()
+      #expect(version.hasSameContent(as: plain.version))
+      #expect(throws: FileIOError.changedSinceRead(path: path)) {
+        try FileIO.atomicWrite(self.mine, toPath: path, expecting: .unchanged(version))
+      }
+      lock.release()
+    }
+  }
+
   /// A change in place of the same size, whatever the timestamps say, is a change (the content decides).
   @Test func anInPlaceChangeOfTheSameSizeIsDetected() throws {
     let scratch = ScratchDirectory()

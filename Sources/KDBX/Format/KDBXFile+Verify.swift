@@ -1,3 +1,4 @@
+import KDBXCrypto
 import KDBXXML
 
 /// What ``KDBXFile/verifyIntegrity(bytes:key:primitives:options:)`` checked.
@@ -57,7 +58,7 @@ extension KDBXFile {
     guard let document = saved.document else {
       throw .malformedDocument(path: "/", reason: "the save kept no document to compare with")
     }
-    guard bytes == saved.bytes else {
+    guard ByteComparison.equal(bytes, saved.bytes) else {
       throw .malformedDocument(path: "/", reason: "the file read back differs from the bytes written")
     }
     var options = LoadOptions.default
@@ -66,7 +67,7 @@ extension KDBXFile {
     let decoded = try decodePayload(
       bytes: bytes, key: try CompositeKey(transformedKey: saved.transformedKey), primitives: primitives,
       options: options)
-    guard decoded.xml == document else {
+    guard ByteComparison.equal(decoded.xml, document) else {
       throw .malformedDocument(path: "/KeePassFile", reason: "the XML read back differs from the XML written")
     }
   }

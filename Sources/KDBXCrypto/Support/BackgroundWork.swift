@@ -28,6 +28,14 @@ package struct StartedWork<T: Sendable>: Sendable {
     #endif
   }
 
+  /// Work that is already done: ``result()`` returns `value`.
+  package init(value: T) {
+    body = { value }
+    #if !$Embedded
+      item = nil
+    #endif
+  }
+
   /// Whether the work has finished (on a helper), so that ``result()`` would not wait. Always `false` where the
   /// work runs in ``result()``.
   package var isFinished: Bool {
