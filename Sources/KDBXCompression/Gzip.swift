@@ -60,7 +60,19 @@ public enum Gzip {
   public static func member(
     deflateStream: [UInt8], checksum: UInt32, byteCount: Int, level: Int = 6, header: Header = Header()
   ) -> [UInt8] {
+    member(deflatePieces: [deflateStream], checksum: checksum, byteCount: byteCount, level: level, header: header)
+  }
+
+  /// ``member(deflateStream:checksum:byteCount:level:header:)`` for a DEFLATE stream given in pieces (compressed
+  /// in parallel), copied once into the member.
+  package static func member(
+    deflatePieces: [[UInt8]], checksum: UInt32, byteCount: Int, level: Int = 6, header: Header = Header()
+  ) -> [UInt8] {
     var out: [UInt8] = [id1, id2, methodDeflate, 0]
+    var streamByteCount = 0
+    for piece in deflatePieces { streamByteCount = streamByteCount.addingReportingOverflow(piece.count).partialValue }
+    out.reserveCapacity(
+      64 + (header.extra?.count ?? 0) + (header.name?.count ?? 0) + (header.comment?.count ?? 0) + streamByteCount)
     var flags: UInt8 = 0
     if header.hasHeaderCRC { flags |= flagHeaderCRC }
     if header.extra != nil { flags |= flagExtra }
@@ -89,7 +101,7 @@ public enum Gzip {
       out.append(UInt8(crc & 0xFF))
       out.append(UInt8((crc >> 8) & 0xFF))
     }
-    out.append(contentsOf: deflateStream)
+    for piece in deflatePieces { out.append(contentsOf: piece) }
     appendLittleEndian(checksum, to: &out)
     appendLittleEndian(UInt32(truncatingIfNeeded: byteCount), to: &out)
     return out

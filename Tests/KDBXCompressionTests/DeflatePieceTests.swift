@@ -56,6 +56,25 @@ struct DeflatePieceTests {
     let member = Gzip.member(deflateStream: stream, checksum: CRC32.checksum(input), byteCount: input.count)
     #expect(try Gzip.decompress(member) == input)
     #expect(member == Gzip.member(deflateStream: stream, checksum: CRC32.checksum(input), byteCount: input.count))
+    // The pieces given separately make the same member, with and without the optional header fields.
+    let bounds = [0, 70_000, 140_000, input.count]
+    let pieces = (0..<3).map { index in
+      Deflate.compress(input, piece: bounds[index]..<bounds[index + 1], level: 6, isFinal: index == 2)
+    }
+    #expect(pieces.reduce([], +) == stream)
+    let checksum = CRC32.checksum(input)
+    #expect(Gzip.member(deflatePieces: pieces, checksum: checksum, byteCount: input.count) == member)
+    var header = Gzip.Header()
+    header.name = Array("vault.xml".utf8)
+    header.comment = Array("pieces".utf8)
+    header.extra = [1, 2, 3]
+    header.hasHeaderCRC = true
+    #expect(
+      Gzip.member(deflatePieces: pieces, checksum: checksum, byteCount: input.count, level: 9, header: header)
+        == Gzip.member(deflateStream: stream, checksum: checksum, byteCount: input.count, level: 9, header: header))
+    #expect(
+      Gzip.member(deflatePieces: [], checksum: 0, byteCount: 0)
+        == Gzip.member(deflateStream: [], checksum: 0, byteCount: 0))
     var damaged = member
     damaged[damaged.count - 6] ^= 1  // the CRC-32
     #expect(throws: CompressionError.self) { try Gzip.decompress(damaged) }

@@ -258,7 +258,7 @@ package struct StandardPrimitives: KDBXPrimitives {
     }
     guard let result, let checksum else { preconditionFailure("ParallelWork.map returns one result per item") }
     let compressed = Gzip.member(
-      deflateStream: Array(streams.joined()), checksum: checksum, byteCount: prefix.count + document.count,
+      deflatePieces: streams, checksum: checksum, byteCount: prefix.count + document.count,
       level: Self.compressionLevel)
     return (document, compressed, result)
   }
@@ -288,7 +288,7 @@ package struct StandardPrimitives: KDBXPrimitives {
   /// The gzip member (RFC 1952) of the joined piece `streams` of `bytes`.
   private static func gzipMember(_ streams: [[UInt8]], of bytes: [UInt8]) -> [UInt8] {
     Gzip.member(
-      deflateStream: Array(streams.joined()), checksum: CRC32.checksum(bytes), byteCount: bytes.count,
+      deflatePieces: streams, checksum: CRC32.checksum(bytes), byteCount: bytes.count,
       level: compressionLevel)
   }
 

@@ -68,18 +68,21 @@ public enum VersionRequirements {
       note(.groupOrEntryCustomData)
       if customData.items.contains(where: { $0.lastModificationTime != nil }) { note(.customDataItemModificationTime) }
     }
-    func visit(entry: Entry) {
-      visit(customData: entry.customData)
-      if let parent = entry.previousParentGroup, !parent.isZero { note(.previousParentGroup) }
-      if entry.qualityCheck == false { note(.qualityCheckDisabled) }
-      for old in entry.history ?? [] { visit(entry: old) }
+    // By index, reading only the fields needed: a loop over the entries would copy each whole entry.
+    func visit(entries: [Entry]) {
+      for index in entries.indices {
+        visit(customData: entries[index].customData)
+        if let parent = entries[index].previousParentGroup, !parent.isZero { note(.previousParentGroup) }
+        if entries[index].qualityCheck == false { note(.qualityCheckDisabled) }
+        if let history = entries[index].history { visit(entries: history) }
+      }
     }
     func visit(group: Group) {
       visit(customData: group.customData)
       if let tags = group.tagsText, !tags.isEmpty { note(.groupTags) }
       if let parent = group.previousParentGroup, !parent.isZero { note(.previousParentGroup) }
-      for entry in group.entries { visit(entry: entry) }
-      for child in group.groups { visit(group: child) }
+      visit(entries: group.entries)
+      for index in group.groups.indices { visit(group: group.groups[index]) }
     }
     if let root = database.root { visit(group: root) }
     return found

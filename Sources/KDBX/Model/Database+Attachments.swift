@@ -38,18 +38,21 @@ extension Database {
     var newPool = BinaryPool()
     var newIndex = [Int](repeating: -1, count: binaries.count)
     var moves = false
-    func collect(_ entry: Entry) {
-      for attachment in entry.attachments {
-        let old = attachment.binaryIndex
-        guard let binary = binaries[old] else { continue }  // a dangling reference is left as it is
-        if newIndex[old] < 0 { newIndex[old] = newPool.add(binary.data, isProtected: binary.isProtected) }
-        if newIndex[old] != old { moves = true }
+    // By index, reading only the fields needed: a loop over the entries would copy each whole entry.
+    func collect(_ entries: [Entry]) {
+      for index in entries.indices {
+        for attachment in entries[index].attachments {
+          let old = attachment.binaryIndex
+          guard let binary = binaries[old] else { continue }  // a dangling reference is left as it is
+          if newIndex[old] < 0 { newIndex[old] = newPool.add(binary.data, isProtected: binary.isProtected) }
+          if newIndex[old] != old { moves = true }
+        }
+        if let history = entries[index].history { collect(history) }
       }
-      for item in entry.history ?? [] { collect(item) }
     }
     func collect(_ group: Group) {
-      for entry in group.entries { collect(entry) }
-      for child in group.groups { collect(child) }
+      collect(group.entries)
+      for index in group.groups.indices { collect(group.groups[index]) }
     }
     if let root { collect(root) }
     if !moves && newPool == binaries { return self }
