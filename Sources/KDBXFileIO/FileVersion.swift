@@ -77,10 +77,25 @@ extension FileIO {
   package static func readFileStartingVersion(atPath path: String, maxByteCount: Int = defaultMaxByteCount)
     throws(FileIOError) -> (bytes: [UInt8], version: StartedWork<FileVersion>)
   {
+    let (bytes, status) = try readFileAndStatus(atPath: path, maxByteCount: maxByteCount)
+    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
+  }
+
+  /// ``readFileAndVersion(atPath:maxByteCount:)`` for a caller that rarely needs the version (a command that only
+  /// reads the vault): its SHA-256 is computed only when ``StartedWork/result()`` asks for it.
+  package static func readFileDeferringVersion(atPath path: String, maxByteCount: Int = defaultMaxByteCount)
+    throws(FileIOError) -> (bytes: [UInt8], version: StartedWork<FileVersion>)
+  {
+    let (bytes, status) = try readFileAndStatus(atPath: path, maxByteCount: maxByteCount)
+    return (bytes, StartedWork(deferred: { FileVersion(bytes: bytes, status: status) }))
+  }
+
+  private static func readFileAndStatus(atPath path: String, maxByteCount: Int) throws(FileIOError)
+    -> (bytes: [UInt8], status: FileStatus)
+  {
     let (descriptor, status) = try openRegularFile(atPath: path)
     defer { close(descriptor) }
-    let bytes = try readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
-    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
+    return (try readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount), status)
   }
 
   /// The version of the file at `path` now, hashed in a stream of 64 KiB reads (memory does not grow with the

@@ -87,7 +87,8 @@ struct VaultAccess {
     var version: StartedWork<FileVersion>?
     if lockTimeout == nil {
       do {
-        (bytes, version) = try FileIO.readFileStartingVersion(atPath: path)
+        // A command that only reads the vault never saves it: the version is hashed only if asked for.
+        (bytes, version) = try FileIO.readFileDeferringVersion(atPath: path)
       } catch {
         throw .failure(error.description)
       }

@@ -78,6 +78,19 @@ struct ParallelWorkTests {
     #expect(work.result() == [1, 2, 3])
   }
 
+  @Test("deferred work runs only when its result is asked for")
+  func deferredWork() {
+    let runs = Mutex(0)
+    let work = StartedWork(deferred: {
+      runs.withLock { $0 += 1 }
+      return 42
+    })
+    #expect(!work.isFinished)
+    #expect(runs.withLock { $0 } == 0)
+    #expect(work.result() == 42)
+    #expect(runs.withLock { $0 } == 1)
+  }
+
   @Test("started work collected from a task on a busy pool", arguments: [8])
   func startedWorkFromTasks(tasks: Int) async {
     let sums = await withTaskGroup(of: Int.self) { group in

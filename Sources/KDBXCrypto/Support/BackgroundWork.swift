@@ -36,6 +36,15 @@ package struct StartedWork<T: Sendable>: Sendable {
     #endif
   }
 
+  /// Work that runs only if it is asked for: ``result()`` runs `body` on the calling thread, each time it is
+  /// called; no helper starts it.
+  package init(deferred body: @escaping @Sendable () -> T) {
+    self.body = body
+    #if !$Embedded
+      item = nil
+    #endif
+  }
+
   /// Whether the work has finished (on a helper), so that ``result()`` would not wait. Always `false` where the
   /// work runs in ``result()``.
   package var isFinished: Bool {
