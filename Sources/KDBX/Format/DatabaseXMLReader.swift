@@ -3,9 +3,10 @@ import KDBXXML
 /// Maps the KeePass database XML (`KeePassFile`) to the model, unprotecting protected values with the inner
 /// random stream in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
 ///
-/// ``read(xml:binaries:stream:random:gzip:options:)`` builds the model straight from the events of the pull
-/// reader (``XMLReader``), without a tree: opening a file uses it. ``read(document:binaries:stream:random:gzip:options:)``
-/// reads a tree already in memory through the same code. Unknown elements, comments and attributes are kept in
+/// ``read(xml:binaries:stream:random:gzip:options:pipeline:)`` builds the model straight from the events of the
+/// pull reader (``XMLReader``), without a tree: opening a file uses it (for a document of 256 KiB or more, with the
+/// pull reader on a helper, a few batches of events ahead: ``XMLEventPipeline``).
+/// ``read(document:binaries:stream:random:gzip:options:)`` reads a tree already in memory through the same code. Unknown elements, comments and attributes are kept in
 /// each object's ``XMLLayout`` (in a compact form, a few bytes per node) so that ``DatabaseXMLWriter`` can put them
 /// back. A missing element stays `nil`; an empty one is an empty value.
 ///
@@ -70,7 +71,7 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   }
 
   /// Reads `document` (the root `KeePassFile` element), a tree already in memory (for example an XML import).
-  /// The same as ``read(xml:binaries:stream:random:gzip:options:)`` on the document's bytes, except that what the
+  /// The same as ``read(xml:binaries:stream:random:gzip:options:pipeline:)`` on the document's bytes, except that what the
   /// model holds is not bounded by the document's size (the tree is already larger).
   package static func read(
     document: XMLElement, binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random,
