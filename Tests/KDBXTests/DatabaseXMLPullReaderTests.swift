@@ -10,7 +10,7 @@ final class Box<T>: @unchecked Sendable {
   init(_ value: T) { self.value = value }
 }
 
-/// The model read straight from the pull reader (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:)``,
+/// The model read straight from the pull reader (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)``,
 /// the open path) equals the model read from a tree (``DatabaseXMLReader/read(document:binaries:stream:random:gzip:options:)``)
 /// on the corpus and on random documents (issue #22 item 1); unknown XML kept compactly (`KeptXML`) behaves as
 /// `XMLNode`s did; the node and memory limits hold for hostile documents and leave room for real vaults

@@ -3,9 +3,10 @@ import KDBXXML
 /// Maps the KeePass database XML (`KeePassFile`) to the model, unprotecting protected values with the inner
 /// random stream in document order (KDBX 4.1 specification, "XML" and "Inner Random Stream").
 ///
-/// ``read(xml:binaries:stream:random:gzip:options:)`` builds the model straight from the events of the pull
-/// reader (``XMLReader``), without a tree: opening a file uses it. ``read(document:binaries:stream:random:gzip:options:)``
-/// reads a tree already in memory through the same code. Unknown elements, comments and attributes are kept in
+/// ``read(xml:binaries:stream:random:gzip:options:pipeline:)`` builds the model straight from the events of the
+/// pull reader (``XMLReader``), without a tree: opening a file uses it (for a document of 256 KiB or more, with the
+/// pull reader on a helper, a few batches of events ahead: ``XMLEventPipeline``).
+/// ``read(document:binaries:stream:random:gzip:options:)`` reads a tree already in memory through the same code. Unknown elements, comments and attributes are kept in
 /// each object's ``XMLLayout`` (in a compact form, a few bytes per node) so that ``DatabaseXMLWriter`` can put them
 /// back. A missing element stays `nil`; an empty one is an empty value.
 ///
@@ -25,17 +26,36 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   ///   - random: the source of the pads of ``ProtectedValue``s.
   ///   - options: the XML depth and node limits (``LoadOptions/maxXMLDepth``, ``LoadOptions/maxXMLNodeCount``)
   ///     and the payload limit for KDBX 3.x compressed binaries.
+  ///   - pipeline: whether the pull reader runs on a helper, reading ahead in batches while the model is built
+  ///     here (``XMLEventPipeline``), for documents of at least its ``XMLEventPipelineSettings/minimumByteCount``.
+  ///     The model and the errors are the same either way.
   /// - Throws: ``KDBXError/xml(_:)`` for XML that is not well-formed, ``KDBXError/limitExceeded(what:value:limit:)``
   ///   over a limit, and the model's errors (``KDBXError/malformedDocument(path:reason:)``,
   ///   ``KDBXError/malformedValue(element:reason:)``).
   package static func read(
     xml: [UInt8], binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random, gzip: Gzip,
-    options: LoadOptions = .default
+    options: LoadOptions = .default, pipeline: XMLEventPipelineSettings = .standard
   ) throws(KDBXError) -> Database {
     var readerOptions = XMLReader.Options()
     readerOptions.limits.maximumDepth = options.maxXMLDepth
-    var xmlReader = XMLReader(bytes: xml, options: readerOptions)
     let limit = heldByteLimit(xmlByteCount: xml.count)
+    #if !$Embedded
+      if pipeline.isUsed(byteCount: xml.count), #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        let events = XMLEventPipeline(
+          XMLReader(bytes: xml, options: readerOptions), batchSize: pipeline.batchSize,
+          ringLength: pipeline.ringLength)
+        if pipeline.startsHelper { events.startHelper() }
+        defer { events.finish() }
+        return try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+          (applyStream, protect, decompress) throws(KDBXError) in
+          var reader = DatabaseModelReader<PipelinedXMLEventSource>(
+            source: PipelinedXMLEventSource(events), options: options, heldByteLimit: limit,
+            applyStream: applyStream, protect: protect, decompress: decompress)
+          return try reader.readDocument(binaries: binaries)
+        }
+      }
+    #endif
+    var xmlReader = XMLReader(bytes: xml, options: readerOptions)
     // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
     return try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
       try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
@@ -51,7 +71,7 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   }
 
   /// Reads `document` (the root `KeePassFile` element), a tree already in memory (for example an XML import).
-  /// The same as ``read(xml:binaries:stream:random:gzip:options:)`` on the document's bytes, except that what the
+  /// The same as ``read(xml:binaries:stream:random:gzip:options:pipeline:)`` on the document's bytes, except that what the
   /// model holds is not bounded by the document's size (the tree is already larger).
   package static func read(
     document: XMLElement, binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random,

@@ -59,7 +59,7 @@ package protocol KDBXPrimitives: GzipDecompressing {
   /// values with `stream` in document order. It must give the database of
   /// `DatabaseXMLReader.read(document: parseXML(xml, maxDepth: options.maxXMLDepth), ...)`, which is the default;
   /// ``StandardPrimitives`` reads it straight from the pull reader's events without building the tree
-  /// (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:)``).
+  /// (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)``).
   func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
     xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
   ) throws(KDBXError) -> Database
