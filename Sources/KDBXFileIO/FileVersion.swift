@@ -66,9 +66,7 @@ extension FileIO {
   public static func readFileAndVersion(atPath path: String, maxByteCount: Int = defaultMaxByteCount)
     throws(FileIOError) -> (bytes: [UInt8], version: FileVersion)
   {
-    let (descriptor, status) = try openRegularFile(atPath: path)
-    defer { close(descriptor) }
-    let bytes = try readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
+    let (bytes, status) = try readFileAndStatus(atPath: path, maxByteCount: maxByteCount)
     return (bytes, FileVersion(bytes: bytes, status: status))
   }
 

@@ -108,9 +108,7 @@ public final class VaultFileLock {
   public func read(maxByteCount: Int = FileIO.defaultMaxByteCount) throws(FileIOError)
     -> (bytes: [UInt8], version: FileVersion)
   {
-    guard descriptor >= 0 else { throw .readFailed(path: path, errno: EBADF) }
-    let status = try FileStatus.of(descriptor: descriptor, path: path)
-    let bytes = try FileIO.readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
+    let (bytes, status) = try readBytesAndStatus(maxByteCount: maxByteCount)
     return (bytes, FileVersion(bytes: bytes, status: status))
   }
 
@@ -119,10 +117,15 @@ public final class VaultFileLock {
   package func readStartingVersion(maxByteCount: Int = FileIO.defaultMaxByteCount) throws(FileIOError)
     -> (bytes: [UInt8], version: StartedWork<FileVersion>)
   {
+    let (bytes, status) = try readBytesAndStatus(maxByteCount: maxByteCount)
+    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
+  }
+
+  /// The whole locked file, read through the locked descriptor, and the `fstat` it was read with.
+  private func readBytesAndStatus(maxByteCount: Int) throws(FileIOError) -> (bytes: [UInt8], status: FileStatus) {
     guard descriptor >= 0 else { throw .readFailed(path: path, errno: EBADF) }
     let status = try FileStatus.of(descriptor: descriptor, path: path)
-    let bytes = try FileIO.readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount)
-    return (bytes, ParallelWork.start { FileVersion(bytes: bytes, status: status) })
+    return (try FileIO.readAll(descriptor, path: path, size: status.byteCount, maxByteCount: maxByteCount), status)
   }
 
   /// Releases the lock (closing the descriptor). Also done when the object is released or the process ends.

@@ -170,6 +170,12 @@ import Testing
   static func corpusDocuments() throws -> [(label: String, xml: [UInt8])] {
     guard Corpus.isAvailable else { return [] }
     let primitives = BothWays()
+    try openCorpusFiles(with: primitives)
+    return primitives.documents
+  }
+
+  /// Opens every corpus file whose transformed key is known with `primitives` (which read each document both ways).
+  static func openCorpusFiles(with primitives: BothWays) throws {
     for file in CorpusKDBXFile.all where CorpusTransformedKeys.byFile[file.path] != nil {
       let bytes = try #require(Corpus.file(file.path))
       let key = try CompositeKey(transformedKey: try #require(CorpusTransformedKeys.byFile[file.path]).key)
@@ -177,7 +183,6 @@ import Testing
       var random = SplitMix64(seed: 2)
       _ = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
     }
-    return primitives.documents
   }
 
   // MARK: - Events
@@ -335,13 +340,7 @@ import Testing
     ] {
       let primitives = BothWays()
       primitives.settings = settings
-      for file in CorpusKDBXFile.all where CorpusTransformedKeys.byFile[file.path] != nil {
-        let bytes = try #require(Corpus.file(file.path))
-        let key = try CompositeKey(transformedKey: try #require(CorpusTransformedKeys.byFile[file.path]).key)
-        primitives.label = file.path
-        var random = SplitMix64(seed: 2)
-        _ = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
-      }
+      try Self.openCorpusFiles(with: primitives)
     }
   }
 

@@ -37,9 +37,7 @@ extension CBC {
     }
     decryptBlocksInPieces(
       &bytes, cipher: cipher, iv: chain, maxConcurrency: maxConcurrency, minimumPieceByteCount: minimumPieceByteCount)
-    let padding = pkcs7PaddingLength(bytes)
-    guard padding > 0 else { throw CryptoError.invalidPadding }
-    bytes.removeLast(padding)
+    try removePadding(&bytes)
     return bytes
   }
 

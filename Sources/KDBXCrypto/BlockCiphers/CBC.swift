@@ -121,6 +121,13 @@ public struct CBC<Cipher: BlockCipher>: Sendable {
     guard !bytes.isEmpty, bytes.count % 16 == 0 else { throw CryptoError.invalidCiphertextLength(bytes.count) }
     var cbc = try CBC(cipher: cipher, iv: iv)
     try cbc.decrypt(blocksInPlace: &bytes)
+    try removePadding(&bytes)
+  }
+
+  /// Removes the PKCS#7 padding from the end of a decrypted non-empty multiple of 16 bytes.
+  ///
+  /// - Throws: ``CryptoError/invalidPadding`` when it is malformed (`bytes` is left as it was).
+  static func removePadding(_ bytes: inout [UInt8]) throws(CryptoError) {
     let padding = pkcs7PaddingLength(bytes)
     guard padding > 0 else { throw CryptoError.invalidPadding }
     bytes.removeLast(padding)
