@@ -114,6 +114,7 @@ extension XMLReader {
     if discardsText {
       // References still have to be checked; text that has any is rare in a KeePass file.
       if needsDecoding { _ = try decode(p, from: start, to: index, references: true, attribute: false) }
+      discardedTextCount &+= 1
       return nil
     }
     if needsDecoding { return .text(try decode(p, from: start, to: index, references: true, attribute: false)) }

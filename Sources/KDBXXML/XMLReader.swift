@@ -22,6 +22,10 @@ public struct XMLReader {
   /// sections, comments and processing instructions are reported as usual. It can be changed between events,
   /// for example to read the text of one element only. Default `false`.
   public var discardsText = false
+  /// The text runs that ``discardsText`` kept from being reported so far: one for each `.text` event the reader
+  /// would otherwise have returned (white-space-only text between markup is not text, as without it). A check that
+  /// discards text counts the document's nodes with it as a reader that reports them does.
+  package internal(set) var discardedTextCount = 0
 
   let input: [UInt8]
   /// The bytes of `input` while ``withBorrowedInput(_:)`` runs (`nil` otherwise): taken once for a whole scan,

@@ -35,47 +35,67 @@ struct ImportedVault {
     var random = SystemRandomNumberGenerator()
     let clock = SystemClock()
     var database = Database.new(name: rootName, clock: clock, random: &random)
-    guard var root = database.root else { throw .failure("cannot make a new database") }
-    for path in emptyGroups { _ = ImportedVault.group(path, in: &root, clock: clock, random: &random) }
+    guard let root = database.root else { throw .failure("cannot make a new database") }
+    // Every path's depth first: a file that makes too deep a tree is refused before anything is built.
+    for path in emptyGroups { try ImportedGroupTree.checkDepth(path) }
+    for record in records { try ImportedGroupTree.checkDepth(record.groupPath) }
+    var tree = ImportedGroupTree(root: root, clock: clock, random: random)
+    for path in emptyGroups { _ = try tree.group(at: path) }
     for record in records {
       for name in record.groupPath { try StorableText.check(name, as: "the group name '\(name)'") }
       var entry = Entry.new(clock: clock, random: &random)
-      func set(_ name: String, _ value: String, protected: Bool = false) throws(CLIError) {
-        if value.isEmpty && !Entry.standardFieldNames.contains(name) { return }
+      /// Sets the field `name`; with `isNew` (a name the entry does not have yet) it is appended without a
+      /// search through the fields. Returns whether it was stored (empty custom fields are not).
+      @discardableResult
+      func set(_ name: String, _ value: String, protected: Bool = false, isNew: Bool = false) throws(CLIError) -> Bool {
+        if value.isEmpty && !Entry.standardFieldNames.contains(name) { return false }
+        let stored: FieldValue
         if protected {
-          entry[field: name] = .protected(ProtectedValue(value, using: &random))
+          stored = .protected(ProtectedValue(value, using: &random))
         } else {
           try StorableText.check(value, as: "the field '\(name)' of '\(record.title)'")
-          entry[field: name] = .plain(value)
+          stored = .plain(value)
         }
+        if isNew { entry.fields.append(EntryField(key: name, value: stored)) } else { entry[field: name] = stored }
+        return true
       }
       try set(Entry.titleField, record.title)
       try set(Entry.userNameField, record.username)
       try set(Entry.passwordField, record.password, protected: true)
       try set(Entry.urlField, record.url)
       try set(Entry.notesField, record.notes)
+      // Repeated names get " (2)", " (3)"...: found with a set and the next suffix per name, not by scanning the
+      // entry's fields for each candidate (4,000 fields of one name took over 30 s).
+      var fieldNames = Set(entry.fields.map(\.key))
+      var nextSuffix: [String: Int] = [:]
       for field in record.fields {
-        var name = field.name.isEmpty ? "Field" : field.name
-        var suffix = 2
-        while entry[field: name] != nil {
-          name = (field.name.isEmpty ? "Field" : field.name) + " (\(suffix))"
-          suffix += 1
+        let base = field.name.isEmpty ? "Field" : field.name
+        var name = base
+        if fieldNames.contains(name) {
+          var suffix = nextSuffix[base] ?? 2
+          while fieldNames.contains(base + " (\(suffix))") { suffix += 1 }
+          name = base + " (\(suffix))"
+          nextSuffix[base] = suffix + 1
         }
-        try set(name, field.value, protected: field.protected)
+        if try set(name, field.value, protected: field.protected, isNew: true) { fieldNames.insert(name) }
       }
       if !record.otp.isEmpty { try set("otp", ImportedVault.otpauth(record.otp, title: record.title), protected: true) }
       if !record.tags.isEmpty { entry.tagsText = record.tags.joined(separator: ";") }
       if let icon = record.iconID, (0...68).contains(icon) { entry.iconID = Int64(icon) }
       if let created = record.created { entry.times?.creationTime = created }
       if let modified = record.modified { entry.times?.lastModificationTime = modified }
+      var attachmentNames = Set<String>()
+      var nextAttachmentSuffix: [String: Int] = [:]
       for attachment in record.attachments {
         try StorableText.check(attachment.name, as: "the attachment name '\(attachment.name)'")
         var name = attachment.name
-        var suffix = 2
-        while entry.attachments.contains(where: { $0.name == name }) {
+        if attachmentNames.contains(name) {
+          var suffix = nextAttachmentSuffix[attachment.name] ?? 2
+          while attachmentNames.contains("\(attachment.name) (\(suffix))") { suffix += 1 }
           name = "\(attachment.name) (\(suffix))"
-          suffix += 1
+          nextAttachmentSuffix[attachment.name] = suffix + 1
         }
+        attachmentNames.insert(name)
         entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
       }
       // Each earlier password becomes a history version of the entry, as KeePass keeps one per change.
@@ -89,33 +109,10 @@ struct ImportedVault {
         if let until = old.until { version.times?.lastModificationTime = until }
         entry.history = (entry.history ?? []) + [version]
       }
-      let indexPath = ImportedVault.group(record.groupPath, in: &root, clock: clock, random: &random)
-      ImportedVault.append(entry, at: indexPath[...], in: &root)
+      tree.append(entry, to: try tree.group(at: record.groupPath))
     }
-    database.root = root
+    database.root = tree.root()
     return database
-  }
-
-  /// The index path of the group at `path` below `root`, created when missing.
-  static func group(
-    _ path: [String], in root: inout Group, clock: SystemClock, random: inout SystemRandomNumberGenerator
-  ) -> [Int] {
-    guard let first = path.first else { return [] }
-    var index = root.groups.firstIndex { $0.name == first }
-    if index == nil {
-      root.groups.append(Group.new(name: first, clock: clock, random: &random))
-      index = root.groups.count - 1
-    }
-    let position = index ?? 0
-    return [position] + group(Array(path.dropFirst()), in: &root.groups[position], clock: clock, random: &random)
-  }
-
-  static func append(_ entry: Entry, at indexPath: ArraySlice<Int>, in group: inout Group) {
-    guard let first = indexPath.first else {
-      group.entries.append(entry)
-      return
-    }
-    append(entry, at: indexPath.dropFirst(), in: &group.groups[first])
   }
 
   /// An `otpauth://totp` URI for a bare base32 secret (as Bitwarden and CSV exports may hold); URIs are kept.
@@ -129,13 +126,9 @@ struct ImportedVault {
 
   /// "N entries in M groups" and what was skipped, for the import's last lines.
   func summary() -> String {
-    var groups = Set<[String]>()
-    for record in records {
-      for depth in 0..<record.groupPath.count { groups.insert(Array(record.groupPath.prefix(depth + 1))) }
-    }
-    for path in emptyGroups { for depth in 0..<path.count { groups.insert(Array(path.prefix(depth + 1))) } }
+    let groups = ImportedGroupTree.count(emptyGroups + records.map(\.groupPath))
     var text =
-      "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups.count) group\(groups.count == 1 ? "" : "s")"
+      "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups) group\(groups == 1 ? "" : "s")"
     // The first 50 reasons are listed; a hostile file cannot flood the terminal.
     var listed = skipped.prefix(50).joined(separator: "\n  ")
     if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }

@@ -88,6 +88,50 @@ import Testing
     #expect(try #require(entries["Note 🔑"]).entry[field: "Notes"]?.reveal() == "secret note")
   }
 
+  // MARK: Group depth, repeated names
+
+  /// A Bitwarden folder of 5,000 '/'-separated parts (a 29 KB file) made a group tree whose save crashed the tool
+  /// with a stack overflow; 100,000 parts passed 4 GiB. The library's cap on group nesting (496, the root counting
+  /// as 1) now refuses both before the password is asked for, and a tree at the cap imports and opens.
+  @Test(.enabled(if: CLI.available)) func bitwardenFolderDepthIsCapped() throws {
+    func export(parts: Int) -> [UInt8] {
+      let folder = (0..<parts).map { "f\($0)" }.joined(separator: "/")
+      return Array(
+        (#"{"encrypted": false, "folders": [{"id": "f", "name": ""# + folder + #""}], "items": ["#
+          + #"{"id": "i", "type": 1, "name": "Deep", "folderId": "f", "login": {"username": "u"}}]}"#).utf8)
+    }
+    try Self.refused(export(parts: 5_000), "group nesting depth 5001 exceeds the limit 496")
+    try Self.refused(export(parts: 100_000), "group nesting depth 100001 exceeds the limit 496")
+    try Self.refused(export(parts: 496), "group nesting depth 497 exceeds the limit 496")
+    let (result, out) = try Self.importing(export(parts: 495), name: "deep.json")
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains("1 entry in 495 groups"), "\(result.out)")
+    let deep = try #require(try Self.entries(out)["Deep"])
+    #expect(deep.groupPath.count == 495)
+    #expect(deep.groupPath.last == "f494")
+  }
+
+  /// Repeated custom field names get " (2)", " (3)"... also when a suffixed name is taken already, and thousands
+  /// of them import (they took over 30 s when each candidate name was looked up field by field).
+  @Test(.enabled(if: CLI.available)) func repeatedFieldNamesGetTheNextFreeSuffix() throws {
+    let names = ["x", "x (3)", "x", "x", "x"] + [String](repeating: "y", count: 4_000)
+    let fields = names.enumerated().map { #"{"name": ""# + $0.element + #"", "value": "v\#($0.offset)", "type": 0}"# }
+    let json =
+      #"{"encrypted": false, "items": [{"id": "i", "type": 1, "name": "Fields", "login": {}, "fields": ["#
+      + fields.joined(separator: ", ") + "]}]}"
+    let (result, out) = try Self.importing(Array(json.utf8), name: "fields.json")
+    #expect(result.status == 0, "\(result.err)")
+    let entry = try #require(try Self.entries(out)["Fields"]).entry
+    #expect(entry[field: "x"]?.reveal() == "v0")
+    #expect(entry[field: "x (3)"]?.reveal() == "v1")
+    #expect(entry[field: "x (2)"]?.reveal() == "v2")
+    #expect(entry[field: "x (4)"]?.reveal() == "v3")
+    #expect(entry[field: "x (5)"]?.reveal() == "v4")
+    #expect(entry[field: "y"]?.reveal() == "v5")
+    #expect(entry[field: "y (4000)"]?.reveal() == "v4004")
+    #expect(entry.fields.count == 5 + 5 + 4_000)
+  }
+
   // MARK: JSON bounds
 
   @Test func jsonDepthBomb() throws {

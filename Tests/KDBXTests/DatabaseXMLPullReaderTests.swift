@@ -49,7 +49,7 @@ final class Box<T>: @unchecked Sendable {
     let viaPull = try reader.readDocument(binaries: binaries)
     stream = pullStream.value
     #expect(viaPull == viaTree, "\(label): the two paths read different models")
-    return (viaPull, Cost(xmlByteCount: xml.count, nodeCount: reader.nodeCount, heldBytes: reader.heldBytes))
+    return (viaPull, Cost(xmlByteCount: xml.count, nodeCount: reader.nodes.count, heldBytes: reader.heldBytes))
   }
 
   /// The primitives of the open path, reading every database both ways (and keeping the pull reader's model).

@@ -1,7 +1,7 @@
 import KDBX
 import KDBXXML
 
-/// Stand-ins for the real ciphers, KDF, HMAC, gzip and XML, built from SHA-256 only, so that the container
+/// Stand-ins for the real ciphers, KDF, HMAC and gzip, built from SHA-256 only, so that the container
 /// pipeline (open/save, key checks, block streams, inner header, protected values) is tested before the real
 /// primitives are wired. They are NOT the KeePass algorithms; interop is tested once the real ones exist.
 struct FakePrimitives: KDBXPrimitives {
@@ -90,61 +90,12 @@ struct FakePrimitives: KDBXPrimitives {
     return Array(bytes[2...])
   }
 
-  // A private tree encoding standing in for XML text.
+  // The real XML: every save checks its document against the open's limits, so the document must be XML.
   func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
-    var out: [UInt8] = []
-    func string(_ text: String) {
-      let bytes = Array(text.utf8)
-      out += withUnsafeBytes(of: UInt32(bytes.count).littleEndian, Array.init) + bytes
-    }
-    func encode(_ node: XMLElement) {
-      string(node.name)
-      out.append(UInt8(node.attributes.count))
-      for attribute in node.attributes {
-        string(attribute.name)
-        string(attribute.value)
-      }
-      out += withUnsafeBytes(of: UInt32(node.children.count).littleEndian, Array.init)
-      for child in node.children {
-        switch child {
-        case .element(let inner):
-          out.append(0)
-          encode(inner)
-        case .text(let text):
-          out.append(1)
-          string(text)
-        case .comment(let text):
-          out.append(2)
-          string(text)
-        default: break
-        }
-      }
-    }
-    encode(document)
-    return out
+    try StandardPrimitives().serializeXML(document)
   }
 
   func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    var reader = ByteReader(bytes)
-    func string() throws(KDBXError) -> String {
-      let count = try reader.readUInt32()
-      return String(decoding: try reader.readBytes(Int(count)), as: UTF8.self)
-    }
-    func element(_ depth: Int) throws(KDBXError) -> XMLElement {
-      guard depth <= maxDepth else { throw .xml(XMLError(.malformed("depth"), line: 1, column: 1)) }
-      var result = XMLElement(name: try string())
-      for _ in 0..<(try reader.readUInt8()) {
-        result.attributes.append(XMLAttribute(name: try string(), value: try string()))
-      }
-      for _ in 0..<(try reader.readUInt32()) {
-        switch try reader.readUInt8() {
-        case 0: result.children.append(.element(try element(depth + 1)))
-        case 1: result.children.append(.text(try string()))
-        default: result.children.append(.comment(try string()))
-        }
-      }
-      return result
-    }
-    return try element(1)
+    try StandardPrimitives().parseXML(bytes, maxDepth: maxDepth)
   }
 }

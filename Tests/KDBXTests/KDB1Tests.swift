@@ -252,7 +252,8 @@ import Testing
     deep.groups = (0..<8).map { KDB1Fixture.group(id: UInt32($0), name: "L\($0)", level: UInt16($0)) }
     let deepBytes = try deep.file(password: "pw")
     let limited = Self.error(deepBytes, key: CompositeKey(password: "pw"), options: LoadOptions(maxXMLDepth: 20))
-    #expect(limited == .limitExceeded(what: "group level", value: 5, limit: 4))
+    // maxXMLDepth 20: groups up to depth 4 (the root is 1, level 0 is 2), so level 3 (depth 5) is refused.
+    #expect(limited == .limitExceeded(what: "group nesting depth", value: 5, limit: 4))
     #expect(throws: Never.self) { try Self.open(deepBytes, key: CompositeKey(password: "pw")) }
   }
 

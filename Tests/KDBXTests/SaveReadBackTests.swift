@@ -82,14 +82,15 @@ struct SaveReadBackTests {
     let settings = SaveSettings(version: version, cipher: .aes256, kdf: aes, compression: compression)
     let key = CompositeKey(password: "broken")
     for breaking in [BreakingPrimitives.Damage.dropLastByte, .renameRoot] {
-      #expect(throws: KDBXError.self) {
-        try KDBXFile.write(
-          database, key: key, settings: settings, primitives: BreakingPrimitives(damage: breaking), random: &random,
-          checksDocument: true)
+      // Every save checks its document (`checksDocument` only keeps it for the read-back), so neither writes a
+      // file that would not open.
+      for keepsDocument in [true, false] {
+        #expect(throws: KDBXError.self) {
+          try KDBXFile.write(
+            database, key: key, settings: settings, primitives: BreakingPrimitives(damage: breaking),
+            random: &random, checksDocument: keepsDocument)
+        }
       }
-      // Without the check the same primitives write a file (which would not open).
-      _ = try KDBXFile.write(
-        database, key: key, settings: settings, primitives: BreakingPrimitives(damage: breaking), random: &random)
     }
   }
 }

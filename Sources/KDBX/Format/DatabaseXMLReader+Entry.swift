@@ -2,9 +2,9 @@ import KDBXXML
 
 extension DatabaseModelReader {
   mutating func readGroup(_ attributes: [XMLAttribute], depth: Int) throws(KDBXError) -> Group {
-    guard depth <= options.maxXMLDepth else {
+    guard depth <= options.maxGroupDepth else {
       throw .limitExceeded(
-        what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxXMLDepth))
+        what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxGroupDepth))
     }
     var group = Group(uuid: .zero, name: nil)
     group.layout = try forEachChild(attributes: attributes, .group) { (child, reader) throws(KDBXError) in

@@ -147,7 +147,7 @@ struct DatabaseModelReader<Source: XMLEventSource> {
   var binaryIDs: [(id: String, index: Int)] = []
   var sortedBinaryIDs: [(id: String, index: Int)]? = nil
   /// Nodes read (elements, text, CDATA, comments, processing instructions), against ``LoadOptions/maxXMLNodeCount``.
-  var nodeCount = 0
+  var nodes: XMLNodeBudget
   /// Elements started, to tell whether a known child had child elements of its own.
   var elementCount = 0
   /// What the model and layouts hold so far, estimated, against `heldByteLimit`.
@@ -166,6 +166,7 @@ struct DatabaseModelReader<Source: XMLEventSource> {
     self.source = source
     self.options = options
     self.heldByteLimit = heldByteLimit
+    self.nodes = XMLNodeBudget(limit: options.maxXMLNodeCount)
     self.applyStream = applyStream
     self.protect = protect
     self.decompress = decompress
@@ -182,16 +183,8 @@ struct DatabaseModelReader<Source: XMLEventSource> {
       throw .xml(error)
     }
     guard let event else { throw .malformedDocument(path: "KeePassFile", reason: "the document ended early") }
-    switch event {
-    case .endElement: return event
-    case .startElement: elementCount &+= 1
-    default: break
-    }
-    nodeCount &+= 1
-    if nodeCount > options.maxXMLNodeCount {
-      throw .limitExceeded(
-        what: "XML node count", value: UInt64(nodeCount), limit: UInt64(clamping: options.maxXMLNodeCount))
-    }
+    if case .startElement = event { elementCount &+= 1 }
+    try nodes.add(event)
     return event
   }
 

@@ -1,66 +1,65 @@
 import KDBXXML
 
 extension DatabaseXMLWalk {
+  /// `group` with its subtree. The group tree is walked with an explicit stack, not by recursion: a tree built
+  /// through the API may be deeper than any file the open accepts (the save refuses it before it comes here, see
+  /// ``LoadOptions/maxGroupDepth``), and the depth of the call stack stays the same at any group depth.
   func group<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout, into sink: inout Sink) {
-    let layout = group.layout
-    container(XMLNames.group, layout, .group, parent: parent, into: &sink) { name, sink in
-      func text(_ value: String?) {
-        if let value { self.leaf(name, value, parent: layout, into: &sink) }
+    startGroup(group, parent: parent, into: &sink)
+    var open = [GroupSteps(group)]
+    while !open.isEmpty {
+      let top = open.count - 1
+      guard let step = open[top].next() else {
+        sink.endElement()
+        open.removeLast()
+        continue
       }
-      func uuid(_ value: KDBXUUID?) { text(value?.base64) }
-      switch name {
-      case XMLNames.uuid: uuid(group.uuid)
-      case XMLNames.name: text(group.nameText)
-      case XMLNames.notes: text(group.notesText)
-      case XMLNames.iconID: text(group.iconID.map { self.integer($0) })
-      case XMLNames.customIconUUID: uuid(group.customIconUUID)
-      case XMLNames.times: if let times = group.times { self.times(times, parent: layout, into: &sink) }
-      case XMLNames.isExpanded: text(group.isExpanded.map { self.bool($0) })
-      case XMLNames.defaultAutoTypeSequence: text(group.defaultAutoTypeSequence)
-      case XMLNames.enableAutoType: text(group.enableAutoType.map { self.nullableBool($0) })
-      case XMLNames.enableSearching: text(group.enableSearching.map { self.nullableBool($0) })
-      case XMLNames.lastTopVisibleEntry: uuid(group.lastTopVisibleEntry)
-      case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(group.previousParentGroup) }
-      case XMLNames.tags: if self.version >= .v4_1 { text(group.tagsText) }
-      case XMLNames.customData:
-        guard self.version.isKDBX4, let data = group.customData else { return }
-        self.customData(data, parent: layout, into: &sink)
-      case XMLNames.entry, XMLNames.group:
-        // Entries and subgroups are written together, in the interleaving they were read in.
-        self.children(of: group, at: name, into: &sink)
-      default: return
+      let current = open[top].group
+      switch step {
+      case .kept(let range): sink.kept(current.layout.kept, range)
+      case .field(let name): groupField(name, of: current, into: &sink)
+      case .entry(let index): entry(current.entries[index], isHistory: false, parent: current.layout, into: &sink)
+      case .group(let index):
+        let child = current.groups[index]
+        startGroup(child, parent: current.layout, into: &sink)
+        open.append(GroupSteps(child))
       }
     }
   }
 
-  /// Entries and subgroups in read order (entries first for new content), written at the first of the two
-  /// positions; the call for the second name writes nothing.
-  func children<Sink: DatabaseXMLSink>(of group: Group, at name: String, into sink: inout Sink) {
-    var first: String? = nil
-    KeptXML.forEachItem(in: group.layout.kept) { item in
-      if first == nil, case .known(let known) = item, known == XMLNames.entry || known == XMLNames.group {
-        first = known
-      }
+  /// The start tag of `group`, as ``container(_:_:_:parent:into:_:)`` writes it.
+  private func startGroup<Sink: DatabaseXMLSink>(_ group: Group, parent: XMLLayout, into sink: inout Sink) {
+    let layout = group.layout
+    sink.startElement(
+      XMLNames.group, attributes: restored(layout.attributes, XMLNames.group, parent),
+      containsText: layout.holdsText)
+  }
+
+  /// A known child of `group` other than its entries and subgroups.
+  private func groupField<Sink: DatabaseXMLSink>(_ name: String, of group: Group, into sink: inout Sink) {
+    let layout = group.layout
+    func text(_ value: String?) {
+      if let value { self.leaf(name, value, parent: layout, into: &sink) }
     }
-    guard name == (first ?? XMLNames.entry) else { return }
-    var entryIndex = 0
-    var groupIndex = 0
-    for isEntry in group.childOrder {
-      if isEntry, entryIndex < group.entries.count {
-        entry(group.entries[entryIndex], isHistory: false, parent: group.layout, into: &sink)
-        entryIndex += 1
-      } else if !isEntry, groupIndex < group.groups.count {
-        self.group(group.groups[groupIndex], parent: group.layout, into: &sink)
-        groupIndex += 1
-      }
-    }
-    while entryIndex < group.entries.count {
-      entry(group.entries[entryIndex], isHistory: false, parent: group.layout, into: &sink)
-      entryIndex += 1
-    }
-    while groupIndex < group.groups.count {
-      self.group(group.groups[groupIndex], parent: group.layout, into: &sink)
-      groupIndex += 1
+    func uuid(_ value: KDBXUUID?) { text(value?.base64) }
+    switch name {
+    case XMLNames.uuid: uuid(group.uuid)
+    case XMLNames.name: text(group.nameText)
+    case XMLNames.notes: text(group.notesText)
+    case XMLNames.iconID: text(group.iconID.map { self.integer($0) })
+    case XMLNames.customIconUUID: uuid(group.customIconUUID)
+    case XMLNames.times: if let times = group.times { self.times(times, parent: layout, into: &sink) }
+    case XMLNames.isExpanded: text(group.isExpanded.map { self.bool($0) })
+    case XMLNames.defaultAutoTypeSequence: text(group.defaultAutoTypeSequence)
+    case XMLNames.enableAutoType: text(group.enableAutoType.map { self.nullableBool($0) })
+    case XMLNames.enableSearching: text(group.enableSearching.map { self.nullableBool($0) })
+    case XMLNames.lastTopVisibleEntry: uuid(group.lastTopVisibleEntry)
+    case XMLNames.previousParentGroup: if self.version >= .v4_1 { uuid(group.previousParentGroup) }
+    case XMLNames.tags: if self.version >= .v4_1 { text(group.tagsText) }
+    case XMLNames.customData:
+      guard self.version.isKDBX4, let data = group.customData else { return }
+      self.customData(data, parent: layout, into: &sink)
+    default: return
     }
   }
 

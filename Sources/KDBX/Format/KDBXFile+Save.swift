@@ -70,23 +70,28 @@ extension KDBXFile {
   /// the file was written with, so that the caller can read the file back without running the KDF again (for
   /// example to verify a save with ``verifyIntegrity(bytes:key:primitives:options:)``).
   ///
-  /// With `checksDocument`, the XML document is also checked to be well-formed with its root `KeePassFile`
-  /// (``checkDocument(_:options:)``, while the payload is compressed, on another core when there is one) and kept
-  /// in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
+  /// Every save checks the database against the open's default limits (the group nesting before it writes, the
+  /// XML document with ``checkDocument(_:options:)`` while the payload is compressed, on another core when there
+  /// is one), so that it never writes a file that the open refuses. With `checksDocument`, the XML document is
+  /// also kept in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
+  ///
+  /// `limits` are the open's limits the save keeps to (the defaults: a file that ``open(bytes:key:options:)``
+  /// with its default options accepts; tests lower them to check the boundaries).
   package static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator, checksDocument: Bool = false
+    random: inout some RandomNumberGenerator, checksDocument: Bool = false, limits: LoadOptions = .default
   ) throws(KDBXError) -> SavedFile {
     try write(
       database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true,
-      checksDocument: checksDocument)
+      checksDocument: checksDocument, limits: limits)
   }
 
   /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `saltsKDF` false the KDF seed or salt of
   /// `settings` is kept (the async save draws it before it runs the KDF).
   static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator, saltsKDF: Bool, checksDocument: Bool = false
+    random: inout some RandomNumberGenerator, saltsKDF: Bool, checksDocument: Bool = false,
+    limits: LoadOptions = .default
   ) throws(KDBXError) -> SavedFile {
     if !database.omittedOnLoad.isEmpty {
       var parts: [String] = []
@@ -94,6 +99,10 @@ extension KDBXFile {
       if database.omittedOnLoad.contains(.history) { parts.append("its entry histories") }
       throw .incompleteDatabase(reason: parts.joined(separator: " and "))
     }
+    // The open's limits, checked before anything is written: the group tree here (it may be of any depth when it
+    // was built through the API, and the walk below must not go deeper), the document's nodes and depth when it
+    // has been written (`checkDocument`).
+    try database.checkGroupNesting(limits)
     var database = database.compactingBinaries()
     var kdf = settings.kdf
     if !key.isTransformed && saltsKDF {
@@ -125,7 +134,7 @@ extension KDBXFile {
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
       let (document, payload) = try serializeAndCompress(
-        database, version: version, stream: &stream, prefix: [], checksDocument: checksDocument,
+        database, version: version, stream: &stream, prefix: [], checksDocument: checksDocument, limits: limits,
         compression: settings.compression, primitives: primitives)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
@@ -142,7 +151,7 @@ extension KDBXFile {
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
     let (document, payload) = try serializeAndCompress(
       database, version: version, stream: &stream, prefix: inner.serialized(), checksDocument: checksDocument,
-      compression: settings.compression, primitives: primitives)
+      limits: limits, compression: settings.compression, primitives: primitives)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -157,16 +166,17 @@ extension KDBXFile {
   }
 
   /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
-  /// XML, compressed with `compression`. With `checksDocument`, the XML is checked to be well-formed with its root
-  /// `KeePassFile` (``checkDocument(_:options:)``, with the default limits) while the payload is compressed.
+  /// XML, compressed with `compression`. The XML is checked to be well-formed with its root `KeePassFile` and
+  /// within the open's limits (`limits`, with ``checkDocument(_:options:)``) while the payload is compressed.
   private static func serializeAndCompress<P: KDBXPrimitives, S: InnerRandomStream>(
     _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], checksDocument: Bool,
-    compression: CompressionAlgorithm, primitives: P
+    limits: LoadOptions, compression: CompressionAlgorithm, primitives: P
   ) throws(KDBXError) -> (document: [UInt8]?, payload: [UInt8]) {
+    // Every save checks its document against the open's limits, counted as the open counts them, so that no save
+    // writes what the open refuses; `checksDocument` only keeps the document for the read-back.
     let check: @Sendable ([UInt8]) -> KDBXError? = { document in
-      guard checksDocument else { return nil }
       do throws(KDBXError) {
-        _ = try checkDocument(document, options: .default)
+        _ = try checkDocument(document, options: limits)
         return nil
       } catch {
         return error

@@ -73,38 +73,80 @@ extension KDBXFile {
   }
 
   /// What ``checkDocument(_:options:)`` found in a well-formed database XML document.
-  struct DocumentCheck {
+  package struct DocumentCheck {
     /// The number of elements.
-    var elementCount: Int
+    package var elementCount: Int
+    /// The number of nodes, counted as the open counts them (`XMLNodeBudget`).
+    package var nodeCount: Int
+    /// The deepest group nesting (`Root/Group` is 1), as the open counts it.
+    package var groupDepth: Int
     /// The text of `KeePassFile/Meta/HeaderHash`, when there is one.
-    var headerHashText: String?
+    package var headerHashText: String?
   }
 
-  /// Checks that `xml` is a well-formed XML document (W3C XML 1.0 §2.1, within `options`' depth and node limits)
-  /// whose root element is `KeePassFile`, without building anything but the text of `Meta/HeaderHash`.
-  static func checkDocument(_ xml: [UInt8], options: LoadOptions) throws(KDBXError) -> DocumentCheck {
+  /// Checks that `xml` is a well-formed XML document (W3C XML 1.0 §2.1) whose root element is `KeePassFile`,
+  /// within the limits of `options` that the open applies to the document, counted the way the open counts them:
+  /// the element depth (``LoadOptions/maxXMLDepth``), the nodes (``LoadOptions/maxXMLNodeCount``, through
+  /// `XMLNodeBudget`) and the group nesting (`LoadOptions.maxGroupDepth`). Nothing is built but the text of
+  /// `Meta/HeaderHash`. Every save runs it on the document it writes, so that a save never writes what the open
+  /// refuses.
+  package static func checkDocument(_ xml: [UInt8], options: LoadOptions) throws(KDBXError) -> DocumentCheck {
     var readerOptions = XMLReader.Options()
     readerOptions.limits.maximumDepth = options.maxXMLDepth
     var reader = XMLReader(bytes: xml, options: readerOptions)
     // Only the structure is needed, and the text of KDBX 3.x's Meta/HeaderHash: the reader checks all other text
-    // without making strings of it.
+    // without making strings of it (and counts it, for the node budget).
     reader.discardsText = true
+    var nodes = XMLNodeBudget(limit: options.maxXMLNodeCount)
+    var countedDiscardedText = 0
     var elementCount = 0
     var depth = 0
     var ancestors = ["", "", ""]
+    // The group nesting at each open element (0 outside the group tree), as `DatabaseModelReader.readGroup`
+    // counts it: `Root/Group` is 1, and each `Group` directly inside a counted group one more.
+    var groupDepths: [Int] = []
+    var deepestGroup = 0
     var inHeaderHash = false
     var headerHashText: String? = nil
     var rootName: String? = nil
+    var failure: KDBXError? = nil
     // SAFETY: `reader` is not used after the scope of its borrowed input.
     try reader.withBorrowedInput { (reader) throws(KDBXError) in
       do throws(XMLError) {
         reading: while let event = try reader.next() {
+          do throws(KDBXError) {
+            if reader.discardedTextCount != countedDiscardedText {
+              try nodes.add(nodes: reader.discardedTextCount - countedDiscardedText)
+              countedDiscardedText = reader.discardedTextCount
+            }
+            try nodes.add(event)
+          } catch {
+            failure = error
+            break reading
+          }
           switch event {
           case .startElement(let name, _):
             if depth == 0 { rootName = name }
             elementCount += 1
-            // The open path's node limit, counted on elements only (the text is not read here).
-            if elementCount > options.maxXMLNodeCount { break reading }
+            let parentGroupDepth = groupDepths.last ?? 0
+            var groupDepth = 0
+            if name == XMLNames.group {
+              if parentGroupDepth > 0 {
+                groupDepth = parentGroupDepth + 1
+              } else if depth == 2 && ancestors[1] == XMLNames.root && ancestors[0] == XMLNames.keePassFile {
+                groupDepth = 1
+              }
+            }
+            groupDepths.append(groupDepth)
+            if groupDepth > deepestGroup {
+              deepestGroup = groupDepth
+              if groupDepth > options.maxGroupDepth {
+                failure = .limitExceeded(
+                  what: "group nesting depth", value: UInt64(groupDepth),
+                  limit: UInt64(clamping: options.maxGroupDepth))
+                break reading
+              }
+            }
             if depth < 3 { ancestors[depth] = name }
             depth += 1
             inHeaderHash =
@@ -114,6 +156,7 @@ extension KDBXFile {
             reader.discardsText = !inHeaderHash
           case .endElement:
             depth -= 1
+            _ = groupDepths.popLast()
             inHeaderHash = false
             reader.discardsText = true
           case .text(let text):
@@ -126,13 +169,11 @@ extension KDBXFile {
         throw .xml(error)
       }
     }
-    if elementCount > options.maxXMLNodeCount {
-      throw .limitExceeded(
-        what: "XML node count", value: UInt64(elementCount), limit: UInt64(clamping: options.maxXMLNodeCount))
-    }
+    if let failure { throw failure }
     guard rootName == XMLNames.keePassFile else {
       throw .malformedValue(element: rootName ?? "", reason: "the root element must be KeePassFile")
     }
-    return DocumentCheck(elementCount: elementCount, headerHashText: headerHashText)
+    return DocumentCheck(
+      elementCount: elementCount, nodeCount: nodes.count, groupDepth: deepestGroup, headerHashText: headerHashText)
   }
 }

@@ -48,7 +48,9 @@ public struct LoadOptions: Sendable, Equatable {
   /// ``maxPayloadByteCount`` instead). Default 16 MiB (real header fields are at most a few hundred bytes).
   public var maxHeaderFieldByteCount: Int
   /// Deepest XML element nesting accepted. Default 512 (an entry in a group nested 20 deep is about 30 levels
-  /// down).
+  /// down). Group trees are capped at this less 16 levels (496 by default, the root group counting as 1): the
+  /// open refuses a deeper document, imports refuse deeper input, and a save refuses a deeper database, so that
+  /// every file the library writes opens again.
   public var maxXMLDepth: Int
   /// Most XML nodes (elements, text runs, CDATA sections, comments, processing instructions) accepted in the
   /// database document. Default 16,777,216: `large_5000` (5,000 entries and 1,000 history items, 8 MB of XML),
@@ -99,6 +101,14 @@ public struct LoadOptions: Sendable, Equatable {
     guard let availableMemoryBytes else { return maxKDFMemoryBytes }
     return min(maxKDFMemoryBytes, availableMemoryBytes)
   }
+
+  /// Deepest group nesting accepted, the root group counting as 1: ``maxXMLDepth`` less 16 (496 by default), so
+  /// that an entry with its history, fields and custom data, and a few levels of unknown XML kept below it, fit
+  /// in ``maxXMLDepth`` at any group. One cap for every way a group tree is made: the open refuses a deeper
+  /// document, KeePass 1.x and other imports refuse deeper input, and a save refuses a deeper database (one built
+  /// through the API) before it writes anything, so that no walk over a tree the library made or accepted goes
+  /// deeper.
+  package var maxGroupDepth: Int { max(1, maxXMLDepth - 16) }
 
   /// The defaults described on each property.
   public static let `default` = LoadOptions()

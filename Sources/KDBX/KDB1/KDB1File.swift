@@ -52,7 +52,8 @@ public enum KDB1File {
   ///     (otherwise its latest time is used, so that the same file always gives the same database).
   ///   - random: UUIDs of the new groups and custom icons, pads of protected values.
   ///   - options: the AES-KDF rounds and content size limits, and the XML depth the saved file must stay within
-  ///     (group nesting is limited to `maxXMLDepth - 16`).
+  ///     (group nesting is capped as for every other tree, at `maxXMLDepth - 16` with the new root as 1: a
+  ///     level-0 group is a child of the root).
   /// - Throws: ``KDBXError/invalidCredentials`` for a wrong key; ``KDBXError/damagedContent(reason:)`` when the key
   ///   is right but the content is damaged; ``KDBXError/malformedRecord(offset:reason:)`` for content that does not
   ///   have KeePass 1.x's structure; header errors from ``KDB1Header/init(parsing:options:)``.
@@ -69,7 +70,7 @@ public enum KDB1File {
       var records = try KDB1Records(
         content: decrypted.content, groupCount: header.groupCount, entryCount: header.entryCount)
       result = try KDB1Import.database(
-        &records, maxGroupLevel: options.maxXMLDepth - 16, clock: clock, random: &random)
+        &records, maxGroupDepth: options.maxGroupDepth, clock: clock, random: &random)
     }
     return KDB1OpenedDatabase(
       database: result.database, header: header, transformedKey: decrypted.transformedKey.bytes,

@@ -30,10 +30,10 @@ enum KDB1Import {
     var metaStreams: [String]
   }
 
-  /// Builds the database. `maxGroupLevel` bounds the nesting (so that the saved XML stays within the reader's
-  /// depth limit).
+  /// Builds the database. `maxGroupDepth` bounds the nesting (`LoadOptions.maxGroupDepth`, the cap of every group
+  /// tree; the new root is depth 1, so a group of level L is at depth L + 2), so that the saved file opens.
   static func database(
-    _ records: inout KDB1Records, maxGroupLevel: Int, clock: some WallClock, random: inout some RandomNumberGenerator
+    _ records: inout KDB1Records, maxGroupDepth: Int, clock: some WallClock, random: inout some RandomNumberGenerator
   ) throws(KDBXError) -> Result {
     // "Now" for what the file does not say (the root, the metadata, location changes, missing times): the last time
     // the file records, so that importing the same file twice gives the same database; the clock only without one.
@@ -51,8 +51,9 @@ enum KDB1Import {
     groups.reserveCapacity(records.groups.count)
     for (index, record) in records.groups.enumerated() {
       let level = record.level ?? 0
-      guard Int(level) <= maxGroupLevel else {
-        throw .limitExceeded(what: "group level", value: UInt64(level), limit: UInt64(max(maxGroupLevel, 0)))
+      guard Int(level) + 2 <= maxGroupDepth else {
+        throw .limitExceeded(
+          what: "group nesting depth", value: UInt64(level) + 2, limit: UInt64(clamping: max(maxGroupDepth, 0)))
       }
       while let last = path.last, last.level >= level { path.removeLast() }
       if level == 0 {
