@@ -130,7 +130,8 @@ struct ImportedVault {
     var text =
       "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups) group\(groups == 1 ? "" : "s")"
     // The first 50 reasons are listed; a hostile file cannot flood the terminal.
-    var listed = skipped.prefix(50).joined(separator: "\n  ")
+    // Each reason names items of the file: one line each, escaped as `show` escapes vault text.
+    var listed = skipped.prefix(50).map(TerminalText.line).joined(separator: "\n  ")
     if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
     text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
     return text

@@ -162,7 +162,8 @@ func main() -> Int32 {
     try command.run(rest)
     return 0
   } catch {
-    Terminal.error("kdbx \(command.name): \(error.message)\n")
+    // One line: messages may echo input (names, paths, values), escaped as `show` escapes vault text.
+    Terminal.error("kdbx \(command.name): \(TerminalText.line(error.message))\n")
     return error.exitStatus
   }
 }

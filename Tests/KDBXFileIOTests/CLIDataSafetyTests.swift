@@ -285,6 +285,24 @@ struct CLITerminalEscapeTests {
     #expect(!missing.err.contains("\u{1b}"))
   }
 
+  /// Reports list vault paths one per line: a title holding a line feed and a tab could forge a report line
+  /// ("Bank\n  Fake/Line: strong, 128 bits") in `analyze`; it is now escaped as `show` escapes it.
+  @Test func reportLinesCannotBeForged() throws {
+    var random = SystemRandomNumberGenerator()
+    var database = Database.new(name: "Reports", clock: OddVault.clock, random: &random)
+    var entry = OddVault.makeEntry("Bank\n  Fake/Line: strong, 128 bits\tX", random: &random)
+    entry[field: Entry.passwordField] = .protected(ProtectedValue("letmein", using: &random))
+    database.root?.entries.append(entry)
+    let path = try OddVault.write(database)
+    defer { OddVault.remove(path) }
+    let result = try OddVault.run(["analyze"], path)
+    #expect(result.status == 0, "\(result.err)")
+    let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("  Fake/Line") }, "\(result.out)")
+    #expect(!result.out.contains("\t"), "\(result.out)")
+    #expect(result.out.contains("  Bank\\n  Fake/Line: strong, 128 bits\\tX: very weak"), "\(result.out)")
+  }
+
   @Test func jsonAndExportStayExact() throws {
     let path = try Self.vault()
     defer { OddVault.remove(path) }

@@ -152,4 +152,29 @@ import Testing
       #expect(read == (limit < count ? refused : nil), "model read at limit \(limit) of \(count)")
     }
   }
+
+  /// What the model may hold is bounded by the document's size on open (three times it plus 16 MiB); 40,000
+  /// entries that hold nothing but a UUID (built through the API) need more than their 2.6 MB document allows. The
+  /// save wrote that file and the open refused it; the save now reads its document with the open's reader and
+  /// refuses it the same way, while 10,000 such entries save and open.
+  @Test func theSaveRefusesWhatTheOpenWouldRefuseForItsModelSize() throws {
+    func bare(_ count: Int) -> Database {
+      var random = SplitMix64(seed: 11)
+      var database = Database.new(name: "Bare", clock: Self.clock, random: &random)
+      for _ in 0..<count {
+        let bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }
+        guard let uuid = KDBXUUID(bytes: bytes) else { continue }
+        database.root?.entries.append(Entry(uuid: uuid))
+      }
+      return database
+    }
+    let refused = Self.error { () throws(KDBXError) in _ = try Self.save(bare(40_000)) }
+    guard case .limitExceeded(let what, _, _)? = refused else {
+      Issue.record("expected the open's limit, got \(String(describing: refused))")
+      return
+    }
+    #expect(what == "memory the XML document's content needs, in bytes,")
+    let file = try Self.save(bare(10_000))
+    #expect(try Self.open(file).root?.entries.count == 10_000)
+  }
 }

@@ -25,8 +25,11 @@ extension DatabaseModelReader {
       case .customData?: group.customData = try reader.readCustomData(child.attributes)
       case .entry?:
         try reader.charge(Self.elementCost(Entry.self) + 2)
-        group.entries.append(try reader.readEntry(child.attributes, isHistory: false))
-        group.childOrder.append(true)
+        let entry = try reader.readEntry(child.attributes, isHistory: false)
+        if reader.keepsEntries {
+          group.entries.append(entry)
+          group.childOrder.append(true)
+        }
       case .group?:
         try reader.charge(Self.elementCost(Group.self) + 2)
         group.groups.append(try reader.readGroup(child.attributes, depth: depth + 1))

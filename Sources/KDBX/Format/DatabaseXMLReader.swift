@@ -155,6 +155,10 @@ struct DatabaseModelReader<Source: XMLEventSource> {
   let heldByteLimit: Int
   /// Attachment references that name no binary, found so far.
   var missingReferenceCount = 0
+  /// Whether the entries read are kept in their groups (the open), or dropped once read and charged (the check
+  /// of a document about to be saved, ``DatabaseXMLReader/checkOpens(xml:binaries:options:)``: every limit and
+  /// every error of the open, in the memory of one entry).
+  var keepsEntries = true
   /// The element-name lookup, loaded once (a global's lazy-initialization check per element costs time).
   let knownElements = KnownElementTable.shared
 

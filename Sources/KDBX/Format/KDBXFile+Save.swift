@@ -70,10 +70,10 @@ extension KDBXFile {
   /// the file was written with, so that the caller can read the file back without running the KDF again (for
   /// example to verify a save with ``verifyIntegrity(bytes:key:primitives:options:)``).
   ///
-  /// Every save checks the database against the open's default limits (the group nesting before it writes, the
-  /// XML document with ``checkDocument(_:options:)`` while the payload is compressed, on another core when there
-  /// is one), so that it never writes a file that the open refuses. With `checksDocument`, the XML document is
-  /// also kept in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
+  /// Every save checks the database against the open's default limits (the group nesting before it writes; the
+  /// XML document, read by the open's own reader while the payload is compressed, on another core when there is
+  /// one), so that it never writes a file that the open refuses. With `checksDocument`, the XML document is also
+  /// kept in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
   ///
   /// `limits` are the open's limits the save keeps to (the defaults: a file that ``open(bytes:key:options:)``
   /// with its default options accepts; tests lower them to check the boundaries).
@@ -100,8 +100,8 @@ extension KDBXFile {
       throw .incompleteDatabase(reason: parts.joined(separator: " and "))
     }
     // The open's limits, checked before anything is written: the group tree here (it may be of any depth when it
-    // was built through the API, and the walk below must not go deeper), the document's nodes and depth when it
-    // has been written (`checkDocument`).
+    // was built through the API, and the walk below must not go deeper), the document when it has been written
+    // (`serializeAndCompress`).
     try database.checkGroupNesting(limits)
     var database = database.compactingBinaries()
     var kdf = settings.kdf
@@ -134,8 +134,8 @@ extension KDBXFile {
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
       let (document, payload) = try serializeAndCompress(
-        database, version: version, stream: &stream, prefix: [], checksDocument: checksDocument, limits: limits,
-        compression: settings.compression, primitives: primitives)
+        database, version: version, stream: &stream, prefix: [], binaries: [], checksDocument: checksDocument,
+        limits: limits, compression: settings.compression, primitives: primitives)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       defer { SecureBytes.wipe(&masterKey) }
@@ -150,8 +150,8 @@ extension KDBXFile {
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
     let (document, payload) = try serializeAndCompress(
-      database, version: version, stream: &stream, prefix: inner.serialized(), checksDocument: checksDocument,
-      limits: limits, compression: settings.compression, primitives: primitives)
+      database, version: version, stream: &stream, prefix: inner.serialized(), binaries: inner.binaries,
+      checksDocument: checksDocument, limits: limits, compression: settings.compression, primitives: primitives)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -166,17 +166,19 @@ extension KDBXFile {
   }
 
   /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
-  /// XML, compressed with `compression`. The XML is checked to be well-formed with its root `KeePassFile` and
-  /// within the open's limits (`limits`, with ``checkDocument(_:options:)``) while the payload is compressed.
+  /// XML, compressed with `compression`. While the payload is compressed, the XML is read as the open reads it,
+  /// with `limits` and the inner header's `binaries` (`DatabaseXMLReader.checkOpens`), so that what the save
+  /// writes opens.
   private static func serializeAndCompress<P: KDBXPrimitives, S: InnerRandomStream>(
-    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], checksDocument: Bool,
-    limits: LoadOptions, compression: CompressionAlgorithm, primitives: P
+    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], binaries: [InnerHeader.Binary],
+    checksDocument: Bool, limits: LoadOptions, compression: CompressionAlgorithm, primitives: P
   ) throws(KDBXError) -> (document: [UInt8]?, payload: [UInt8]) {
-    // Every save checks its document against the open's limits, counted as the open counts them, so that no save
-    // writes what the open refuses; `checksDocument` only keeps the document for the read-back.
+    // Every save reads its document with the open's own reader and limits (dropping each entry once read), so
+    // that no save writes what the open refuses; `checksDocument` only keeps the document for the read-back.
     let check: @Sendable ([UInt8]) -> KDBXError? = { document in
       do throws(KDBXError) {
-        _ = try checkDocument(document, options: limits)
+        try DatabaseXMLReader<PlaintextInnerStream, ChaCha20RandomNumberGenerator, StandardPrimitives>.checkOpens(
+          xml: document, binaries: binaries, options: limits)
         return nil
       } catch {
         return error

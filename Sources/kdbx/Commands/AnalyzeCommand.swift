@@ -110,27 +110,30 @@ enum AnalyzeCommand {
       Terminal.out(document.rendered() + "\n")
       return
     }
+    // Paths are vault text: one line each, whatever they hold (a title with a line feed could forge a line).
     var text = ""
     text += "Weak passwords (\(weak.count)):\n"
     for (item, strength) in weak {
-      let why = strength.reasons.map(\.description).joined(separator: "; ")
+      let why = strength.reasons.map { TerminalText.line($0.description) }.joined(separator: "; ")
       text +=
-        "  \(item.path): \(strength.rating.name), \(EstimateCommand.rounded(strength.bits)) bits"
+        "  \(TerminalText.line(item.path)): \(strength.rating.name), \(EstimateCommand.rounded(strength.bits)) bits"
         + (why.isEmpty ? "" : " (\(why))") + "\n"
     }
     text += "Reused passwords (\(reused.count)):\n"
-    for paths in reused { text += "  \(paths.count) entries: \(paths.joined(separator: ", "))\n" }
+    for paths in reused {
+      text += "  \(paths.count) entries: \(paths.map(TerminalText.line).joined(separator: ", "))\n"
+    }
     text += "Expired (\(expired.count)):\n"
-    for (path, expiry) in expired { text += "  \(path): expired \(ISO8601.format(expiry))\n" }
+    for (path, expiry) in expired { text += "  \(TerminalText.line(path)): expired \(ISO8601.format(expiry))\n" }
     text += "Expiring within \(soonDays) days (\(soon.count)):\n"
-    for (path, expiry) in soon { text += "  \(path): expires \(ISO8601.format(expiry))\n" }
+    for (path, expiry) in soon { text += "  \(TerminalText.line(path)): expires \(ISO8601.format(expiry))\n" }
     if oldDays > 0 {
       text += "Not changed for \(oldDays) days or more (\(old.count)):\n"
-      for (path, days, _) in old { text += "  \(path): \(days) days\n" }
+      for (path, days, _) in old { text += "  \(TerminalText.line(path)): \(days) days\n" }
     }
     if hibpPath != nil {
       text += "Breached (Have I Been Pwned) (\(breached.count)):\n"
-      for (path, count) in breached { text += "  \(path): seen \(count) times\n" }
+      for (path, count) in breached { text += "  \(TerminalText.line(path)): seen \(count) times\n" }
     }
     text += "\(items.count) entries with a password checked.\n"
     Terminal.out(text)

@@ -66,7 +66,7 @@ enum ImportCommand {
       if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
       try CreateCommand.write(database, key: key, settings: settings, to: path)
       Terminal.out(
-        "Imported \(xmlPath) (\(imported.format): \(imported.vault.summary()))\ninto \(path) "
+        "Imported \(TerminalText.line(xmlPath)) (\(imported.format): \(imported.vault.summary()))\ninto \(TerminalText.line(path)) "
           + "(\(CreateCommand.describe(settings))).\n")
       return
     }
@@ -86,7 +86,8 @@ enum ImportCommand {
       path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
     try CreateCommand.write(database, key: key, settings: settings, to: path)
-    Terminal.out("Imported \(xmlPath) into \(path) (\(CreateCommand.describe(settings))).\n")
+    Terminal.out(
+      "Imported \(TerminalText.line(xmlPath)) into \(TerminalText.line(path)) (\(CreateCommand.describe(settings))).\n")
   }
 
   /// Converts the KeePass 1.x file `bytes` to the new KDBX file `path`, with the same password and key file (as
@@ -120,8 +121,8 @@ enum ImportCommand {
     }
     if let root = opened.database.root { count(root) }
     Terminal.out(
-      "Imported \(source) (KeePass 1.x, \(Names.cipher(header.cipher)), \(header.transformRounds) rounds: \(groups) "
-        + "groups, \(entries) entries) into \(path) (\(CreateCommand.describe(settings))).\n")
+      "Imported \(TerminalText.line(source)) (KeePass 1.x, \(Names.cipher(header.cipher)), \(header.transformRounds) rounds: \(groups) "
+        + "groups, \(entries) entries) into \(TerminalText.line(path)) (\(CreateCommand.describe(settings))).\n")
   }
 
 }
