@@ -53,4 +53,27 @@ import Testing
     #expect(result.status == 0, "\(result.err)")
     #expect(result.err.contains("Locked after 1 s without a command."), "\(result.err)")
   }
+
+  /// Standard input is read in blocks: a script of thousands of commands runs (one `read` per byte took about a
+  /// second per megabyte), an unknown command is named on one line, cut to 40 characters (a megabyte line was
+  /// echoed whole), and lines that arrived in one block all run before the idle timeout (the timeout waits for
+  /// input only when no line is buffered).
+  @Test(.enabled(if: CLI.available)) func scriptsAreReadInBlocks() throws {
+    let path = try Self.copyOfFixture()
+    let junk = String(repeating: "x", count: 100_000)
+    let script = ["fixture"] + [String](repeating: "ls Email", count: 2_000) + [junk, "show Email/Mail -a UserName"]
+    let child = try CLIRunner.Child(["open", path, "--timeout", "2"])
+    // One write: every line arrives in the first block the tool reads; the pipe stays open.
+    child.send(script.joined(separator: "\n"))
+    usleep(500_000)
+    child.send("exit")
+    let (result, timedOut) = child.finish(within: 120)
+    #expect(!timedOut)
+    #expect(result.status == 1, "one command failed: \(result.err)")
+    #expect(result.out.components(separatedBy: "Mail\n").count > 2_000, "\(result.out.suffix(200))")
+    #expect(result.out.hasSuffix("me@example.org\n"), "\(result.out.suffix(200))")
+    #expect(result.err.contains("unknown command '\(String(repeating: "x", count: 40))...' (type 'help')"))
+    #expect(result.err.count < 1_000, "\(result.err.prefix(300))")
+    #expect(!result.err.contains("Locked"), "\(result.err.prefix(300))")
+  }
 }

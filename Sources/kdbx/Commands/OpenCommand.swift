@@ -91,7 +91,9 @@ enum OpenCommand {
         continue
       default:
         guard let command = commands.first(where: { $0.name == name }) else {
-          Terminal.error("kdbx open: unknown command '\(name)' (type 'help')\n")
+          // The name as typed, on one line and cut to 40 characters: a line of input is not echoed whole.
+          let shown = TerminalText.line(String(name.prefix(40))) + (name.count > 40 ? "..." : "")
+          Terminal.error("kdbx open: unknown command '\(shown)' (type 'help')\n")
           failures += 1
           continue
         }
@@ -123,7 +125,8 @@ enum OpenCommand {
 
   /// The next line of standard input, or `nil` at its end or after `timeout` seconds without one (0: no limit).
   static func readCommandLine(timeout: Int) -> String? {
-    if timeout > 0 {
+    // A line already read into the buffer is there at once: poll would wait for more input.
+    if timeout > 0 && !StandardInput.shared.hasBufferedLine {
       var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
       while true {
         let ready = poll(&descriptor, 1, Int32(timeout * 1000))
