@@ -10,6 +10,8 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .library(name: "KDBX", targets: ["KDBX"]),
+    .library(name: "KDBXAutoFill", targets: ["KDBXAutoFill"]),
+    .library(name: "KDBXPasswords", targets: ["KDBXPasswords"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
@@ -25,6 +27,11 @@ let package = Package(
     .target(name: "KDBXXML"),
     .target(name: "KDBX", dependencies: ["KDBXCrypto", "KDBXCompression", "KDBXXML"]),
 
+    // App features beside the codec, each a library of its own: AutoFill matching with the Public Suffix List,
+    // and password and passphrase generation with strength estimation (their generated tables stay out of KDBX).
+    .target(name: "KDBXAutoFill", dependencies: ["KDBX"]),
+    .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
+
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
 
@@ -33,7 +40,10 @@ let package = Package(
     .target(name: "KDBXFoundation", dependencies: ["KDBX", "KDBXFileIO"]),
 
     // Executables: may import Glibc.
-    .executableTarget(name: "kdbx", dependencies: ["KDBX", "KDBXFileIO"]),
+    .executableTarget(
+      name: "kdbx",
+      dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML"]
+    ),
     .executableTarget(
       name: "kdbx-bench",
       dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
@@ -45,7 +55,7 @@ let package = Package(
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
-    .testTarget(name: "KDBXTests", dependencies: ["KDBX", "VectorSupport"]),
+    .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],

@@ -829,7 +829,7 @@ check "diceware 7 EFF words" 0 '^[a-z-]+( [a-z-]+){6}$' -- bash -c "\"$K\" dicew
 check "diceware entropy" 0 '^Entropy: 51\.7 bits \(4 words from the EFF large word list\)$' -- "$K" diceware --words 4
 check "diceware --json" 0 '"entropyBits": 129\.2' -- "$K" diceware --words 10 --json
 check "diceware words come from the EFF list" 0 '' -- bash -c "for w in \$(\"$K\" diceware --words 50 --separator ' ' 2>/dev/null); do
-  grep -qx \"    \$w\" Sources/KDBX/Generator/EFFLargeWordList+Table.swift || exit 1; done"
+  grep -qx \"    \$w\" Sources/KDBXPasswords/Generator/EFFLargeWordList+Table.swift || exit 1; done"
 check "diceware --words 0" 1 'needs a whole number from 1 to 1000' -- "$K" diceware --words 0
 printf '11111\tone\n11112\ttwo\n' > "$TMP/e24-words.txt"
 check "diceware --word-list" 0 '^(one|two)-(one|two)-(one|two)$' -- bash -c "\"$K\" diceware -w \"$TMP/e24-words.txt\" --words 3 --separator - 2>/dev/null"

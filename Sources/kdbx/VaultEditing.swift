@@ -1,4 +1,5 @@
 import KDBX
+import KDBXPasswords
 
 #if canImport(Glibc)
   import Glibc

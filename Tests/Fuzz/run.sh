@@ -32,7 +32,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
 fi
 
 SAN=(-sanitize=fuzzer,address -parse-as-library "$OPT" -g)
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX)   # in dependency order
+MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill)   # in dependency order
 mkdir -p "$OUT/modules"
 
 # Compiles a library module to one object + .swiftmodule when any of its sources is newer than the object.

@@ -1,5 +1,6 @@
 // Fuzz target: the credential matcher's URL parser (`WebAddress`) and the public-suffix lookups on its host.
 import KDBX
+import KDBXAutoFill
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

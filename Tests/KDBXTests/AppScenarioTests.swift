@@ -1,4 +1,6 @@
 import KDBX
+import KDBXAutoFill
+import KDBXPasswords
 import Testing
 
 /// An app's day with the vault, through the public API only (`import KDBX`, no `@testable`): the executable spec

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXAutoFill
 import Testing
 
 @Suite("Credential matching")

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXPasswords
 import Testing
 
 @Suite("Passphrase generator")

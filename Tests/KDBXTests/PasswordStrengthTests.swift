@@ -1,5 +1,6 @@
 import Foundation
 import KDBX
+import KDBXPasswords
 import Testing
 import VectorSupport
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/KDBX/Generator/EFFLargeWordList+Table.swift, the word list of `kdbx diceware`.
+"""Generates Sources/KDBXPasswords/Generator/EFFLargeWordList+Table.swift, the word list of `kdbx diceware`.
 
 SOURCE: the EFF large word list for passphrases (7,776 words, five dice per word), published by the Electronic
 Frontier Foundation in 2016 ("EFF's New Wordlists for Random Passphrases", Joseph Bonneau), LICENCE: Creative
@@ -7,7 +7,7 @@ Commons Attribution 3.0 United States (CC BY 3.0 US). Read from the copy in the 
 (`diceware/wordlists/wordlist_en_eff.txt`, lines "DICE<TAB>WORD"), or, failing that, `xkcdpass`
 (`xkcdpass/static/eff-long`, one word a line). The dice numbers are checked to run 11111..66666 in order.
 Install one with `pip install diceware` (or `xkcdpass`), then run:
-  python3 Vectors/tools/eff_wordlist_table.py > Sources/KDBX/Generator/EFFLargeWordList+Table.swift
+  python3 Vectors/tools/eff_wordlist_table.py > Sources/KDBXPasswords/Generator/EFFLargeWordList+Table.swift
 """
 import importlib.util
 import itertools

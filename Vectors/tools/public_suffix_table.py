@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/KDBX/Query/PublicSuffixList+Table.swift from the Public Suffix List.
+"""Generates Sources/KDBXAutoFill/PublicSuffixList+Table.swift from the Public Suffix List.
 
 The list's text comes from Debian's `publicsuffix` package (/usr/share/publicsuffix/public_suffix_list.dat,
 `apt-get install publicsuffix`) or from a path given as the first argument (for example the copy inside PyPI's
@@ -10,7 +10,7 @@ The Public Suffix List is licensed under the Mozilla Public License 2.0 (https:/
 file keeps that notice. Rules are written one per line, in the list's order, ICANN and private sections both, and
 each internationalized rule also in its ASCII (punycode) form, so that hosts match in either form.
 
-Usage: python3 Vectors/tools/public_suffix_table.py [LIST [VERSION]] > Sources/KDBX/Query/PublicSuffixList+Table.swift
+Usage: python3 Vectors/tools/public_suffix_table.py [LIST [VERSION]] > Sources/KDBXAutoFill/PublicSuffixList+Table.swift
 """
 import subprocess
 import sys

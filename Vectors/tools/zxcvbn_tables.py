@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/KDBX/Strength/StrengthTables+Generated.swift: the frequency lists and keyboard adjacency graphs
+"""Generates Sources/KDBXPasswords/Strength/StrengthTables+Generated.swift: the frequency lists and keyboard adjacency graphs
 of the password strength estimator (`PasswordStrength`, after zxcvbn's approach).
 
 SOURCE: the PyPI package `zxcvbn` (4.5.0; Python port of Dropbox's zxcvbn by Daniel Wheeler), modules
@@ -10,7 +10,7 @@ frequency lists), and the US 1990 census (surnames, female and male given names)
 
 To keep the tables small, each list is cut to its most frequent words (LIMITS below; ranks are kept: the n-th word
 is rank n, as in zxcvbn). Install with `pip install zxcvbn`, then run:
-  python3 Vectors/tools/zxcvbn_tables.py > Sources/KDBX/Strength/StrengthTables+Generated.swift
+  python3 Vectors/tools/zxcvbn_tables.py > Sources/KDBXPasswords/Strength/StrengthTables+Generated.swift
 """
 import sys
 

@@ -16,7 +16,7 @@ enum ASCII {
 
 extension String {
   /// The string without leading and trailing XML whitespace.
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     // Fast path: nothing to trim (the common case for values in KeePass XML), no allocation.
     guard let first = utf8.first, let last = utf8.last, ASCII.isWhitespace(first) || ASCII.isWhitespace(last) else {
       return self

@@ -1,6 +1,7 @@
 import KDBX
 import KDBXCrypto
 import KDBXFileIO
+import KDBXPasswords
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXPasswords
 
 /// `kdbx diceware [--words N] [--separator TEXT] [--word-list FILE] [--count N] [--json]`: prints random
 /// passphrases from the EFF large word list (compiled in) or a word list file. No vault needed.

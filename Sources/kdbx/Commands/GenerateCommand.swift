@@ -1,4 +1,5 @@
 import KDBX
+import KDBXPasswords
 
 /// `kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]
 /// [--exclude-similar] [--count N]`: prints random passwords. No vault needed.

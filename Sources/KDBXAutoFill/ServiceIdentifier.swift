@@ -1,3 +1,5 @@
+import KDBX
+
 /// What an AutoFill request asks credentials for: a web address, a bare domain, or an app.
 ///
 /// On iOS, `ASCredentialServiceIdentifier` gives either a URL or a domain; an app's bundle identifier comes

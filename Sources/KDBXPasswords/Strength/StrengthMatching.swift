@@ -1,3 +1,5 @@
+import KDBX
+
 /// Finding the guessable parts of a password, after zxcvbn's `matching` (Wheeler, "zxcvbn: Low-Budget Password
 /// Strength Estimation", USENIX Security 2016, section 3): dictionary words (also reversed and with l33t
 /// substitutions undone), keyboard runs, repeats, sequences, recent years and dates. Every matcher is polynomial in

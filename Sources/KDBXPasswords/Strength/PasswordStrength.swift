@@ -1,3 +1,5 @@
+import KDBX
+
 /// A password's strength: how many guesses an attacker who knows common passwords, words, names, keyboard
 /// patterns, repeats, sequences, dates and l33t substitutions needs, after zxcvbn (Wheeler, "zxcvbn: Low-Budget
 /// Password Strength Estimation", USENIX Security 2016), which KeePassXC uses through zxcvbn-c.

@@ -1,3 +1,5 @@
+import KDBX
+
 /// Ranks password entries for an AutoFill request.
 ///
 /// Each entry offers its URL plus any additional URLs (`KP2A_URL`, `KP2A_URL_1`, ... as KeePass2Android and

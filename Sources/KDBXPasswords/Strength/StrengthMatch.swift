@@ -1,3 +1,5 @@
+import KDBX
+
 /// The word lists of the strength estimator (zxcvbn's frequency lists).
 public enum StrengthDictionary: Sendable, Equatable {
   /// Leaked passwords, most common first.

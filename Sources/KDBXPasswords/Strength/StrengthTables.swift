@@ -1,3 +1,5 @@
+import KDBX
+
 /// The data of the strength estimator, read once from the generated tables (`StrengthTables+Generated.swift`, made
 /// by `Vectors/tools/zxcvbn_tables.py` from zxcvbn's frequency lists and keyboard graphs, MIT licence).
 enum StrengthTables {

@@ -1,3 +1,5 @@
+import KDBX
+
 /// Random passwords from chosen character classes, as KeePass's and KeePassXC's generators make them.
 ///
 /// Every character is drawn uniformly (no modulo bias) from the union of the chosen classes, minus excluded

@@ -58,7 +58,7 @@ public struct WebAddress: Equatable, Sendable {
   }
 
   /// Whether `text` contains `://`, that is, starts with a scheme.
-  static func hasScheme(_ text: String) -> Bool {
+  package static func hasScheme(_ text: String) -> Bool {
     Substring(text).schemeSeparatorRange() != nil
   }
 
@@ -109,7 +109,7 @@ extension Substring {
 }
 
 extension StringProtocol {
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     var scalars = Substring(self)
     while let first = scalars.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
       scalars = scalars.dropFirst()

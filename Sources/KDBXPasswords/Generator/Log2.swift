@@ -1,3 +1,5 @@
+import KDBX
+
 /// Base-2 logarithms without a C library: for entropy figures (bits) of generated passwords and strength
 /// estimates.
 package enum Log2 {

@@ -1,3 +1,5 @@
+import KDBX
+
 /// Guesses for matches and the least-guessable cover of a password, after zxcvbn's `scoring` (Wheeler 2016,
 /// section 4): the password is split into matches and brute-forced gaps so as to minimise
 /// `l! x product(guesses) + 10000^(l-1)` over the `l` parts.

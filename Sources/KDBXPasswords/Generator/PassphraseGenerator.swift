@@ -1,3 +1,5 @@
+import KDBX
+
 /// Diceware passphrases: words drawn uniformly and independently from a word list (by default the
 /// `EFFLargeWordList`), as KeePassXC's passphrase generator and `keepassxc-cli diceware` make them.
 ///

@@ -1,3 +1,5 @@
+import KDBX
+
 // The AutoFill candidates of a database: every URL the KeePass family stores for an entry, with references
 // resolved, and the entries an AutoFill list must not offer left out.
 //

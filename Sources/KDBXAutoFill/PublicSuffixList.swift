@@ -1,3 +1,5 @@
+import KDBX
+
 /// Registrable domains ("eTLD+1") from Public Suffix List rules.
 ///
 /// The algorithm is the one the Public Suffix List defines (publicsuffix.org/list, "Formal algorithm"):
