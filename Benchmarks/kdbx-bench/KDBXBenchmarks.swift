@@ -74,8 +74,7 @@ func kdbxBenchmarks() -> [Benchmark] {
         guard input != nil else { return }
         for _ in 0..<iterations {
           blackHole(
-            try? DatabaseXMLReader<PlaintextInnerStream, ChaCha20RandomNumberGenerator, StandardPrimitives>
-              .checkOpens(xml: xml, binaries: binaries, options: .default))
+            try? KDBXFile.checkOpens(xml: xml, binaries: binaries, options: .default))
         }
       }
     },

@@ -5,7 +5,7 @@ import Testing
 
 /// `kdbx import` of Bitwarden JSON and 1Password .1pux exports, end to end: the entries read back field by field with
 /// the library, and the bounds of the JSON reader and the zip reader (each refusal exits 1 and writes nothing).
-@Suite struct CLIForeignImportTests {
+@Suite(.enabled(if: CLI.available)) struct CLIForeignImportTests {
   static let key = CompositeKey(password: "imp")
 
   /// Imports `bytes` (written to a new file) and returns the result and the output path.
@@ -33,7 +33,6 @@ import Testing
   }
 
   @Test func bitwardenFieldByField() throws {
-    guard CLI.available else { return }
     let json = #"""
       {"encrypted": false, "folders": [{"id": "f1", "name": "Web/Dev"}],
        "items": [
@@ -93,7 +92,7 @@ import Testing
   /// A Bitwarden folder of 5,000 '/'-separated parts (a 29 KB file) made a group tree whose save crashed the tool
   /// with a stack overflow; 100,000 parts passed 4 GiB. The library's cap on group nesting (496, the root counting
   /// as 1) now refuses both before the password is asked for, and a tree at the cap imports and opens.
-  @Test(.enabled(if: CLI.available)) func bitwardenFolderDepthIsCapped() throws {
+  @Test func bitwardenFolderDepthIsCapped() throws {
     func export(parts: Int) -> [UInt8] {
       let folder = (0..<parts).map { "f\($0)" }.joined(separator: "/")
       return Array(
@@ -113,7 +112,7 @@ import Testing
 
   /// Repeated custom field names get " (2)", " (3)"... also when a suffixed name is taken already, and thousands
   /// of them import (they took over 30 s when each candidate name was looked up field by field).
-  @Test(.enabled(if: CLI.available)) func repeatedFieldNamesGetTheNextFreeSuffix() throws {
+  @Test func repeatedFieldNamesGetTheNextFreeSuffix() throws {
     let names = ["x", "x (3)", "x", "x", "x"] + [String](repeating: "y", count: 4_000)
     let fields = names.enumerated().map { #"{"name": ""# + $0.element + #"", "value": "v\#($0.offset)", "type": 0}"# }
     let json =
@@ -135,7 +134,6 @@ import Testing
   // MARK: JSON bounds
 
   @Test func jsonDepthBomb() throws {
-    guard CLI.available else { return }
     // 64 levels are read (items that are arrays are skipped, not refused); 65 are not, however long the text.
     let ok = #"{"items": "# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
     let (result, _) = try Self.importing(Array(ok.utf8), name: "ok.json")
@@ -146,7 +144,6 @@ import Testing
   }
 
   @Test func jsonHugeNumbers() throws {
-    guard CLI.available else { return }
     // A number too large for any integer type is a JSON number (read as text; the item's type is then unknown).
     let big = #"{"items": [{"type": 1e999999999, "name": "x"}, {"type": 123456789012345678901234567890}]}"#
     let (result, _) = try Self.importing(Array(big.utf8), name: "big.json")
@@ -160,7 +157,6 @@ import Testing
   }
 
   @Test func jsonValueCountBounded() throws {
-    guard CLI.available else { return }
     // 4,000,001 values (about 8 MB of "0,") are refused.
     let more = "{\"items\": [" + String(repeating: "0,", count: 3_999_998) + "0]}"
     try Self.refused(Array(more.utf8), "more than 4000000 values")
@@ -173,7 +169,6 @@ import Testing
   }
 
   @Test func jsonTruncatedAtEveryByte() throws {
-    guard CLI.available else { return }
     let whole = Array(#"{"items": [{"type": 1, "name": "A\u00e9", "login": {"uris": [], "x": true}}]}"#.utf8)
     for length in stride(from: 1, to: whole.count, by: 7) {
       try Self.refused(Array(whole[..<length]), "is not valid JSON: line 1, column")
@@ -181,7 +176,6 @@ import Testing
   }
 
   @Test func jsonInvalidUTF8AndEscapes() throws {
-    guard CLI.available else { return }
     try Self.refused(Array(#"{"items": [], "x": ""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), "not valid UTF-8")
     try Self.refused(Array(#"{"items": [], "x": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8), "not valid UTF-8")
     try Self.refused(Array(#"{"items": [], "x": "\ud800"}"#.utf8), "high surrogate without its low surrogate")
@@ -242,7 +236,6 @@ import Testing
       .utf8)
 
   @Test func zipReadsStoredAndDeflated() throws {
-    guard CLI.available else { return }
     for deflate in [false, true] {
       let (result, out) = try Self.importing(
         Self.zip([ZipMember(name: "export.data", data: Self.exportData, deflate: deflate)]), name: "a.1pux")
@@ -252,7 +245,6 @@ import Testing
   }
 
   @Test func zipBombs() throws {
-    guard CLI.available else { return }
     // 8 MiB of zeros deflate to about 8 KiB; the directory says 100 bytes: inflation stops there.
     let zeros = [UInt8](repeating: 0, count: 8 << 20)
     try Self.refused(
@@ -273,7 +265,6 @@ import Testing
   }
 
   @Test func zipDamage() throws {
-    guard CLI.available else { return }
     let good = Self.zip([ZipMember(name: "export.data", data: Self.exportData)])
     try Self.refused(Array(good.dropLast(1)), name: "cut.1pux", "no end of central directory record")
     try Self.refused(

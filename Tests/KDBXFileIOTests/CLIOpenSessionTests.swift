@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `kdbx open`: one unlock, then commands fed line by line; changes reach the file only through `save`.
-@Suite struct CLIOpenSessionTests {
+@Suite(.enabled(if: CLI.available)) struct CLIOpenSessionTests {
   static func copyOfFixture() throws -> String {
     let path = try TestScratch.directory("open") + "/vault.kdbx"
     try FileManager.default.copyItem(atPath: CLI.fixture, toPath: path)
@@ -10,7 +10,6 @@ import Testing
   }
 
   @Test func commandsShareOneUnlockAndSaveWrites() throws {
-    guard CLI.available else { return }
     let path = try Self.copyOfFixture()
     let child = try CLIRunner.Child(["open", path])
     for line in ["fixture", "mkdir Work", "add Work/VPN -u ops -p", "vpn pass", "show Work/VPN -a Password", "save"] {
@@ -27,7 +26,6 @@ import Testing
   }
 
   @Test func unsavedChangesAreDiscardedWithStatus1() throws {
-    guard CLI.available else { return }
     let path = try Self.copyOfFixture()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let (result, timedOut) = try CLIRunner.run(["open", path], input: "fixture\nrm Email/Mail\nls Email", within: 60)
@@ -39,7 +37,6 @@ import Testing
   }
 
   @Test func idleTimeoutLocks() throws {
-    guard CLI.available else { return }
     let path = try Self.copyOfFixture()
     let child = try CLIRunner.Child(["open", path, "--timeout", "1"])
     child.send("fixture")
@@ -58,7 +55,7 @@ import Testing
   /// second per megabyte), an unknown command is named on one line, cut to 40 characters (a megabyte line was
   /// echoed whole), and lines that arrived in one block all run before the idle timeout (the timeout waits for
   /// input only when no line is buffered).
-  @Test(.enabled(if: CLI.available)) func scriptsAreReadInBlocks() throws {
+  @Test func scriptsAreReadInBlocks() throws {
     let path = try Self.copyOfFixture()
     let junk = String(repeating: "x", count: 100_000)
     let script = ["fixture"] + [String](repeating: "ls Email", count: 2_000) + [junk, "show Email/Mail -a UserName"]

@@ -67,11 +67,9 @@ import VectorSupport
     #expect("\(try KeyFile(contents: raw))" == "KeyFile(<redacted>)")
   }
 
-  /// Reads a corpus key file, parsing XML with the test-only oracle parser until the library's XML reader is wired.
+  /// Reads a corpus key file.
   static func load(_ contents: [UInt8]) throws(KDBXError) -> KeyFile {
-    if KeyFile.isXMLReaderWired { return try KeyFile(contents: contents) }
-    let body = contents.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(contents.dropFirst(3)) : contents
-    return try KeyFile(contents: contents, parsedXML: TestXMLParser.parse(body))
+    try KeyFile(contents: contents)
   }
 
   @Test(
@@ -79,10 +77,6 @@ import VectorSupport
     arguments: Vectors.records("kdbx/corpus-keyfiles.vec").filter { $0.has("file") })
   func corpusKeyFiles(_ record: VectorRecord) throws {
     let contents = try #require(Corpus.file(record.string("file")))
-    if record.string("format").hasPrefix("xml") && !KeyFile.isXMLReaderWired {
-      // Until wired, the library refuses XML key files instead of hashing them as plain files.
-      #expect(throws: KDBXError.self) { try KeyFile(contents: contents) }
-    }
     if record.has("key") {
       let file = try Self.load(contents)
       #expect(file.keyBytes == record.bytes("key"))

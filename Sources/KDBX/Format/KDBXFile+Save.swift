@@ -165,6 +165,25 @@ extension KDBXFile {
     return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
   }
 
+  /// Checks, without a key and without running the KDF, that a save of `database` with `settings` would be
+  /// written: its document read as the open reads it, within the open's default limits (the check every save
+  /// runs). A tool that builds a database from input (an import) calls it before it asks for a password, so that
+  /// input too large or too deep for a vault is refused before anything is asked or written.
+  /// - Throws: what the save would throw for the content (``KDBXError/limitExceeded(what:value:limit:)`` and the
+  ///   open's other errors).
+  package static func checkSavable(_ database: Database, settings: SaveSettings) throws(KDBXError) {
+    try database.checkGroupNesting(.default)
+    let database = database.compactingBinaries()
+    let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
+    var stream = PlaintextInnerStream()
+    let xml = try StandardPrimitives().serializeDatabase(database, version: version, stream: &stream)
+    let binaries =
+      version.isKDBX4
+      ? database.binaries.binaries.map { InnerHeader.Binary(isProtected: $0.isProtected, data: $0.data) } : []
+    try KDBXFile.checkOpens(
+      xml: xml, binaries: binaries, options: .default)
+  }
+
   /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
   /// XML, compressed with `compression`. While the payload is compressed, the XML is read as the open reads it,
   /// with `limits` and the inner header's `binaries` (`DatabaseXMLReader.checkOpens`), so that what the save
@@ -177,7 +196,7 @@ extension KDBXFile {
     // that no save writes what the open refuses; `checksDocument` only keeps the document for the read-back.
     let check: @Sendable ([UInt8]) -> KDBXError? = { document in
       do throws(KDBXError) {
-        try DatabaseXMLReader<PlaintextInnerStream, ChaCha20RandomNumberGenerator, StandardPrimitives>.checkOpens(
+        try KDBXFile.checkOpens(
           xml: document, binaries: binaries, options: limits)
         return nil
       } catch {

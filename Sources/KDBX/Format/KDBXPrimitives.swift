@@ -4,11 +4,7 @@ import KDBXXML
 /// The lower-layer operations the KDBX codec needs, gathered in one protocol so that the container logic
 /// (``KDBXFile/open(bytes:key:primitives:random:options:)`` and ``KDBXFile/save(_:key:settings:primitives:random:)``)
 /// is written and tested once, and the concrete ciphers, KDFs, HMAC, gzip and XML are plugged in by one conformance.
-///
-/// LEAD-WIRE: write `struct StandardPrimitives: KDBXPrimitives` over KDBXCrypto (`AESKDF`, `Argon2`, `CBC<AES>`,
-/// `CBC<Twofish>`, `ChaCha20`, `Salsa20`, `SHA512`, `HMAC<SHA256>`), KDBXCompression (`Gzip`) and KDBXXML (the tree
-/// reader and `XMLWriter`), mapping their errors to ``KDBXError/crypto(_:)``, ``KDBXError/compression(_:)`` and
-/// ``KDBXError/xml(_:)``.
+/// `StandardPrimitives` is the conformance over KDBXCrypto, KDBXCompression and KDBXXML.
 package protocol KDBXPrimitives: GzipDecompressing {
   /// The inner random stream type (Salsa20 or ChaCha20, or a pass-through for ID 0).
   associatedtype Stream: InnerRandomStream

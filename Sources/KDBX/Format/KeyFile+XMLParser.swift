@@ -3,10 +3,7 @@ import KDBXXML
 extension KeyFile {
   /// Parses `contents` as an XML document, returning its root element, or `nil` when the file is not XML (so the
   /// binary, hex and hashed forms are tried next, in KeePass's order). A UTF-8 byte order mark is skipped.
-  ///
-  /// LEAD-WIRE (XML reader): this is the only place key files meet the XML parser. Replace the body's placeholder
-  /// with the `KDBXXML` tree reader, returning `nil` when the bytes are not well-formed XML. Until then, a file that
-  /// looks like an XML key file is refused with a clear error instead of being hashed as a plain file.
+  /// This is the only place key files meet the XML reader (the `KDBXXML` tree reader, depth 16).
   static func xmlDocument(from contents: [UInt8]) throws(KDBXError) -> XMLElement? {
     var start = 0
     if contents.count >= 3, contents[0] == 0xEF, contents[1] == 0xBB, contents[2] == 0xBF { start = 3 }
@@ -17,7 +14,4 @@ extension KeyFile {
     options.limits.maximumDepth = 16
     return try? XMLElement.parse(Array(contents[start...]), options: options)
   }
-
-  /// Whether XML key files can be read.
-  static let isXMLReaderWired = true
 }

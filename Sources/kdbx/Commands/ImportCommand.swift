@@ -61,6 +61,12 @@ enum ImportCommand {
     }
     if let imported = try ForeignImport.read(bytes, source: xmlPath, columns: columns) {
       let database = try imported.vault.database()
+      // What no save could write (the open's limits) is refused before the password is asked for.
+      do throws(KDBXError) {
+        try KDBXFile.checkSavable(database, settings: settings)
+      } catch {
+        throw .failure("cannot import \(TerminalText.line(xmlPath)): \(error.description)")
+      }
       let key = try CreateCommand.newKey(
         path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
       if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }

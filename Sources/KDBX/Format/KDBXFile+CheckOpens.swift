@@ -1,0 +1,47 @@
+import KDBXXML
+
+/// The check every save runs on the document it writes: the open's own model reader, with the open's limits and
+/// counting rules (``LoadOptions``: depth, nodes, group nesting, what the model may hold), so that no save writes
+/// a file that the open refuses.
+extension KDBXFile {
+  /// Reads `xml` as `DatabaseXMLReader.read(xml:...)` does when a file is opened, on the
+  /// calling thread, but drops each entry once it is read and charged, so that it needs the memory of one entry,
+  /// not of the model. Protected values are read without the inner random stream: the check needs their sizes,
+  /// which the stream does not change, not their contents.
+  /// - Throws: what the open would throw for this document.
+  package static func checkOpens(xml: [UInt8], binaries: [InnerHeader.Binary], options: LoadOptions)
+    throws(KDBXError)
+  {
+    var readerOptions = XMLReader.Options()
+    readerOptions.limits.maximumDepth = options.maxXMLDepth
+    // Values are read, charged and dropped: one empty protected value stands for every protected value (the
+    // charge is made on the bytes before it is made), so no pad is drawn for each.
+    var pads = SplitMixPads()
+    let placeholder = ProtectedValue(bytes: [], using: &pads)
+    let limit = DatabaseXMLReader<PlaintextInnerStream, SplitMixPads, StandardPrimitives>.heldByteLimit(
+      xmlByteCount: xml.count)
+    let gzip = StandardPrimitives()
+    var xmlReader = XMLReader(bytes: xml, options: readerOptions)
+    // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
+    try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
+      var reader = DatabaseModelReader<XMLReader>(
+        source: source, options: options, heldByteLimit: limit, applyStream: { _ in }, protect: { _ in placeholder },
+        decompress: { (bytes, limit) throws(KDBXError) in try gzip.decompressGzip(bytes, maxOutputByteCount: limit) })
+      reader.keepsEntries = false
+      _ = try reader.readDocument(binaries: binaries)
+    }
+  }
+}
+
+/// The generator of the one placeholder value of `KDBXFile.checkOpens(xml:binaries:options:)` (it pads no
+/// secret).
+struct SplitMixPads: RandomNumberGenerator {
+  var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
