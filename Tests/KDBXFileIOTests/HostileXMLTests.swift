@@ -282,7 +282,7 @@ enum HostileVault {
     let saved = try KDBXFile.write(
       Database(root: Group(uuid: .zero, name: "Root")),
       key: CompositeKey(password: HostileXMLTests.password), settings: settings,
-      primitives: RawXMLPrimitives(parts: parts), random: &random)
+      primitives: RawXMLPrimitives(parts: parts), random: &random, checksLimits: false)
     let path = try TestScratch.directory("kdbx-hostile") + "/vault.kdbx"
     try Data(saved.bytes).write(to: URL(fileURLWithPath: path))
     return path

@@ -76,14 +76,16 @@ extension KDBXFile {
   /// kept in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
   ///
   /// `limits` are the open's limits the save keeps to (the defaults: a file that ``open(bytes:key:options:)``
-  /// with its default options accepts; tests lower them to check the boundaries).
+  /// with its default options accepts; tests lower them to check the boundaries). `checksLimits` false writes
+  /// the document unchecked: only for tests that make deliberately hostile files for the open to refuse.
   package static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator, checksDocument: Bool = false, limits: LoadOptions = .default
+    random: inout some RandomNumberGenerator, checksDocument: Bool = false, limits: LoadOptions = .default,
+    checksLimits: Bool = true
   ) throws(KDBXError) -> SavedFile {
     try write(
       database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true,
-      checksDocument: checksDocument, limits: limits)
+      checksDocument: checksDocument, limits: checksLimits ? limits : nil)
   }
 
   /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `saltsKDF` false the KDF seed or salt of
@@ -91,7 +93,7 @@ extension KDBXFile {
   static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator, saltsKDF: Bool, checksDocument: Bool = false,
-    limits: LoadOptions = .default
+    limits: LoadOptions? = .default
   ) throws(KDBXError) -> SavedFile {
     if !database.omittedOnLoad.isEmpty {
       var parts: [String] = []
@@ -102,7 +104,7 @@ extension KDBXFile {
     // The open's limits, checked before anything is written: the group tree here (it may be of any depth when it
     // was built through the API, and the walk below must not go deeper), the document when it has been written
     // (`serializeAndCompress`).
-    try database.checkGroupNesting(limits)
+    if let limits { try database.checkGroupNesting(limits) }
     var database = database.compactingBinaries()
     var kdf = settings.kdf
     if !key.isTransformed && saltsKDF {
@@ -186,15 +188,16 @@ extension KDBXFile {
 
   /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
   /// XML, compressed with `compression`. While the payload is compressed, the XML is read as the open reads it,
-  /// with `limits` and the inner header's `binaries` (`DatabaseXMLReader.checkOpens`), so that what the save
+  /// with `limits` and the inner header's `binaries` (`KDBXFile.checkOpens`), so that what the save
   /// writes opens.
   private static func serializeAndCompress<P: KDBXPrimitives, S: InnerRandomStream>(
     _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], binaries: [InnerHeader.Binary],
-    checksDocument: Bool, limits: LoadOptions, compression: CompressionAlgorithm, primitives: P
+    checksDocument: Bool, limits: LoadOptions?, compression: CompressionAlgorithm, primitives: P
   ) throws(KDBXError) -> (document: [UInt8]?, payload: [UInt8]) {
     // Every save reads its document with the open's own reader and limits (dropping each entry once read), so
     // that no save writes what the open refuses; `checksDocument` only keeps the document for the read-back.
     let check: @Sendable ([UInt8]) -> KDBXError? = { document in
+      guard let limits else { return nil }
       do throws(KDBXError) {
         try KDBXFile.checkOpens(
           xml: document, binaries: binaries, options: limits)
