@@ -159,7 +159,7 @@ struct ECDSAP256Tests {
 }
 
 /// a - b for 32-byte big-endian numbers with a >= b.
-func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+private func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
   var out = [UInt8](repeating: 0, count: 32)
   var borrow = 0
   for index in (0..<32).reversed() {

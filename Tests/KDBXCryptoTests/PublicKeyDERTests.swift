@@ -212,7 +212,7 @@ struct PublicKeyDERTests {
 
 extension String {
   /// Replaces every occurrence of `target` (no Foundation).
-  func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+  fileprivate func replacingOccurrences(_ target: String, _ replacement: String) -> String {
     var result = ""
     var rest = Substring(self)
     while let range = rest.firstRange(of: target) {

@@ -79,8 +79,7 @@ struct Ed25519Point: Sendable {
   static func select(_ table: [Ed25519Point], start: Int, digit: UInt64) -> Ed25519Point {
     var result = Ed25519Point.identity
     for index in 0..<16 {
-      let difference = UInt64(index) ^ digit
-      let mask = ((difference | (0 &- difference)) >> 63) &- 1
+      let mask = secretSelectMask(UInt64(index), digit)
       result = result.selecting(table[start + index], where: mask)
     }
     return result

@@ -133,20 +133,58 @@ struct Limbs256: Sendable {
   func lessThanMask(_ other: Limbs256) -> UInt64 { 0 &- subtracting(other).borrow }
 }
 
+// The carries and borrows below are computed with bitwise formulas (Hacker's Delight §2-13), never through a
+// `Bool`: the optimizer turns `overflow ? 1 : 0` into `select`s, and the x86 back end may turn those into
+// conditional branches, whose timing depends on the data (measured: `kdbx-bench ct-p256`).
+
+/// All ones when `digit == index`, else zero, hidden from the optimizer.
+///
+/// Table lookups with a secret index visit every entry and keep one with this mask. Seen through, the optimizer
+/// proves the mask is 0 or all ones and turns the masked select into a branch on `index == digit`, a branch on the
+/// secret (found in `objdump` of kdbx-bench and by `kdbx-bench ct-p256`). `@inline(never)` and `@_optimize(none)`
+/// keep this a real call whose result the caller cannot reason about, as `SecureBytes.zero` does for its stores.
+@inline(never)
+@_optimize(none)
+func secretSelectMask(_ index: UInt64, _ digit: UInt64) -> UInt64 {
+  let difference = index ^ digit
+  return ((difference | (0 &- difference)) >> 63) &- 1
+}
+
+/// `mask` (0 or all ones), hidden from the optimizer the same way, for the conditional subtractions of the modular
+/// arithmetic: seen through, LLVM's select optimization turns `a ^ (mask & (a ^ b))` inside the scalar
+/// multiplication loops into a branch on a carry of secret values (found in `objdump` of kdbx-bench).
+@inline(never)
+@_optimize(none)
+func hiddenMask(_ mask: UInt64) -> UInt64 { mask }
+
+/// The carry out of `a + b = sum` (mod 2^64), as 0 or 1.
+@inline(__always)
+func carryBit(_ a: UInt64, _ b: UInt64, _ sum: UInt64) -> UInt64 {
+  ((a & b) | ((a | b) & ~sum)) >> 63
+}
+
+/// The borrow out of `a - b = difference` (mod 2^64), as 0 or 1.
+@inline(__always)
+func borrowBit(_ a: UInt64, _ b: UInt64, _ difference: UInt64) -> UInt64 {
+  ((~a & b) | ((~a | b) & difference)) >> 63
+}
+
 /// `a + b + carry` and the carry out; `carry` is 0 or 1.
 @inline(__always)
 func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: UInt64) -> (UInt64, UInt64) {
-  let (s0, o0) = a.addingReportingOverflow(b)
-  let (s1, o1) = s0.addingReportingOverflow(carry)
-  return (s1, (o0 ? 1 : 0) | (o1 ? 1 : 0))
+  // Wrapping additions: the carry out is recovered from the operands.
+  let s0 = a &+ b
+  let s1 = s0 &+ carry
+  return (s1, carryBit(a, b, s0) | carryBit(s0, carry, s1))
 }
 
 /// `a - b - borrow` and the borrow out; `borrow` is 0 or 1.
 @inline(__always)
 func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: UInt64) -> (UInt64, UInt64) {
-  let (d0, o0) = a.subtractingReportingOverflow(b)
-  let (d1, o1) = d0.subtractingReportingOverflow(borrow)
-  return (d1, (o0 ? 1 : 0) | (o1 ? 1 : 0))
+  // Wrapping subtractions: the borrow out is recovered from the operands.
+  let d0 = a &- b
+  let d1 = d0 &- borrow
+  return (d1, borrowBit(a, b, d0) | borrowBit(d0, borrow, d1))
 }
 
 /// `a * b + c + d` as a high and a low word. It cannot overflow: (2^64-1)^2 + 2(2^64-1) = 2^128 - 1.
@@ -155,7 +193,8 @@ func multiplyAdd(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> (high: U
   let product = a.multipliedFullWidth(by: b)
   let (l0, o0) = product.low.addingReportingOverflow(c)
   let (l1, o1) = l0.addingReportingOverflow(d)
-  // The high word cannot wrap (bound above), so `&+` is exact here.
+  // The high word cannot wrap (bound above), so `&+` is exact here. Each flag is added straight into a word, which
+  // compiles to `adc` (checked: no branch in the Montgomery product, `objdump` of kdbx-bench).
   return (product.high &+ (o0 ? 1 : 0) &+ (o1 ? 1 : 0), l1)
 }
 
@@ -243,7 +282,7 @@ struct Residue<M: MontgomeryModulus>: Sendable {
     // t < 2m: subtract m once when t >= m.
     let value = Limbs256(t.0, t.1, t.2, t.3)
     let (reduced, borrow) = value.subtracting(M.modulus)
-    let keepReduced = 0 &- (t.4 | (borrow ^ 1))
+    let keepReduced = hiddenMask(0 &- (t.4 | (borrow ^ 1)))
     return Residue(montgomery: value.selecting(reduced, where: keepReduced))
   }
 
@@ -251,7 +290,7 @@ struct Residue<M: MontgomeryModulus>: Sendable {
   static func + (lhs: Residue, rhs: Residue) -> Residue {
     let (sum, carry) = lhs.limbs.adding(rhs.limbs)
     let (reduced, borrow) = sum.subtracting(M.modulus)
-    let keepReduced = 0 &- (carry | (borrow ^ 1))
+    let keepReduced = hiddenMask(0 &- (carry | (borrow ^ 1)))
     return Residue(montgomery: sum.selecting(reduced, where: keepReduced))
   }
 
@@ -259,7 +298,7 @@ struct Residue<M: MontgomeryModulus>: Sendable {
   static func - (lhs: Residue, rhs: Residue) -> Residue {
     let (difference, borrow) = lhs.limbs.subtracting(rhs.limbs)
     let m = M.modulus
-    let mask = 0 &- borrow
+    let mask = hiddenMask(0 &- borrow)
     let correction = Limbs256(m.w0 & mask, m.w1 & mask, m.w2 & mask, m.w3 & mask)
     return Residue(montgomery: difference.adding(correction).value)
   }

@@ -109,8 +109,7 @@ struct P256Point: Sendable {
   static func select(_ table: [P256Point], start: Int, digit: UInt64) -> P256Point {
     var result = P256Point.identity
     for index in 0..<16 {
-      let difference = UInt64(index) ^ digit
-      let mask = ((difference | (0 &- difference)) >> 63) &- 1
+      let mask = secretSelectMask(UInt64(index), digit)
       result = result.selecting(table[start + index], where: mask)
     }
     return result
