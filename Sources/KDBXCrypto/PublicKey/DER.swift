@@ -50,6 +50,8 @@ struct DERReader {
         length = length << 8 | Int(bytes[cursor])
         cursor += 1
       }
+      // Four bytes can exceed Int.max on 32-bit platforms: a negative length is refused, not used.
+      guard length >= 0 else { throw error("length does not fit in an Int") }
       // X.690 §10.1: the long form only for lengths above 127, in the fewest bytes.
       guard length >= 0x80, bytes[cursor - count] != 0 else { throw error("non-minimal length") }
     }

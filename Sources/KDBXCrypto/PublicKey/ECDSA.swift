@@ -68,6 +68,7 @@ extension P256.Signing {
       defer { SecureBytes.wipe(&key) }
       let d = P256.Scalar(reducing: Limbs256(bigEndian: key[...]) ?? .zero)
       var nonces = RFC6979Nonces(key: key, reducedHash: eScalar.value.bigEndianBytes)
+      defer { nonces.wipe() }
       while true {
         let k = nonces.next()
         guard let rx = P256Point.generatorMultiple(k).affine?.x else { continue }
@@ -214,6 +215,12 @@ struct RFC6979Nonces {
     k = HMAC<SHA256>.authenticationCode(for: material, key: k).bytes
     SecureBytes.wipe(&material)
     v = HMAC<SHA256>.authenticationCode(for: v, key: k).bytes
+  }
+
+  /// Zeroes K and V (the arrays they replaced along the way are gone without being zeroed: see `SecureBytes`).
+  mutating func wipe() {
+    SecureBytes.wipe(&k)
+    SecureBytes.wipe(&v)
   }
 
   /// The next candidate k in 1...n-1 (step h; after a rejected or unusable k, step h.3 first).
