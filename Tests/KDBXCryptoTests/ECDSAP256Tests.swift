@@ -17,6 +17,18 @@ struct ECDSAP256Tests {
     #expect(key.publicKey.isValidSignature(signature, for: record.bytes("msg")))
   }
 
+  @Test("edge cases (r, s out of range, high s, bad keys)", arguments: Vectors.records("ecdsa-p256/edge-cases.vec"))
+  func edgeCases(_ record: VectorRecord) {
+    let valid = record.int("valid") == 1
+    guard let key = try? P256.Signing.PublicKey(sec1Representation: record.bytes("pk")),
+      let signature = try? P256.Signing.ECDSASignature(rawRepresentation: record.bytes("sig"))
+    else {
+      #expect(!valid, "a valid record's key and signature must load")
+      return
+    }
+    #expect(key.isValidSignature(signature, for: record.bytes("msg")) == valid)
+  }
+
   @Test("NIST CAVP SigVer P-256/SHA-256", arguments: Vectors.records("ecdsa-p256/cavp-sigver.vec"))
   func sigVer(_ record: VectorRecord) throws {
     let signature = try P256.Signing.ECDSASignature(rawRepresentation: record.bytes("r") + record.bytes("s"))

@@ -4,6 +4,9 @@
 Sources:
 - rfc6979-a25.vec: RFC 6979 Appendix A.2.5 (P-256 key, SHA-256 "sample" and "test"), values copied from the RFC
   text; each (r, s) is checked against PyPI `cryptography` deterministic signing and verification.
+- edge-cases.vec: our own cases from the RFC 6979 "sample" signature (r or s zero, n, p or swapped; high s = n - s,
+  which ECDSA accepts; off-curve, infinity, x = p and other keys; wrong lengths), each checked against PyPI
+  `cryptography` where it can express the case (checked = 1).
 - cavp-sigver.vec, cavp-siggen.vec, cavp-keypair.vec: NIST CAVP ECDSA (FIPS 186-3) SigVer.rsp, SigGen.txt and
   KeyPair.rsp, the [P-256,SHA-256] and [P-256] sections only, from PyPI cryptography-vectors
   (asymmetric/ECDSA/FIPS_186-3/). NIST test data is public domain (US government work).
@@ -14,9 +17,13 @@ import importlib.metadata
 import os
 
 import cryptography_vectors
-from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "ecdsa-p256")
@@ -105,9 +112,61 @@ def write(name, lines):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, name), "w") as handle:
         handle.write("\n".join(lines).rstrip("\n") + "\n")
-    print(name, sum(1 for l in lines if l.startswith("qx =")), "records")
+    print(name, sum(1 for l in lines if l.startswith("qx =") or l.startswith("pk =")), "records")
+
+
+def accepted_by_cryptography(pk, msg, r, s):
+    try:
+        key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(pk))
+        key.verify(encode_dss_signature(r, s), bytes.fromhex(msg), ec.ECDSA(hashes.SHA256()))
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+def edge_cases():
+    pk = "04" + RFC6979_UX + RFC6979_UY
+    msg = b"sample".hex()
+    _, _, r_hex, s_hex = RFC6979_CASES[0]
+    r, s = int(r_hex, 16), int(s_hex, 16)
+    other = ec.derive_private_key(2, ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint).hex()
+    compressed = ("02" if int(RFC6979_UY, 16) % 2 == 0 else "03") + RFC6979_UX
+    hx = lambda value: "%064x" % value
+    cases = [
+        ("the RFC 6979 signature", pk, msg, hx(r) + hx(s), 1, True),
+        ("high s: n - s (ECDSA accepts both; FIPS 186-5 §6.4.2)", pk, msg, hx(r) + hx(N - s), 1, True),
+        ("compressed public key (SEC 1 §2.3.4)", compressed, msg, hx(r) + hx(s), 1, True),
+        ("r = 0 (FIPS 186-5 §6.4.2 step 2: r in [1, n-1])", pk, msg, hx(0) + hx(s), 0, True),
+        ("s = 0", pk, msg, hx(r) + hx(0), 0, True),
+        ("r = n", pk, msg, hx(N) + hx(s), 0, True),
+        ("s = n", pk, msg, hx(r) + hx(N), 0, True),
+        ("r = p", pk, msg, hx(P) + hx(s), 0, True),
+        ("s = 2^256 - 1", pk, msg, hx(r) + hx(2**256 - 1), 0, True),
+        ("r and s swapped", pk, msg, hx(s) + hx(r), 0, True),
+        ("message changed", pk, b"samplf".hex(), hx(r) + hx(s), 0, True),
+        ("another key (2G)", other, msg, hx(r) + hx(s), 0, True),
+        ("public key off the curve (y + 1)", "04" + RFC6979_UX + hx(int(RFC6979_UY, 16) + 1), msg, hx(r) + hx(s), 0,
+         False),
+        ("public key at infinity (00, SEC 1 §2.3.4)", "00", msg, hx(r) + hx(s), 0, False),
+        ("public key with x = p", "02" + hx(P), msg, hx(r) + hx(s), 0, False),
+        ("public key of 64 bytes (no prefix)", RFC6979_UX + RFC6979_UY, msg, hx(r) + hx(s), 0, False),
+        ("signature of 63 bytes", pk, msg, (hx(r) + hx(s))[:-2], 0, False),
+        ("signature of 65 bytes", pk, msg, hx(r) + hx(s) + "00", 0, False),
+    ]
+    lines = ["# SOURCE: our own ECDSA P-256 edge cases around RFC 6979 A.2.5 \"sample\", by Vectors/tools/ecdsa_p256_vectors.py.",
+             "# checked = 1: PyPI cryptography %s agrees with `valid`. Fields: pk (SEC 1), msg, sig (r || s), valid, checked."
+             % importlib.metadata.version("cryptography"), ""]
+    for reason, key, message, signature, valid, checked in cases:
+        if checked:
+            got = accepted_by_cryptography(key, message, int(signature[:64], 16), int(signature[64:], 16))
+            assert got == bool(valid), reason
+        lines += ["# " + reason, "pk = " + key, "msg = " + message, "sig = " + signature, "valid = %d" % valid,
+                  "checked = %d" % checked, ""]
+    write("edge-cases.vec", lines)
 
 
 if __name__ == "__main__":
     rfc6979()
+    edge_cases()
     cavp()

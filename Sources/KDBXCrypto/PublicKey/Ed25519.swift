@@ -53,7 +53,9 @@ extension Ed25519 {
 
     /// SHA-512(seed) (RFC 8032 §5.1.5 step 1).
     static func expand(_ seed: SecureBytes) -> [UInt8] {
-      seed.withUnsafeBytes { SHA512.hash($0).bytes }
+      var copy = seed.bytes
+      defer { SecureBytes.wipe(&copy) }
+      return SHA512.hash(copy).bytes
     }
 
     /// The first half of the expanded key, pruned (RFC 8032 §5.1.5 step 2): low three bits and the top bit
