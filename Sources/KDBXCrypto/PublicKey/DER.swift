@@ -25,8 +25,10 @@ struct DERReader {
   /// The tag of the next element, or `nil` at the end.
   var peekTag: UInt8? { isAtEnd ? nil : bytes[offset] }
 
+  /// An error at the current position. Nested readers share the indices of the outermost input, so the offset
+  /// counts from its first byte.
   func error(_ reason: String) -> PublicKeyError {
-    .malformedDER(reason: reason, offset: offset - bytes.startIndex)
+    .malformedDER(reason: reason, offset: offset)
   }
 
   /// Reads one tag-length-value and returns the tag and the contents.

@@ -92,6 +92,7 @@ public enum PEM {
   static func base64Decode(_ text: ArraySlice<UInt8>) throws(PublicKeyError) -> [UInt8] {
     var symbols: [UInt8] = []
     symbols.reserveCapacity(text.count)
+    defer { SecureBytes.wipe(&symbols) }  // the Base64 of a private key is as secret as the key
     for character in text where !(character == 0x20 || character == 0x09 || character == 0x0a || character == 0x0d) {
       symbols.append(character)
     }

@@ -13,11 +13,11 @@ public enum SigningPrivateKey: Sendable {
 
   /// Reads the first PEM block of `text`: `PRIVATE KEY` or `EC PRIVATE KEY` (RFC 7468 §10, §13; RFC 5915 §4).
   public init(pemRepresentation text: String) throws(PublicKeyError) {
-    let (label, der) = try PEM.decode(text)
-    var bytes = der
-    defer { SecureBytes.wipe(&bytes) }
+    var decoded = try PEM.decode(text)
+    defer { SecureBytes.wipe(&decoded.der) }
+    let label = decoded.label
     switch label {
-    case "PRIVATE KEY", "EC PRIVATE KEY": try self.init(derRepresentation: bytes)
+    case "PRIVATE KEY", "EC PRIVATE KEY": try self.init(derRepresentation: decoded.der)
     case "ENCRYPTED PRIVATE KEY": throw .unsupportedAlgorithm("encrypted PKCS#8 (RFC 5958 §3)")
     case "RSA PRIVATE KEY": throw .unsupportedAlgorithm("rsaEncryption")
     default: throw .malformedPEM(reason: "expected a PRIVATE KEY or EC PRIVATE KEY block, found \(label)")
