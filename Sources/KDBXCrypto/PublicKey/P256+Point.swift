@@ -81,9 +81,47 @@ struct P256Point: Sendable {
     return P256Point(x: x3, y: y3, z: z3)
   }
 
-  /// 2P (the complete addition with both inputs equal).
+  /// 2P by the exception-free doubling formula (Renes-Costello-Batina 2016, Algorithm 6, a = -3): valid for every
+  /// input, the point at infinity included.
   @inline(__always)
-  var doubled: P256Point { self + self }
+  var doubled: P256Point {
+    let b = Field.curveB
+    var t0 = x.squared
+    let t1 = y.squared
+    var t2 = z.squared
+    var t3 = x * y
+    t3 = t3 + t3
+    var z3 = x * z
+    z3 = z3 + z3
+    var y3 = b * t2
+    y3 = y3 - z3
+    var x3 = y3 + y3
+    y3 = x3 + y3
+    x3 = t1 - y3
+    y3 = t1 + y3
+    y3 = x3 * y3
+    x3 = x3 * t3
+    t3 = t2 + t2
+    t2 = t2 + t3
+    z3 = b * z3
+    z3 = z3 - t2
+    z3 = z3 - t0
+    t3 = z3 + z3
+    z3 = z3 + t3
+    t3 = t0 + t0
+    t0 = t3 + t0
+    t0 = t0 - t2
+    t0 = t0 * z3
+    y3 = y3 + t0
+    t0 = y * z
+    t0 = t0 + t0
+    z3 = t0 * z3
+    x3 = x3 - z3
+    z3 = t0 * t1
+    z3 = z3 + z3
+    z3 = z3 + z3
+    return P256Point(x: x3, y: y3, z: z3)
+  }
 
   /// -P.
   var negated: P256Point { P256Point(x: x, y: y.negated, z: z) }
