@@ -40,9 +40,17 @@ for argument in CommandLine.arguments.dropFirst() {
       exit(1)
     }
     exit(deriveOnce(variant: values[0] == "d" ? .d : .id, mebibytes: memory, iterations: passes, lanes: lanes))
+  case "--emit-signatures":
+    // Signatures and PEM keys made by the library, for Vectors/tools/signature_crosscheck.py.
+    let value = CommandLine.arguments.drop { $0 != "--emit-signatures" }.dropFirst().first.flatMap { Int($0) }
+    exit(emitSignatures(count: value ?? 1000))
+  case "ct-p256", "ct-ed25519":
+    // dudect-style constant-time check of signing (Welch's t-test, fixed vs random keys).
+    let value = CommandLine.arguments.drop { $0 != argument }.dropFirst().first.flatMap { Int($0) }
+    exit(constantTimeCheck(argument, samples: value ?? 100_000))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--derive d|id MiB T P] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--derive d|id MiB T P] [--emit-signatures N] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())
@@ -52,7 +60,7 @@ for argument in CommandLine.arguments.dropFirst() {
 // Built after the arguments are read, so that `--derive` and `--write-document` do not pay for the registrations.
 let allBenchmarks: [Benchmark] =
   hashBenchmarks() + cipherBenchmarks() + kdfBenchmarks() + compressionBenchmarks() + xmlBenchmarks()
-  + kdbxBenchmarks() + mergeBenchmarks() + modelBenchmarks()
+  + kdbxBenchmarks() + mergeBenchmarks() + modelBenchmarks() + publicKeyBenchmarks()
 
 let selected = allBenchmarks.filter { benchmark in
   filters.isEmpty || filters.contains { benchmark.name.lowercased().contains($0) }

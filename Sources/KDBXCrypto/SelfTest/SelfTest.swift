@@ -1,7 +1,7 @@
 /// A known-answer self-test of the primitives in `KDBXCrypto`, small enough to run at every app start.
 ///
 /// It checks SHA-1/256/512, HMAC, AES-256 (table-based and bitsliced constant-time kernels), CBC, Twofish,
-/// ChaCha20, Salsa20, BLAKE2b, Argon2d/i/id (32 KiB) and AES-KDF against published vectors (each result names
+/// ChaCha20, Salsa20, BLAKE2b, Argon2d/i/id (32 KiB), AES-KDF, ECDSA P-256 and Ed25519 against published vectors (each result names
 /// its source: the RFC section, the NIST file, the KeePass file; all of them are kept in `Vectors/`), and every
 /// fast kernel against the library's reference path on fixed pseudo-random input, so that a miscompiled fast
 /// path is caught too. This is what FIPS 140 calls a power-on self-test, and what KeePassXC runs at start-up.
@@ -36,6 +36,7 @@ public enum SelfTest {
     checkBlockCiphers(&recorder)
     checkStreamCiphers(&recorder)
     checkKDFs(&recorder)
+    checkSignatures(&recorder)
   }
 
   static func hex(_ text: String) -> [UInt8] { SelfTestResult.bytes(hex: text) }
@@ -362,5 +363,37 @@ extension SelfTest {
         key: [UInt8](repeating: 0, count: 32), seed: [UInt8](repeating: 0, count: 32), rounds: 1000,
         implementation: .constantTime)
     }
+  }
+}
+
+// MARK: - Public-key signatures
+
+extension SelfTest {
+  static func checkSignatures(_ recorder: inout SelfTestRecorder) {
+    let rfc6979 = "RFC 6979 A.2.5 P-256 SHA-256 \"sample\" (ecdsa-p256/rfc6979-a25.vec)"
+    let expectedECDSA = hex(
+      "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+        + "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8")
+    let message = Array("sample".utf8)
+    let p256 = try? P256.Signing.PrivateKey(
+      rawRepresentation: hex("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"))
+    recorder.record(
+      "ecdsa-p256-sign", rfc6979, expected: expectedECDSA,
+      actual: p256?.signature(for: message).rawRepresentation ?? [])
+    let signature = try? P256.Signing.ECDSASignature(rawRepresentation: expectedECDSA)
+    recorder.record(
+      "ecdsa-p256-verify", rfc6979 + ", verify (1 = valid)", expected: [1],
+      actual: [signature.map { p256?.publicKey.isValidSignature($0, for: message) == true ? 1 : 0 } ?? 0])
+    let rfc8032 = "RFC 8032 §7.1 TEST 1 (ed25519/rfc8032-7.1.vec)"
+    let expectedEd25519 = hex(
+      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+    )
+    let ed25519 = try? Ed25519.PrivateKey(
+      rawRepresentation: hex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"))
+    recorder.record(
+      "ed25519-sign", rfc8032, expected: expectedEd25519, actual: ed25519?.signature(for: []) ?? [])
+    recorder.record(
+      "ed25519-verify", rfc8032 + ", verify (1 = valid)", expected: [1],
+      actual: [ed25519?.publicKey.isValidSignature(expectedEd25519, for: []) == true ? 1 : 0])
   }
 }

@@ -1,0 +1,146 @@
+// Public-key benchmarks (ECDSA P-256, Ed25519), the signature emitter for the cross-check with PyPI cryptography
+// (Vectors/tools/signature_crosscheck.py) and a dudect-style constant-time check. Registered in main.swift through
+// `publicKeyBenchmarks()`, `emitSignatures(count:)` and `constantTimeCheck(_:samples:)`.
+import KDBXCrypto
+
+func publicKeyBenchmarks() -> [Benchmark] {
+  let message = Array("a passkey assertion: authenticatorData || SHA-256(clientDataJSON)".utf8)
+  return [
+    Benchmark(name: "p256-sign", unit: .perSecond(itemsPerIteration: 1, label: "sign/s")) {
+      var random = BenchRandom(seed: 0x9256)
+      let key = try? P256.Signing.PrivateKey(rawRepresentation: [1] + random.bytes(31))
+      return { iterations in
+        for _ in 0..<iterations { blackHole(key?.signature(for: message)) }
+      }
+    },
+    Benchmark(name: "p256-verify", unit: .perSecond(itemsPerIteration: 1, label: "verify/s")) {
+      var random = BenchRandom(seed: 0x9256)
+      let key = try? P256.Signing.PrivateKey(rawRepresentation: [1] + random.bytes(31))
+      let signature = key?.signature(for: message)
+      return { iterations in
+        for _ in 0..<iterations {
+          if let key, let signature { blackHole(key.publicKey.isValidSignature(signature, for: message)) }
+        }
+      }
+    },
+    Benchmark(name: "ed25519-sign", unit: .perSecond(itemsPerIteration: 1, label: "sign/s")) {
+      var random = BenchRandom(seed: 0xed25)
+      let key = try? Ed25519.PrivateKey(rawRepresentation: random.bytes(32))
+      return { iterations in
+        for _ in 0..<iterations { blackHole(key?.signature(for: message)) }
+      }
+    },
+    Benchmark(name: "ed25519-verify", unit: .perSecond(itemsPerIteration: 1, label: "verify/s")) {
+      var random = BenchRandom(seed: 0xed25)
+      let key = try? Ed25519.PrivateKey(rawRepresentation: random.bytes(32))
+      let signature = key?.signature(for: message) ?? []
+      return { iterations in
+        for _ in 0..<iterations { blackHole(key?.publicKey.isValidSignature(signature, for: message)) }
+      }
+    },
+  ]
+}
+
+private func hex(_ bytes: [UInt8]) -> String { SelfTestResult.hex(bytes) }
+
+/// Prints `count` signatures per algorithm made by this library, one a line, for
+/// Vectors/tools/signature_crosscheck.py to verify with PyPI cryptography:
+/// `ecdsa-p256 SPKI-DER MESSAGE SIGNATURE-DER`, `ed25519 PUBLIC-KEY MESSAGE SIGNATURE`, and for every key its PEM
+/// (`pem PEM-AS-HEX PUBLIC-KEY`), all hexadecimal. A new key every 100 signatures. Returns the exit status.
+func emitSignatures(count: Int) -> Int32 {
+  var random = BenchRandom(seed: 0x0c55)
+  var p256: P256.Signing.PrivateKey?
+  var ed25519: Ed25519.PrivateKey?
+  for index in 0..<count {
+    if index % 100 == 0 {
+      var seed = random.bytes(32)
+      seed[0] &= 0x7f  // below the P-256 order
+      p256 = try? P256.Signing.PrivateKey(rawRepresentation: seed)
+      ed25519 = try? Ed25519.PrivateKey(rawRepresentation: random.bytes(32))
+      guard let p256, let ed25519 else { return 1 }
+      print("pem \(hex(Array(p256.pemRepresentation.utf8))) \(hex(p256.publicKey.sec1Representation()))")
+      print("pem \(hex(Array(p256.sec1PEMRepresentation.utf8))) \(hex(p256.publicKey.sec1Representation()))")
+      print("pem \(hex(Array(ed25519.pemRepresentation.utf8))) \(hex(ed25519.publicKey.rawRepresentation))")
+    }
+    let message = random.bytes(index % 64)
+    guard let p256, let ed25519 else { return 1 }
+    let signature = p256.signature(for: message).derRepresentation
+    print("ecdsa-p256 \(hex(p256.publicKey.derRepresentation)) \(hex(message)) \(hex(signature))")
+    print("ed25519 \(hex(ed25519.publicKey.rawRepresentation)) \(hex(message)) \(hex(ed25519.signature(for: message)))")
+  }
+  return 0
+}
+
+/// Welch's t statistic of two samples (dudect: Reparaz, Balasch and Verbauwhede, "Dude, is my code constant
+/// time?", DATE 2017).
+private func welch(_ a: [Double], _ b: [Double]) -> Double {
+  func moments(_ values: [Double]) -> (mean: Double, variance: Double) {
+    let mean = values.reduce(0, +) / Double(max(values.count, 1))
+    let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(values.count - 1, 1))
+    return (mean, variance)
+  }
+  let (meanA, varianceA) = moments(a)
+  let (meanB, varianceB) = moments(b)
+  let denominator = (varianceA / Double(max(a.count, 1)) + varianceB / Double(max(b.count, 1))).squareRoot()
+  return denominator > 0 ? (meanA - meanB) / denominator : 0
+}
+
+/// A dudect-style check of signing: `samples` timings of signing with one fixed key and message (class 0, 256 copies) against
+/// keys and messages drawn from a pool of 256 random ones (class 1), the class chosen at random for every sample.
+/// Prints Welch's t for all samples and for samples cropped at the 50th to 99th percentiles; |t| above 4.5 is
+/// dudect's sign of a leak. `which` is `ct-p256` or `ct-ed25519`. Returns the exit status.
+func constantTimeCheck(_ which: String, samples: Int) -> Int32 {
+  var random = BenchRandom(seed: 0xd0de)
+  let clock = ContinuousClock()
+  // Both classes are pools of 256 separately made keys (the fixed class: 256 copies of one key and message), made
+  // alternately (even entries fixed, odd entries random), so that memory placement and caching treat them alike and
+  // only the secret values differ.
+  // The fixed key and message are themselves random-looking (a hash of a label), with a Hamming weight like the
+  // random class's: a value like 0x4242... also draws less power, which can change the clock (Hertzbleed).
+  let fixedSeed = SHA256.hash(Array("dudect fixed key".utf8)).bytes
+  let fixedMessage = SHA256.hash(Array("dudect fixed message".utf8)).bytes
+  var sign: [() -> Void] = []
+  for index in 0..<512 {
+    let seed = index % 2 == 0 ? fixedSeed : random.bytes(32)
+    let message = index % 2 == 0 ? fixedMessage : random.bytes(32)
+    if which == "ct-p256" {
+      guard let key = try? P256.Signing.PrivateKey(rawRepresentation: [0x01] + seed.dropFirst()) else { return 1 }
+      let digest = SHA256.hash(message)
+      sign.append { blackHole(key.signature(forDigest: digest)) }
+    } else {
+      guard let key = try? Ed25519.PrivateKey(rawRepresentation: seed) else { return 1 }
+      sign.append { blackHole(key.signature(for: message)) }
+    }
+  }
+  // timings[2] and [3]: a control, class 0 split at random in two halves that sign the same fixed key and message;
+  // their t shows how large |t| gets from the machine and the cropping alone.
+  var timings: [[Double]] = [[], [], [], []]
+  for _ in 0..<1000 { sign[Int(random.next() % 512)]() }  // warm-up
+  for _ in 0..<samples {
+    let draw = random.next()
+    let group = Int(draw & 1)
+    let body = sign[2 * Int((draw >> 8) % 256) + group]
+    let elapsed = seconds(clock.measure(body))
+    timings[group].append(elapsed * 1e9)
+    if group == 0 { timings[2 + Int((draw >> 40) & 1)].append(elapsed * 1e9) }
+  }
+  let all = (timings[0] + timings[1]).sorted()
+  print("\(which): \(timings[0].count) fixed + \(timings[1].count) random samples")
+  print(
+    "median ns: fixed \(format(timings[0].sorted()[timings[0].count / 2])), random "
+      + "\(format(timings[1].sorted()[timings[1].count / 2]))")
+  var worst = abs(welch(timings[0], timings[1]))
+  var worstControl = abs(welch(timings[2], timings[3]))
+  print(
+    "t (all samples): \(format(welch(timings[0], timings[1]))), control \(format(welch(timings[2], timings[3])))")
+  for percentile in [50, 75, 90, 95, 99] {
+    let cut = all[min(all.count - 1, all.count * percentile / 100)]
+    let t = welch(timings[0].filter { $0 <= cut }, timings[1].filter { $0 <= cut })
+    let control = welch(timings[2].filter { $0 <= cut }, timings[3].filter { $0 <= cut })
+    worst = max(worst, abs(t))
+    worstControl = max(worstControl, abs(control))
+    print("t (below the \(percentile)th percentile, \(format(cut)) ns): \(format(t)), control \(format(control))")
+  }
+  print("max |t| = \(format(worst)) (dudect threshold 4.5); control (fixed vs fixed) max |t| = \(format(worstControl))")
+  return 0
+}
