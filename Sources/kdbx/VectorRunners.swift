@@ -34,6 +34,7 @@ enum VectorRunners {
     case "blake2b": return blake2b
     case "argon2": return argon2
     case "aeskdf": return aesKDF
+    case "ecdsa-p256", "ed25519", "pem", "crosscheck": return publicKeyRunner(folder: folder, name: name)
     default: return formatRunner(folder: folder, name: name, path: path)
     }
   }
