@@ -19,9 +19,11 @@ for argument in CommandLine.arguments.dropFirst() {
   switch argument {
   case "--list": listOnly = true
   case "--json": json = true
-  case "--write-document":
-    // Writes the benchmark XML document to standard output, for comparing with other tools.
-    let document = benchmarkDocument()
+  case "--write-document", "--write-large-document":
+    // Writes the benchmark XML document (or large_5000.kdbx's inner XML) to standard output, for comparing with
+    // other tools.
+    let document = argument == "--write-document" ? benchmarkDocument() : largeVaultDocument()
+    if document.isEmpty { exit(1) }
     var written = 0
     while written < document.count {
       let count = document[written...].withUnsafeBytes { descriptorWrite(1, $0.baseAddress, $0.count) }
@@ -42,7 +44,7 @@ for argument in CommandLine.arguments.dropFirst() {
     exit(deriveOnce(variant: values[0] == "d" ? .d : .id, mebibytes: memory, iterations: passes, lanes: lanes))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--derive d|id MiB T P] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())
