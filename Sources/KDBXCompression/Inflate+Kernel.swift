@@ -15,7 +15,7 @@ extension InflateState {
   /// Input bytes the fast loop needs ahead: two 8-byte refills per iteration, each loading 8 bytes.
   static let fastInputMargin = 32
   /// Output bytes the fast loop needs ahead: three literals, or a 258-byte match copied in 16-byte
-  /// words (up to 15 bytes of overshoot), with room to spare.
+  /// words (up to 31 bytes of overshoot), with room to spare.
   static let fastOutputMargin = 300
 
   mutating func decodeSymbols(_ input: [UInt8], _ output: inout [UInt8]) -> InflateKernelStatus {
@@ -248,20 +248,25 @@ extension InflateState {
   }
 
   /// Copies a match of `length` bytes from `distance` bytes back, in 16- or 8-byte words where the
-  /// distance allows. It may write up to 15 bytes past `position + length`.
+  /// distance allows. It may write up to 31 bytes past `position + length`.
   @inline(__always)
   static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, length: Int) {
-    // SAFETY: the caller guarantees position + length + 16 <= capacity and distance <= position.
+    // SAFETY: the caller guarantees position + max(length, 32) + 16 <= capacity and distance <= position.
     let destination = UnsafeMutableRawPointer(out + position)
     let source = UnsafeRawPointer(destination - distance)
     if distance >= 16 {
-      var index = 0
-      repeat {
+      // Most matches are at most 32 bytes long: two words without a loop test, then the rest.
+      destination.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+      destination.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+        as: SIMD16<UInt8>.self)
+      var index = 32
+      while index < length {
         destination.storeBytes(
           of: source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self), toByteOffset: index,
           as: SIMD16<UInt8>.self)
         index &+= 16
-      } while index < length
+      }
     } else if distance >= 8 {
       var index = 0
       repeat {
