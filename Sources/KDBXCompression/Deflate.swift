@@ -1,12 +1,15 @@
 /// DEFLATE compression (RFC 1951) of a whole buffer.
 ///
 /// Levels follow zlib's meaning: 0 stores, 1...3 use greedy matching over short hash chains,
-/// 4...9 use lazy matching (RFC 1951 §4) over longer chains; 6 is the default. Blocks end where the
-/// symbol statistics change (or at 32 Ki symbols), and each block is written as stored, fixed or
-/// dynamic Huffman, whichever is smallest, with length-limited codes (15 bits, 7 for the
-/// code-length code). Any RFC 1951 decoder (zlib, gzip, Python's `zlib`) reads the output.
+/// 4...9 use lazy matching (RFC 1951 §4) over longer chains; 6 is the default. The chains link
+/// positions with the same 4-byte prefix, and a table of the latest position of each 3-byte prefix
+/// finds 3-byte matches; the lazy levels take a literal and the match one byte later only when that
+/// match is worth more (longer, or as long with a much nearer distance). Blocks end where the symbol
+/// statistics change (or at 64 Ki symbols), and each block is written as stored, fixed or dynamic
+/// Huffman, whichever is smallest, with length-limited codes (15 bits, 7 for the code-length code).
+/// Any RFC 1951 decoder (zlib, gzip, Python's `zlib`) reads the output.
 ///
-/// Memory: the output, plus about 0.5 MiB of tables (hash heads and chains for the 32 KiB window,
+/// Memory: the output, plus about 0.7 MiB of tables (hash heads and chains for the 32 KiB window,
 /// the block's symbols).
 ///
 /// Not constant-time: timing and output depend on the data.
