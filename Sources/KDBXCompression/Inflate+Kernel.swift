@@ -77,12 +77,16 @@ extension InflateState {
     // Each iteration starts with at least 56 bits buffered and `entry` already looked up from them
     // (the lookup of the next symbol is issued before a match is copied, so the two overlap), and
     // ends with one word refill.
-    if let inp, inEnd &- inPos >= Self.fastInputMargin && outEnd &- outPos >= Self.fastOutputMargin {
+    // The fast loop runs while inPos <= inLimit and outPos <= outLimit.
+    let inLimit = inEnd &- Self.fastInputMargin
+    let outLimit = outEnd &- Self.fastOutputMargin
+    if let inp, inPos <= inLimit && outPos <= outLimit {
       // SAFETY (every refill): inPos + 8 <= inEnd, as the margin (32) is checked before each iteration
       // and an iteration refills once, advancing at most 7 bytes.
       @inline(__always) func refill() {
         bitBuffer |=
-          UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self)) &<< UInt64(bitCount)
+          UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self))
+          &<< UInt64(truncatingIfNeeded: bitCount)
         inPos &+= (63 &- bitCount) &>> 3
         bitCount |= 56
       }
@@ -161,7 +165,7 @@ extension InflateState {
         entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
         Self.copyMatch(out, at: outPos, distance: distance, length: length)
         outPos &+= length
-      } while inEnd &- inPos >= Self.fastInputMargin && outEnd &- outPos >= Self.fastOutputMargin
+      } while inPos <= inLimit && outPos <= outLimit
     }
 
     // MARK: careful loop
@@ -253,7 +257,7 @@ extension InflateState {
   static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, length: Int) {
     // SAFETY: the caller guarantees position + max(length, 32) + 16 <= capacity and distance <= position.
     let destination = UnsafeMutableRawPointer(out + position)
-    let source = UnsafeRawPointer(destination - distance)
+    let source = UnsafeRawPointer(out + (position &- distance))
     if distance >= 16 {
       // Most matches are at most 32 bytes long: two words without a loop test, then the rest.
       destination.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)

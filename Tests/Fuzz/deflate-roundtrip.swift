@@ -3,7 +3,7 @@
 // two bytes pick the case, the rest is the data:
 //   byte 0: level = byte % 10 (0 stores);
 //   byte 1: bits 0..1: 0 one piece, 1 pieces cut where the data says, 2 the data repeated (matches reaching back
-//           across the window and runs longer than 258), 3 gzip of pieces; bits 2..7: piece size unit (1...64 x 64 B).
+//           across the window and runs longer than 258), 3 gzip of pieces; bits 2..7: piece size unit (1...64 KiB).
 // Properties: the stream inflates to the data (our inflate; gzip's CRC-32 and size checked), never grows past the
 // stored-block bound, and the same input compresses to the same bytes twice.
 import KDBXCompression
@@ -13,7 +13,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size >= 2 else { return 0 }
   let level = Int(data[0] % 10)
   let mode = data[1] & 3
-  let unit = (Int(data[1] >> 2) + 1) * 64
+  let unit = (Int(data[1] >> 2) + 1) * 1024
   var input = Array(UnsafeBufferPointer(start: data + 2, count: size - 2))
   if mode == 2 {
     // Repeat the data until it passes 80 KiB, with a changed byte in each copy.
