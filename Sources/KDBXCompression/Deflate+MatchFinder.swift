@@ -243,7 +243,8 @@ extension DeflateEncoder {
           position, three: three, four: four, bestLength: 2, depth: level.chainLength,
           niceLength: level.niceLength, maxLength: maxLength)
       }
-      // SAFETY: symbolCount < maxBlockSymbols < symbols capacity; observation indices < 20.
+      // SAFETY: symbolCount < min(maxBlockSymbols, bytes of the piece) < symbols capacity (a symbol
+      // covers at least one byte); observation indices < 20.
       if distance != 0 {
         context.symbols[symbolCount] = UInt32(distance) << 9 | UInt32(length)
         context.observations[length >= 9 ? 19 : 18] &+= 1
@@ -296,8 +297,8 @@ extension DeflateEncoder {
     let depth = level.chainLength
     let lazyCutoff = min(nice, level.lazyLength)
     // SAFETY (for every symbol and observation store below): symbolCount stays at most
-    // maxBlockSymbols + 1 < symbols capacity (literals are only added below maxBlockSymbols, and one
-    // match after them); observation indices are below 20.
+    // maxBlockSymbols + 1 (literals are only added below maxBlockSymbols, and one match after them)
+    // and at most the bytes of the piece, below the symbols capacity; observation indices are below 20.
     @inline(__always) func literal(_ at: Int) {
       let byte = context.bytes.load(fromByteOffset: at, as: UInt8.self)
       context.symbols[symbolCount] = UInt32(byte)

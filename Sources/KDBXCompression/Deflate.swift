@@ -38,7 +38,8 @@ public enum Deflate {
   {
     precondition(piece.lowerBound >= 0 && piece.upperBound <= input.count, "piece outside the input")
     let level = min(max(level, 1), 9)
-    var encoder = DeflateEncoder(input: input, level: level, outputCapacity: piece.count / 4 + 1024)
+    var encoder = DeflateEncoder(
+      input: input, level: level, outputCapacity: piece.count / 4 + 1024, byteCount: piece.count)
     return encoder.runPiece(start: piece.lowerBound, end: piece.upperBound, isFinal: isFinal)
   }
 

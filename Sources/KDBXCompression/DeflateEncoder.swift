@@ -23,7 +23,9 @@ struct DeflateEncoder {
   var head3 = [Int32](repeating: -1, count: 1 << hash3Bits)
   var chain = [UInt16](repeating: 0xFFFF, count: DeflateConstants.windowSize)
   /// A literal is its byte; a match is `distance << 9 | length`.
-  var symbols = [UInt32](repeating: 0, count: maxBlockSymbols + 4)
+  /// Room for `min(maxBlockSymbols, bytes to compress) + 4` symbols: a symbol covers at least one byte, and a
+  /// kernel stores at most `maxBlockSymbols + 1` symbols per block.
+  var symbols: [UInt32]
   var symbolCount = 0
   var blockStart = 0
   var blockByteCount = 0
@@ -35,9 +37,11 @@ struct DeflateEncoder {
 
   var blockCoder = DeflateBlockCoder()
 
-  init(input: [UInt8], level: Int, outputCapacity: Int? = nil) {
+  /// `byteCount`: how many bytes of `input` this encoder compresses (all of it, or one piece).
+  init(input: [UInt8], level: Int, outputCapacity: Int? = nil, byteCount: Int? = nil) {
     self.input = input
     self.level = DeflateLevel(level)
+    symbols = [UInt32](repeating: 0, count: min(Self.maxBlockSymbols, byteCount ?? input.count) + 4)
     writer = BitWriter(capacity: outputCapacity ?? input.count / 4 + 1024)
   }
 
