@@ -93,7 +93,7 @@ struct DeflateLevel {
     case 6: self = .init(8, 258, 128, 64, lazy: true)
     case 7: self = .init(16, 258, 128, 128, lazy: true)
     case 8: self = .init(32, 258, 258, 512, lazy: true)
-    default: self = .init(258, 258, 258, 4096, lazy: true)
+    default: self = .init(32, 258, 258, 2048, lazy: true)
     }
   }
 
