@@ -112,12 +112,12 @@ extension InflateState {
           // At least 41 bits remain, then 26 after a second literal from the primary table: each
           // is enough for one more primary-table codeword (at most 11 bits).
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
-          if entry & (HuffmanEntry.literal | HuffmanEntry.subtable) == HuffmanEntry.literal {
+          if entry & HuffmanEntry.literal != 0 {
             consume(entry)
             out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
             outPos &+= 1
             entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
-            if entry & (HuffmanEntry.literal | HuffmanEntry.subtable) == HuffmanEntry.literal {
+            if entry & HuffmanEntry.literal != 0 {
               consume(entry)
               out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
               outPos &+= 1
@@ -138,11 +138,14 @@ extension InflateState {
           return .endOfBlock
         }
         // A length: base plus extra bits, both consumed at once (at most 20 of the 56 bits).
+        // The codeword and extra bits are the low `entry & 0xFF` bits of `saved`; the extra bits are
+        // those above the codeword's `(entry >> 8) & 0xF`. (`&<<` and `&>>` take the shift modulo 64, so
+        // the flag bits above, zero in length and distance entries, need no masking.)
         var saved = bitBuffer
         consume(entry)
-        var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        var codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let length =
-          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
         // The distance: at least 36 bits remain, enough for its code and extra bits (at most 28).
         entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
         if entry & HuffmanEntry.subtable != 0 {
@@ -155,9 +158,9 @@ extension InflateState {
         }
         saved = bitBuffer
         consume(entry)
-        extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let distance =
-          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
         if distance > outPos &- outStart {
           return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
         }
