@@ -76,18 +76,28 @@ extension InflateState {
     // MARK: fast loop
     // Each iteration starts with at least 56 bits buffered and `entry` already looked up from them
     // (the lookup of the next symbol is issued before a match is copied, so the two overlap), and
-    // ends with one word refill.
+    // ends with one word refill. It advances raw pointers (fewer registers than base plus index);
+    // `inPos` and `outPos` are set from them on every way out.
     // The fast loop runs while inPos <= inLimit and outPos <= outLimit.
     let inLimit = inEnd &- Self.fastInputMargin
     let outLimit = outEnd &- Self.fastOutputMargin
     if let inp, inPos <= inLimit && outPos <= outLimit {
-      // SAFETY (every refill): inPos + 8 <= inEnd, as the margin (32) is checked before each iteration
+      // SAFETY (pointers): 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
+      // these point into the buffers.
+      var ip = inp + inPos
+      let ipLimit = inp + inLimit
+      var op = out + outPos
+      let opLimit = out + outLimit
+      let opStart = out + outStart
+      @inline(__always) func sync() {
+        inPos = inp.distance(to: ip)
+        outPos = out.distance(to: op)
+      }
+      // SAFETY (every refill): ip + 8 <= inEnd, as the margin (32) is checked before each iteration
       // and an iteration refills once, advancing at most 7 bytes.
       @inline(__always) func refill() {
-        bitBuffer |=
-          UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self))
-          &<< UInt64(truncatingIfNeeded: bitCount)
-        inPos &+= (63 &- bitCount) &>> 3
+        bitBuffer |= UInt64(littleEndian: ip.loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: bitCount)
+        ip += (63 &- bitCount) &>> 3
         bitCount |= 56
       }
       @inline(__always) func consume(_ entry: UInt32) {
@@ -105,22 +115,22 @@ extension InflateState {
           entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
         }
         if entry & HuffmanEntry.literal != 0 {
-          // SAFETY (literal stores): outPos + 3 <= outPos + fastOutputMargin <= outEnd.
+          // SAFETY (literal stores): op + 3 <= op + fastOutputMargin <= outEnd.
           consume(entry)
-          out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
-          outPos &+= 1
+          op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+          op += 1
           // At least 41 bits remain, then 26 after a second literal from the primary table: each
           // is enough for one more primary-table codeword (at most 11 bits).
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
           if entry & HuffmanEntry.literal != 0 {
             consume(entry)
-            out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
-            outPos &+= 1
+            op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+            op += 1
             entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
             if entry & HuffmanEntry.literal != 0 {
               consume(entry)
-              out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
-              outPos &+= 1
+              op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+              op += 1
               refill()
               entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
               continue
@@ -131,6 +141,7 @@ extension InflateState {
           continue
         }
         if entry & (HuffmanEntry.endOfBlock | HuffmanEntry.invalid) != 0 {
+          sync()
           if entry & HuffmanEntry.invalid != 0 {
             return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
           }
@@ -154,6 +165,7 @@ extension InflateState {
           entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
         }
         if entry & HuffmanEntry.invalid != 0 {
+          sync()
           return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
         }
         saved = bitBuffer
@@ -161,14 +173,16 @@ extension InflateState {
         codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let distance =
           Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
-        if distance > outPos &- outStart {
+        if distance > opStart.distance(to: op) {
+          sync()
           return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
         }
         refill()
         entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
-        Self.copyMatch(out, at: outPos, distance: distance, length: length)
-        outPos &+= length
-      } while inPos <= inLimit && outPos <= outLimit
+        Self.copyMatch(op, distance: distance, length: length)
+        op += length
+      } while ip <= ipLimit && op <= opLimit
+      sync()
     }
 
     // MARK: careful loop
@@ -254,13 +268,14 @@ extension InflateState {
     }
   }
 
-  /// Copies a match of `length` bytes from `distance` bytes back, in 16- or 8-byte words where the
-  /// distance allows. It may write up to 31 bytes past `position + length`.
+  /// Copies a match of `length` bytes from `distance` bytes before `destination`, in 16- or 8-byte
+  /// words where the distance allows. It may write up to 31 bytes past `destination + length`.
   @inline(__always)
-  static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, length: Int) {
-    // SAFETY: the caller guarantees position + max(length, 32) + 16 <= capacity and distance <= position.
-    let destination = UnsafeMutableRawPointer(out + position)
-    let source = UnsafeRawPointer(out + (position &- distance))
+  static func copyMatch(_ target: UnsafeMutablePointer<UInt8>, distance: Int, length: Int) {
+    // SAFETY: the caller guarantees target + max(length, 32) + 16 <= the buffer's end and that
+    // target - distance is within the buffer.
+    let destination = UnsafeMutableRawPointer(target)
+    let source = UnsafeRawPointer(target + (0 &- distance))
     if distance >= 16 {
       // Most matches are at most 32 bytes long: two words without a loop test, then the rest.
       destination.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
@@ -291,7 +306,7 @@ extension InflateState {
     } else {
       var index = 0
       while index < length {
-        out[position &+ index] = out[position &+ index &- distance]
+        target[index] = target[index &- distance]
         index &+= 1
       }
     }
