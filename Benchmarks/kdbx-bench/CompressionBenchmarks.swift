@@ -45,6 +45,9 @@ private func reportSize(_ name: String, input: Int, output: Int) {
 /// benchmark does not build the document.
 private let documentByteCount = 50_000_000
 
+/// The size of `largeVaultDocument()`, read from the document (built once, only when a benchmark on it runs).
+private var largeDocumentByteCount: Int { max(largeVaultDocument().count, 1) }
+
 private func deflateBenchmark(
   _ name: String, level: Int, runs: Int, byteCount: Int, input: @escaping () -> [UInt8]
 ) -> Benchmark {
@@ -98,6 +101,26 @@ func compressionBenchmarks() -> [Benchmark] {
       "deflate-l6-keepass50MB", level: 6, runs: 5, byteCount: documentByteCount, input: benchmarkDocument),
     deflateBenchmark(
       "deflate-l9-keepass50MB", level: 9, runs: 3, byteCount: documentByteCount, input: benchmarkDocument),
+    // large_5000.kdbx's inner XML (about 6 MB): a real vault's document, as a save compresses it.
+    Benchmark(
+      name: "inflate-large5000xml", unit: .mebibytesPerSecond(bytesPerIteration: largeDocumentByteCount), runs: 7
+    ) {
+      let document = largeVaultDocument()
+      let packed = Deflate.compress(document, level: 6)
+      return { iterations in
+        for _ in 0..<iterations {
+          let out = try? Inflate.decompress(packed)
+          precondition(out?.count == document.count)
+          blackHole(out)
+        }
+      }
+    },
+    deflateBenchmark(
+      "deflate-l1-large5000xml", level: 1, runs: 7, byteCount: largeDocumentByteCount, input: largeVaultDocument),
+    deflateBenchmark(
+      "deflate-l6-large5000xml", level: 6, runs: 7, byteCount: largeDocumentByteCount, input: largeVaultDocument),
+    deflateBenchmark(
+      "deflate-l9-large5000xml", level: 9, runs: 5, byteCount: largeDocumentByteCount, input: largeVaultDocument),
     deflateBenchmark(
       "deflate-l1-text16MiB", level: 1, runs: 5, byteCount: 16 << 20, input: randomText16MiB),
     deflateBenchmark(

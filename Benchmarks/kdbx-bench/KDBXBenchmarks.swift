@@ -182,3 +182,17 @@ func largeVaultXML(_ opened: OpenedDatabase) -> [UInt8] {
 }
 
 extension BenchRandom: RandomNumberGenerator {}
+
+/// large_5000.kdbx's inner XML (protected values in the clear), built once per process; empty when the corpus is
+/// missing or does not open. The DEFLATE benchmarks on a real vault's document use it.
+nonisolated(unsafe) private var cachedLargeVaultDocument: [UInt8]? = nil
+func largeVaultDocument() -> [UInt8] {
+  if let document = cachedLargeVaultDocument { return document }
+  var document: [UInt8] = []
+  if let bytes = largeVaultBytes(), let opened = try? KDBXFile.open(bytes: bytes, key: CompositeKey(password: "bench"))
+  {
+    document = largeVaultXML(opened)
+  }
+  cachedLargeVaultDocument = document
+  return document
+}

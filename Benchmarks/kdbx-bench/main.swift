@@ -19,9 +19,11 @@ for argument in CommandLine.arguments.dropFirst() {
   switch argument {
   case "--list": listOnly = true
   case "--json": json = true
-  case "--write-document":
-    // Writes the benchmark XML document to standard output, for comparing with other tools.
-    let document = benchmarkDocument()
+  case "--write-document", "--write-large-document":
+    // Writes the benchmark XML document (or large_5000.kdbx's inner XML) to standard output, for comparing with
+    // other tools.
+    let document = argument == "--write-document" ? benchmarkDocument() : largeVaultDocument()
+    if document.isEmpty { exit(1) }
     var written = 0
     while written < document.count {
       let count = document[written...].withUnsafeBytes { descriptorWrite(1, $0.baseAddress, $0.count) }
@@ -50,7 +52,7 @@ for argument in CommandLine.arguments.dropFirst() {
     exit(constantTimeCheck(argument, samples: value ?? 100_000))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--derive d|id MiB T P] [--emit-signatures N] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())

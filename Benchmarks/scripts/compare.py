@@ -20,6 +20,11 @@ Usage: compare.py [--bench PATH] [--kdbx PATH] [--baseline DIR] [--all] [--round
                  "<!-- compare.py end -->" (the README's generated section)
   --only SUBSTR  keep only the figures whose name contains SUBSTR (repeatable)
 
+The DEFLATE rows compare our levels 1, 6 and 9 and inflate with libdeflate (Benchmarks/scripts/libdeflate_bench.c,
+built here with `gcc -O2 ... -ldeflate`; `apt-get install libdeflate-dev`) and zlib, for speed and for size (a size
+ratio is the anchor's size over ours: above 1, ours is smaller), on the 50 MB document and on large_5000's inner XML
+(`kdbx-bench --write-large-document`).
+
 The anchors are the helpers of ../shared/bench/anchors.sh (anchors-c/): libsodium, OpenSSL's `speed` with AES-NI
 masked (its bitsliced decryption), libxml2's SAX2 parser, zlib, libgcrypt's portable code. Binaries that
 anchors.sh built ($PA_WORK/bin, default /dev/shm/perf-anchors/bin) are used as they are; missing ones are compiled
@@ -44,6 +49,38 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MIB = 1048576 / 1e6  # MiB/s -> MB/s
 
+
+def deflate_figures():
+    """The DEFLATE rows against libdeflate (Benchmarks/scripts/libdeflate_bench.c) and zlib, levels 1, 6 and 9, speed
+    and size, on the 50 MB document and on large_5000's inner XML. Goals (issue 38): level 6 at least 0.8x libdeflate
+    level 6's speed and no larger; level 1 at least zlib level 1's speed and no larger; level 9 no larger than zlib
+    9; inflate at least libdeflate's speed."""
+    rows = []
+    for title, suffix, key in (("KeePass XML 50 MB", "keepass50MB", ""), ("large_5000 XML", "large5000xml", "-large")):
+        def row(name, line, kind, anchor, goal, note):
+            rows.append((f"{name}, {title}", line, kind, anchor + key if anchor else None, goal, note))
+        row("inflate vs libdeflate", f"inflate-{suffix}", "rate", "libdeflate:inflate-fresh", 1.0,
+            "libdeflate, into a new buffer as ours")
+        row("inflate vs libdeflate, its buffer reused", f"inflate-{suffix}", "rate", "libdeflate:inflate-reused", None,
+            "libdeflate, one warm output buffer")
+        for level in (1, 6, 9):
+            line = f"deflate-l{level}-{suffix}"
+            speed_goal = {1: (None, 1.0), 6: (0.8, None), 9: (None, None)}[level]
+            size_goal = {1: (None, 1.0), 6: (1.0, None), 9: (None, 1.0)}[level]
+            row(f"deflate level {level} vs libdeflate {level}", line, "rate", f"libdeflate:deflate{level}",
+                speed_goal[0], "libdeflate")
+            row(f"deflate level {level} size vs libdeflate {level}", "size:" + line, "size", f"libdeflate:size{level}",
+                size_goal[0], "libdeflate")
+            if not (level == 6 and key == ""):  # the row "deflate level 6, KeePass XML 50 MB" below
+                row(f"deflate level {level} vs zlib {level}", line, "rate", f"zlib:deflate{level}", speed_goal[1],
+                    "zlib")
+            row(f"deflate level {level} size vs zlib {level}", "size:" + line, "size", f"zlib:size{level}",
+                size_goal[1], "zlib")
+    return rows
+
+
+DEFLATE_FIGURES = deflate_figures()
+
 # figure name, our kdbx-bench line, our unit kind, anchor key, goal (ratio ours/anchor), note
 FIGURES = [
     ("ChaCha20 16 MiB", "chacha20-16MiB", "rate", "sodium:chacha20-ietf", 0.8, "libsodium (AVX2)"),
@@ -64,6 +101,7 @@ FIGURES = [
      "libsodium crypto_pwhash"),
     ("inflate, KeePass XML 50 MB", "inflate-keepass50MB", "rate", "zlib:inflate", 1.0, "zlib"),
     ("deflate level 6, KeePass XML 50 MB", "deflate-l6-keepass50MB", "rate", "zlib:deflate6", 1.0, "zlib"),
+] + DEFLATE_FIGURES + [
     ("XML reader events, 50 MB", "xml-reader-events", "rate", "xml:libxml2-sax2", 0.8, "libxml2 SAX2"),
     ("open large_5000, in process", "kdbx-open-large5000", "time", None, None, "goal: at most 90 ms"),
     # Whole processes on ../shared/corpus/generated/large_5000.kdbx: `kdbx` against keepassxc-cli.
@@ -102,19 +140,20 @@ class Anchors:
         self.binaries = {}
         self.document = None
 
-    def binary(self, name, sources, libs, cflags=()):
+    def binary(self, name, sources, libs, cflags=(), source_dir=None):
         if name in self.binaries:
             return self.binaries[name]
         path = os.path.join(self.prebuilt, name)
         if not os.access(path, os.X_OK):
             path = None
-            if self.dir is None:
+            if source_dir is None and self.dir is None:
                 self.skipped[name] = "anchors.sh not found (../shared/bench)"
             elif shutil.which("gcc") is None:
                 self.skipped[name] = "gcc not installed"
             else:
                 out = os.path.join(self.scratch, name)
-                args = ["gcc", "-O2"] + list(cflags) + [os.path.join(self.dir, "anchors-c", s) for s in sources] + ["-o", out]
+                where = source_dir or os.path.join(self.dir, "anchors-c")
+                args = ["gcc", "-O2"] + list(cflags) + [os.path.join(where, s) for s in sources] + ["-o", out]
                 result = run(args + libs)
                 if result.returncode == 0:
                     path = out
@@ -181,22 +220,50 @@ class Anchors:
         m = re.search(r"parser=libxml2-sax2 .*median_MBps=([\d.]+)", run([exe, document, "3"]).stdout)
         return {"xml:libxml2-sax2": float(m.group(1))} if m else {}
 
-    def zlib(self, document):
-        if document is None:
-            return {}
-        data = open(document, "rb").read()
-        packed = zlib.compress(data, 6)
+    def zlib(self, document, large=None):
+        """Python's zlib (the C library, called in process): inflate of its level-6 output and deflate at levels 1, 6
+        and 9 on the 50 MB document, deflate on large_5000's XML; sizes are of the raw DEFLATE stream."""
+        values = {}
+        for path, key in ((document, ""), (large, "-large")):
+            if path is None:
+                continue
+            data = open(path, "rb").read()
 
-        def best(f):
-            times = []
-            for _ in range(3):
-                t = time.perf_counter()
-                f()
-                times.append(time.perf_counter() - t)
-            return len(data) / 1e6 / statistics.median(times)
+            def best(f):
+                times = []
+                for _ in range(3):
+                    t = time.perf_counter()
+                    f()
+                    times.append(time.perf_counter() - t)
+                return len(data) / 1e6 / statistics.median(times)
 
-        return {"zlib:inflate": best(lambda: zlib.decompress(packed)),
-                "zlib:deflate6": best(lambda: zlib.compress(data, 6))}
+            if key == "":
+                packed = zlib.compress(data, 6)
+                values["zlib:inflate"] = best(lambda: zlib.decompress(packed))
+            for level in (1, 6, 9):
+                values[f"zlib:deflate{level}{key}"] = best(lambda: zlib.compress(data, level))
+                values[f"zlib:size{level}{key}"] = len(zlib.compress(data, level)) - 6  # 2-byte header, Adler-32
+        return values
+
+    def libdeflate(self, document, large=None):
+        """libdeflate (Benchmarks/scripts/libdeflate_bench.c) at levels 1, 6 and 9: speed and size of deflate,
+        inflate of its level-6 output into a new buffer (as ours) and into one reused buffer."""
+        exe = self.binary("libdeflate_bench", ["libdeflate_bench.c"], ["-ldeflate"], source_dir=HERE)
+        values = {}
+        for path, key in ((document, ""), (large, "-large")):
+            if exe is None or path is None:
+                continue
+            for line in run([exe, path, "3"]).stdout.splitlines():
+                fields = dict(re.findall(r"(\w+)=([\d.]+)", line))
+                if not line.startswith("libdeflate ") or "level" not in fields:
+                    continue
+                level = fields["level"]
+                values[f"libdeflate:deflate{level}{key}"] = float(fields["compress_MBps"])
+                values[f"libdeflate:size{level}{key}"] = float(fields["out_bytes"])
+                if level == "6":
+                    values["libdeflate:inflate-fresh" + key] = float(fields["decompress_fresh_MBps"])
+                    values["libdeflate:inflate-reused" + key] = float(fields["decompress_MBps"])
+        return values
 
 
 def libxml2_flags():
@@ -206,8 +273,24 @@ def libxml2_flags():
 
 def ours(bench, names):
     """One kdbx-bench process for all the figures: name -> median (MB/s, rounds/s or ms)."""
-    out = run([bench] + names).stdout
+    # A size figure ("size:NAME") comes from the run of benchmark NAME.
+    runnable = sorted({n[len("size:"):] if n.startswith("size:") else n for n in names})
+    # Each inflate figure runs in a process of its own, as the libdeflate helper does: a decompression returns a new
+    # buffer, and whether its pages are still mapped from an earlier allocation depends on what the process did
+    # before (after the 50 MB deflate benchmarks glibc hands back fresh pages, about a third slower on large_5000).
+    alone = [n for n in runnable if n.startswith("inflate-")]
+    batches = [[n] for n in alone] + [[n for n in runnable if n not in alone]]
+    out, err = "", ""
+    for batch in batches:
+        if batch:
+            result = run([bench] + batch)
+            out += result.stdout
+            err += result.stderr
     values = {}
+    # Each deflate benchmark prints its compressed size on standard error: "# size NAME: N B -> M B (ratio R)".
+    for m in re.finditer(r"^# size (\S+): (\d+) B -> (\d+) B", err, re.M):
+        if "size:" + m.group(1) in names:
+            values["size:" + m.group(1)] = float(m.group(3))
     for line in out.splitlines():
         fields = line.split("\t")
         if len(fields) >= 3 and fields[0] in names:
@@ -354,7 +437,7 @@ def main():
     bench_lines = [f[1] for f in figures if not f[1].startswith("process:")]
     wants_process = any(f[1].startswith("process:") for f in figures)
     keys = {f[3] for f in figures if f[3]}
-    groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib"}
+    groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib", "libdeflate"}
     groups = {g for g in groups if any(k.startswith(g + ":") for k in keys)}
     keepassxc = shutil.which("keepassxc-cli") if any(k.startswith("kpxc:") for k in keys) else None
 
@@ -362,13 +445,19 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     with tempfile.TemporaryDirectory(prefix="kdbx-compare-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as scratch:
         anchors = Anchors(scratch)
-        document = None
-        if groups & {"xml", "zlib"}:
+        document = large = None
+        if groups & {"xml", "zlib", "libdeflate"}:
             # The document our XML and inflate benchmarks use, so that both sides read the same bytes.
             document = os.path.join(scratch, "keepass.xml")
             with open(document, "wb") as f:
                 if subprocess.run([bench, "--write-document"], stdout=f).returncode != 0:
                     document = None
+        if groups & {"zlib", "libdeflate"}:
+            # large_5000.kdbx's inner XML, which the *-large5000xml benchmarks compress.
+            large = os.path.join(scratch, "large5000.xml")
+            with open(large, "wb") as f:
+                if subprocess.run([bench, "--write-large-document"], stdout=f).returncode != 0:
+                    large = None
         ours_runs, before_runs, anchor_runs = {}, {}, {}
 
         def measure(label, tool_bench, tool_kdbx, into):
@@ -386,7 +475,10 @@ def main():
             measure("ours", bench, kdbx, ours_runs)
             print(f"round {r + 1}/{rounds}: anchors", file=sys.stderr, flush=True)
             for g in sorted(groups):
-                values = getattr(anchors, g)(document) if g in ("xml", "zlib") else getattr(anchors, g)()
+                if g in ("zlib", "libdeflate"):
+                    values = getattr(anchors, g)(document, large)
+                else:
+                    values = getattr(anchors, g)(document) if g == "xml" else getattr(anchors, g)()
                 for k, v in values.items():
                     anchor_runs.setdefault(k, []).append(v)
             if keepassxc:
@@ -404,10 +496,12 @@ def main():
     # This script keeps about one CPU busy itself, so the load average after a run on a quiet machine is about 1.
     loaded = (load_before[0] != "?" and float(load_before[0]) > 0.5 * cpus) or \
         (load_after[0] != "?" and float(load_after[0]) > 0.5 * cpus + 1)
-    units = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms", "memory": "MiB"}
-    lower_is_better = ("time", "memory")
+    units = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms", "memory": "MiB", "size": "B"}
+    lower_is_better = ("time", "memory", "size")
 
     def fmt(kind, v):
+        if kind == "size":
+            return f"{v:,.0f} B"
         return f"{v / 1e6:.2f} M {units[kind]}" if kind == "rounds" else f"{v:.1f} {units[kind]}"
 
     def speed_ratio(kind, o, a):
@@ -431,13 +525,14 @@ def main():
         if goal is None:
             goal_text = note[len("goal: "):] if key is None and note.startswith("goal") else "-"
         elif kind in lower_is_better:
-            what = "time" if kind == "time" else "memory"
+            what = kind
             goal_text = f">= {goal:.2f}x (at most {1 / goal:.2f}x the {what})"
         else:
             goal_text = f">= {goal:.1f}x"
         verdict = ""
         # On a loaded machine a goal is neither claimed nor refused: one noisy run cannot say.
-        if ratio is not None and goal is not None and not loaded:
+        # Sizes do not depend on the load.
+        if ratio is not None and goal is not None and (not loaded or kind == "size"):
             verdict = " (met)" if ratio >= goal + 1e-9 else " (not met)"
         ratio_text = f"{ratio:.2f}x{verdict}" if ratio is not None else "-"
         limit = re.match(r"goal: at most ([\d.]+) ms", note)

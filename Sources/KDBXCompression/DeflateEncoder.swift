@@ -1,12 +1,15 @@
 /// The state of one `Deflate.compress` call: the LZ77 parse (hash chains over the 32 KiB window),
 /// the current block's symbols, block-split statistics, and the block writer.
 struct DeflateEncoder {
+  /// Bits of the hash of 4 bytes that heads the chains.
   static let hashBits = 16
+  /// Bits of the hash of 3 bytes whose table keeps only the latest position (for 3-byte matches).
+  static let hash3Bits = 15
   static let windowMask = DeflateConstants.windowSize - 1
   /// The farthest match distance used: one less than the window, so a chain slot is never the
   /// current position's own slot.
   static let maxDistance = DeflateConstants.windowSize - 1
-  static let maxBlockSymbols = 32768
+  static let maxBlockSymbols = 65536
   /// Positions are stored as Int32 relative to a segment start; segments restart the dictionary.
   static let segmentSize = 1 << 30
   /// Symbols per block-split observation round.
@@ -17,27 +20,28 @@ struct DeflateEncoder {
   let level: DeflateLevel
   var writer: BitWriter
   var head = [Int32](repeating: -1, count: 1 << hashBits)
+  var head3 = [Int32](repeating: -1, count: 1 << hash3Bits)
   var chain = [UInt16](repeating: 0xFFFF, count: DeflateConstants.windowSize)
   /// A literal is its byte; a match is `distance << 9 | length`.
-  var symbols = [UInt32](repeating: 0, count: maxBlockSymbols + 4)
+  /// Room for `min(maxBlockSymbols, bytes to compress) + 4` symbols: a symbol covers at least one byte, and a
+  /// kernel stores at most `maxBlockSymbols + 1` symbols per block.
+  var symbols: [UInt32]
   var symbolCount = 0
   var blockStart = 0
   var blockByteCount = 0
   var position = 0
   var segmentStart = 0
-  // Lazy matching: the match found at `position - 1`, and whether its literal is still pending.
-  var previousLength = 2
-  var previousDistance = 0
-  var matchAvailable = false
   /// Observation counts: 0..<10 for the block so far, 10..<20 for the current round.
   var observations = [UInt32](repeating: 0, count: 20)
   var blockObservationCount = 0
 
   var blockCoder = DeflateBlockCoder()
 
-  init(input: [UInt8], level: Int, outputCapacity: Int? = nil) {
+  /// `byteCount`: how many bytes of `input` this encoder compresses (all of it, or one piece).
+  init(input: [UInt8], level: Int, outputCapacity: Int? = nil, byteCount: Int? = nil) {
     self.input = input
     self.level = DeflateLevel(level)
+    symbols = [UInt32](repeating: 0, count: min(Self.maxBlockSymbols, byteCount ?? input.count) + 4)
     writer = BitWriter(capacity: outputCapacity ?? input.count / 4 + 1024)
   }
 
@@ -69,9 +73,10 @@ struct DeflateEncoder {
     while true {
       let segmentEnd = min(end, segmentStart + Self.segmentSize)
       if level.lazy { parseLazy(segmentEnd: segmentEnd) } else { parseGreedy(segmentEnd: segmentEnd) }
-      let finished = position == end && !matchAvailable
-      if position == segmentEnd && !matchAvailable && segmentEnd < end {
+      let finished = position == end
+      if position == segmentEnd && segmentEnd < end {
         for index in 0..<head.count { head[index] = -1 }
+        for index in 0..<head3.count { head3[index] = -1 }
         segmentStart = segmentEnd
       }
       flushBlock(final: finished && isFinal)

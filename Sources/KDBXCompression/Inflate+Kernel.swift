@@ -14,8 +14,8 @@ struct InflateRegisters {
 extension InflateState {
   /// Input bytes the fast loop needs ahead: two 8-byte refills per iteration, each loading 8 bytes.
   static let fastInputMargin = 32
-  /// Output bytes the fast loop needs ahead: one literal, then a 258-byte match copied in 8-byte
-  /// words (up to 7 bytes of overshoot), with room to spare.
+  /// Output bytes the fast loop needs ahead: three literals, or a 258-byte match copied in 16-byte
+  /// words (up to 31 bytes of overshoot), with room to spare.
   static let fastOutputMargin = 300
 
   mutating func decodeSymbols(_ input: [UInt8], _ output: inout [UInt8]) -> InflateKernelStatus {
@@ -74,87 +74,115 @@ extension InflateState {
     let distMask: UInt64 = (1 << UInt64(HuffmanEntry.distancePrimaryBits)) - 1
 
     // MARK: fast loop
-    if let inp {
-      while inEnd - inPos >= Self.fastInputMargin && outEnd - outPos >= Self.fastOutputMargin {
-        // SAFETY: inPos + 8 <= inEnd (margin 32, at most 16 bytes consumed per iteration).
-        bitBuffer |=
-          UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self)) &<< UInt64(bitCount)
-        inPos &+= (63 &- bitCount) &>> 3
+    // Each iteration starts with at least 56 bits buffered and `entry` already looked up from them
+    // (the lookup of the next symbol is issued before a match is copied, so the two overlap), and
+    // ends with one word refill. It advances raw pointers (fewer registers than base plus index);
+    // `inPos` and `outPos` are set from them on every way out.
+    // The fast loop runs while inPos <= inLimit and outPos <= outLimit.
+    let inLimit = inEnd &- Self.fastInputMargin
+    let outLimit = outEnd &- Self.fastOutputMargin
+    if let inp, inPos <= inLimit && outPos <= outLimit {
+      // SAFETY (pointers): 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
+      // these point into the buffers.
+      var ip = inp + inPos
+      let ipLimit = inp + inLimit
+      var op = out + outPos
+      let opLimit = out + outLimit
+      let opStart = out + outStart
+      @inline(__always) func sync() {
+        inPos = inp.distance(to: ip)
+        outPos = out.distance(to: op)
+      }
+      // SAFETY (every refill): ip + 8 <= inEnd, as the margin (32) is checked before each iteration
+      // and an iteration refills once, advancing at most 7 bytes.
+      @inline(__always) func refill() {
+        bitBuffer |= UInt64(littleEndian: ip.loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: bitCount)
+        ip += (63 &- bitCount) &>> 3
         bitCount |= 56
-        // SAFETY: entries index the table by at most `primaryBits` bits; subtable pointers were
-        // checked against the table size when it was built.
-        var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+      }
+      @inline(__always) func consume(_ entry: UInt32) {
+        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitCount &-= Int(entry & 0xFF)
+      }
+      refill()
+      // SAFETY (every table read): entries index the tables by at most `primaryBits` bits; subtable
+      // pointers were checked against the table size when it was built.
+      var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+      repeat {
         if entry & HuffmanEntry.subtable != 0 {
-          bitBuffer &>>= UInt64(entry & 0xFF)
-          bitCount &-= Int(entry & 0xFF)
+          consume(entry)
           let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
           entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
         }
         if entry & HuffmanEntry.literal != 0 {
-          bitBuffer &>>= UInt64(entry & 0xFF)
-          bitCount &-= Int(entry & 0xFF)
-          // SAFETY: outPos + fastOutputMargin <= outEnd.
-          out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
-          outPos &+= 1
-          // At least 41 bits remain: enough for the next codeword.
+          // SAFETY (literal stores): op + 3 <= op + fastOutputMargin <= outEnd.
+          consume(entry)
+          op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+          op += 1
+          // At least 41 bits remain, then 26 after a second literal from the primary table: each
+          // is enough for one more primary-table codeword (at most 11 bits).
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
-          if entry & HuffmanEntry.subtable != 0 {
-            bitBuffer &>>= UInt64(entry & 0xFF)
-            bitCount &-= Int(entry & 0xFF)
-            let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-            entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
-          }
           if entry & HuffmanEntry.literal != 0 {
-            bitBuffer &>>= UInt64(entry & 0xFF)
-            bitCount &-= Int(entry & 0xFF)
-            out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
-            outPos &+= 1
-            continue
+            consume(entry)
+            op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+            op += 1
+            entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+            if entry & HuffmanEntry.literal != 0 {
+              consume(entry)
+              op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+              op += 1
+              refill()
+              entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+              continue
+            }
           }
-          // A length may need 20 + 28 bits: refill. SAFETY: as above, inPos + 8 <= inEnd.
-          bitBuffer |=
-            UInt64(littleEndian: inp.loadUnaligned(fromByteOffset: inPos, as: UInt64.self)) &<< UInt64(bitCount)
-          inPos &+= (63 &- bitCount) &>> 3
-          bitCount |= 56
+          // `entry` was looked up from the buffered bits, which a refill only extends.
+          refill()
+          continue
         }
         if entry & (HuffmanEntry.endOfBlock | HuffmanEntry.invalid) != 0 {
+          sync()
           if entry & HuffmanEntry.invalid != 0 {
             return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
           }
-          bitBuffer &>>= UInt64(entry & 0xFF)
-          bitCount &-= Int(entry & 0xFF)
+          consume(entry)
           return .endOfBlock
         }
-        // A length: base plus extra bits, both consumed at once.
+        // A length: base plus extra bits, both consumed at once (at most 20 of the 56 bits).
+        // The codeword and extra bits are the low `entry & 0xFF` bits of `saved`; the extra bits are
+        // those above the codeword's `(entry >> 8) & 0xF`. (`&<<` and `&>>` take the shift modulo 64, so
+        // the flag bits above, zero in length and distance entries, need no masking.)
         var saved = bitBuffer
-        bitBuffer &>>= UInt64(entry & 0xFF)
-        bitCount &-= Int(entry & 0xFF)
-        var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        consume(entry)
+        var codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let length =
-          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
-        // The distance: at least 28 bits remain.
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
+        // The distance: at least 36 bits remain, enough for its code and extra bits (at most 28).
         entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
         if entry & HuffmanEntry.subtable != 0 {
-          bitBuffer &>>= UInt64(entry & 0xFF)
-          bitCount &-= Int(entry & 0xFF)
+          consume(entry)
           let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
           entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
         }
         if entry & HuffmanEntry.invalid != 0 {
+          sync()
           return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
         }
         saved = bitBuffer
-        bitBuffer &>>= UInt64(entry & 0xFF)
-        bitCount &-= Int(entry & 0xFF)
-        extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+        consume(entry)
+        codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let distance =
-          Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
-        if distance > outPos &- outStart {
+          Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
+        if distance > opStart.distance(to: op) {
+          sync()
           return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
         }
-        Self.copyMatch(out, at: outPos, distance: distance, length: length)
-        outPos &+= length
-      }
+        refill()
+        entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+        Self.copyMatch(op, distance: distance, length: length)
+        op += length
+      } while ip <= ipLimit && op <= opLimit
+      sync()
     }
 
     // MARK: careful loop
@@ -240,14 +268,28 @@ extension InflateState {
     }
   }
 
-  /// Copies a match of `length` bytes from `distance` bytes back, in 8-byte words where the
-  /// distance allows. It may write up to 7 bytes past `position + length`.
+  /// Copies a match of `length` bytes from `distance` bytes before `destination`, in 16- or 8-byte
+  /// words where the distance allows. It may write up to 31 bytes past `destination + length`.
   @inline(__always)
-  static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, length: Int) {
-    // SAFETY: the caller guarantees position + length + 8 <= capacity and distance <= position.
-    let destination = UnsafeMutableRawPointer(out + position)
-    let source = UnsafeRawPointer(destination - distance)
-    if distance >= 8 {
+  static func copyMatch(_ target: UnsafeMutablePointer<UInt8>, distance: Int, length: Int) {
+    // SAFETY: the caller guarantees target + max(length, 32) + 16 <= the buffer's end and that
+    // target - distance is within the buffer.
+    let destination = UnsafeMutableRawPointer(target)
+    let source = UnsafeRawPointer(target + (0 &- distance))
+    if distance >= 16 {
+      // Most matches are at most 32 bytes long: two words without a loop test, then the rest.
+      destination.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+      destination.storeBytes(
+        of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+        as: SIMD16<UInt8>.self)
+      var index = 32
+      while index < length {
+        destination.storeBytes(
+          of: source.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self), toByteOffset: index,
+          as: SIMD16<UInt8>.self)
+        index &+= 16
+      }
+    } else if distance >= 8 {
       var index = 0
       repeat {
         destination.storeBytes(
@@ -264,7 +306,7 @@ extension InflateState {
     } else {
       var index = 0
       while index < length {
-        out[position &+ index] = out[position &+ index &- distance]
+        target[index] = target[index &- distance]
         index &+= 1
       }
     }

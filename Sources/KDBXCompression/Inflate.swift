@@ -49,11 +49,13 @@ public enum Inflate {
     let (limitEnd, overflow) = output.count.addingReportingOverflow(limit)
     state.outputLimitEnd = overflow ? Int.max : limitEnd
     state.limit = limit
-    // The first allocation: the hint when there is one, otherwise 8 times the input (XML packs
-    // 4-6:1). Growth leaves the tail uninitialized, so pages never written cost address space
-    // only, not memory.
+    // The first allocation: the hint when there is one, otherwise 16 times the input on 64-bit
+    // systems (XML packs 5-12:1; a growth copies what was written) and 8 times elsewhere. Growth
+    // leaves the tail uninitialized, so pages never written cost address space only, not memory.
     let remainingInput = input.count - start
-    var firstSize = remainingInput.multipliedReportingOverflow(by: 8).overflow ? Int.max : remainingInput * 8
+    let factor = MemoryLayout<Int>.size == 8 ? 16 : 8
+    let (guess, guessOverflow) = remainingInput.multipliedReportingOverflow(by: factor)
+    var firstSize = guessOverflow ? Int.max : guess
     if let hint = expectedOutputByteCount, hint >= 0 {
       // DEFLATE cannot expand more than 1032:1, so a larger hint is a lie.
       let ceiling = remainingInput.multipliedReportingOverflow(by: 1032)

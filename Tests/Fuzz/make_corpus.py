@@ -216,5 +216,26 @@ def more_seeds(kdbx):
             put("full-open", f"{name}-payload-twofish", b"\x12" + xml)
             put("full-open", f"{name}-payload-aes-gzip", b"\x06" + xml)
 
+    deflate_seeds(docs_for_deflate())
+
+
+def docs_for_deflate():
+    """Texts for the deflate-roundtrip seeds: XML documents of the vectors, joined, and a few hand-made inputs."""
+    joined = b"".join(doc for _, doc in vec_documents())
+    return [("vec-xml", joined[:60000]), ("vec-xml-small", joined[:3000]), ("text", b"the entry password group " * 40),
+            ("zeros", b"\0" * 5000), ("bytes", bytes(range(256)) * 8), ("empty", b""), ("one", b"a")]
+
+
+def deflate_seeds(texts):
+    # deflate-roundtrip: byte 0 = level (mod 10), byte 1 = mode (bits 0-1: one piece, pieces, repeated, gzip of
+    # pieces; bits 2-7: piece unit), then the data.
+    for name, text in texts:
+        for level in (1, 6, 9):
+            put("deflate-roundtrip", f"{name}-l{level}", bytes([level, 0]) + text)
+        put("deflate-roundtrip", f"{name}-pieces", bytes([6, 1 | 3 << 2]) + text)
+        put("deflate-roundtrip", f"{name}-gzip", bytes([6, 3 | 1 << 2]) + text)
+    put("deflate-roundtrip", "repeated", bytes([6, 2]) + b"<Entry><String><Key>Title</Key></String></Entry>\n" * 3)
+    put("deflate-roundtrip", "stored", bytes([0, 0]) + bytes(range(256)))
+
 
 main()

@@ -31,7 +31,8 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
   for f in "$HERE"/*.swift; do TARGETS+=("$(basename "$f" .swift)"); done
 fi
 
-SAN=(-sanitize=fuzzer,address -parse-as-library "$OPT" -g)
+# -package-name: the modules use `package` declarations (SwiftPM passes the package name; swiftc needs it given).
+SAN=(-sanitize=fuzzer,address -parse-as-library "$OPT" -g -package-name swift_kdbx)
 MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill)   # in dependency order
 mkdir -p "$OUT/modules"
 
