@@ -93,6 +93,8 @@ struct Clipboard {
     }
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     for descriptor in inputPipe + outputPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    // SAFETY: each pointer is a `strdup` copy owned here, the array ends with nil as posix_spawn requires, and all
+    // are freed after the call (posix_spawn copies what it needs into the child).
     var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in cArguments { free(pointer) } }
     var pid: pid_t = 0
@@ -110,6 +112,7 @@ struct Clipboard {
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while capture {
+      // SAFETY: `read` writes at most `$0.count` bytes into the chunk's own storage, inside the closure.
       let count = chunk.withUnsafeMutableBytes { read(outputPipe[0], $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 || output.count > 16 << 20 { break }

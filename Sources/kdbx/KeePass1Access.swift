@@ -56,6 +56,7 @@ enum KeePass1Access {
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var head = [UInt8](repeating: 0, count: 8)
+    // SAFETY: `head` holds 8 bytes, and `read` writes at most 8 into them, inside the closure.
     let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 8) }
     return count == 8 && KDB1File.isKDB1(head)
   }

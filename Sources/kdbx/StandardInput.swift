@@ -56,6 +56,7 @@ final class StandardInput {
     guard !ended else { return false }
     var block = [UInt8](repeating: 0, count: Self.blockSize)
     while true {
+      // SAFETY: `read` writes at most `$0.count` bytes into the block's own storage, inside the closure.
       let count = block.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 {

@@ -33,6 +33,7 @@ enum Terminal {
   static func writeBytes(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
+      // SAFETY: `write` reads at most `$0.count` bytes of the slice's storage, inside the closure.
       let count = bytes[offset...].withUnsafeBytes { descriptorWrite(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { return false }

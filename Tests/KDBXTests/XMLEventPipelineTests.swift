@@ -187,8 +187,18 @@ import Testing
 
   // MARK: - Events
 
-  @Test func randomDocumentsGiveTheSameEvents() async throws {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+  /// Whether this system has `Synchronization`, which the pipeline needs (macOS 15 / iOS 18 on Apple systems).
+  static var hasSynchronization: Bool {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return true }
+    return false
+  }
+
+  @Test(.enabled(if: hasSynchronization, "the event pipeline needs Synchronization (macOS 15, iOS 18)"))
+  func randomDocumentsGiveTheSameEvents() async throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+      Issue.record("enabled only where Synchronization is available")
+      return
+    }
     for (label, xml) in try Self.randomDocuments(count: 12) {
       let expected = Self.sequential(xml)
       #expect(expected.error == nil && expected.events.count > 20, "\(label)")
@@ -209,8 +219,14 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: Corpus.isAvailable)) func corpusDocumentsGiveTheSameEvents() async throws {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+  @Test(
+    .enabled(if: Corpus.isAvailable),
+    .enabled(if: hasSynchronization, "the event pipeline needs Synchronization (macOS 15, iOS 18)"))
+  func corpusDocumentsGiveTheSameEvents() async throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+      Issue.record("enabled only where Synchronization is available")
+      return
+    }
     let documents = try Self.corpusDocuments()
     #expect(documents.count >= 60)
     for (label, xml) in documents {
@@ -226,8 +242,12 @@ import Testing
 
   /// Truncations and a bad byte at many places of a document (all of them for a small one), and depth limits:
   /// the same events before the same error, at the same line and column.
-  @Test func damagedDocumentsFailAtTheSamePlace() async throws {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+  @Test(.enabled(if: hasSynchronization, "the event pipeline needs Synchronization (macOS 15, iOS 18)"))
+  func damagedDocumentsFailAtTheSamePlace() async throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+      Issue.record("enabled only where Synchronization is available")
+      return
+    }
     let documents = try Self.randomDocuments(count: 2).map(\.xml)
     var failures = 0
     for xml in documents {
@@ -266,8 +286,12 @@ import Testing
 
   /// A consumer that stops after a few events, with the helper ahead: ``XMLEventPipeline/finish()`` returns, and
   /// no batch is read after it (a helper running then finds the pipeline finished).
-  @Test func anEarlyStopStopsTheHelper() async throws {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+  @Test(.enabled(if: hasSynchronization, "the event pipeline needs Synchronization (macOS 15, iOS 18)"))
+  func anEarlyStopStopsTheHelper() async throws {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+      Issue.record("enabled only where Synchronization is available")
+      return
+    }
     let xml = try #require(try Self.randomDocuments(count: 1).first?.xml)
     let expected = Self.sequential(xml)
     for (batchSize, ringLength) in Self.shapes.prefix(5) {

@@ -16,9 +16,9 @@ extension KDBXFile {
     readerOptions.limits.maximumDepth = options.maxXMLDepth
     // Values are read, charged and dropped: one empty protected value stands for every protected value (the
     // charge is made on the bytes before it is made), so no pad is drawn for each.
-    var pads = SplitMixPads()
+    var pads = SystemRandomNumberGenerator()
     let placeholder = ProtectedValue(bytes: [], using: &pads)
-    let limit = DatabaseXMLReader<PlaintextInnerStream, SplitMixPads, StandardPrimitives>.heldByteLimit(
+    let limit = DatabaseXMLReader<PlaintextInnerStream, SystemRandomNumberGenerator, StandardPrimitives>.heldByteLimit(
       xmlByteCount: xml.count)
     let gzip = StandardPrimitives()
     var xmlReader = XMLReader(bytes: xml, options: readerOptions)
@@ -30,18 +30,5 @@ extension KDBXFile {
       reader.keepsEntries = false
       _ = try reader.readDocument(binaries: binaries)
     }
-  }
-}
-
-/// The generator of the one placeholder value of `KDBXFile.checkOpens(xml:binaries:options:)` (it pads no
-/// secret).
-struct SplitMixPads: RandomNumberGenerator {
-  var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -205,6 +205,7 @@ enum AnalyzeCommand {
       if let indices = wanted[hash] { for index in indices { counts[index] = count } }
     }
     while true {
+      // SAFETY: `read` writes at most `$0.count` bytes into the buffer's own storage, inside the closure.
       let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if got < 0 && errno == EINTR { continue }
       if got < 0 { throw .failure("cannot read \(path): \(FileIO.describe(errno: errno))") }

@@ -6,6 +6,8 @@ import KDBXFileIO
 /// Argon2 block memory mapped from the kernel, with the hook that maps its pages ahead of the first pass.
 struct BlockMemoryMapping {
   /// The memory, for `Argon2.deriveKey(password:salt:parameters:memory:...)`.
+  // SAFETY: the buffer is the whole mapping KDBXFileIO made (`byteCount` bytes); it stays mapped until `unmap()`,
+  // which the owner calls once, after the derivation's last use of it.
   let memory: UnsafeMutableRawBufferPointer
   /// Maps a part's pages ahead of its first write (`Argon2.MemoryPrefault`).
   let prefault: Argon2.MemoryPrefault
