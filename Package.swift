@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "KDBX", targets: ["KDBX"]),
     .library(name: "KDBXAutoFill", targets: ["KDBXAutoFill"]),
     .library(name: "KDBXPasswords", targets: ["KDBXPasswords"]),
+    .library(name: "KDBXImport", targets: ["KDBXImport"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
@@ -31,6 +32,8 @@ let package = Package(
     // and password and passphrase generation with strength estimation (their generated tables stay out of KDBX).
     .target(name: "KDBXAutoFill", dependencies: ["KDBX"]),
     .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
+    // Other managers' exports (KeePass 2 XML, CSV, Bitwarden JSON, 1Password .1pux) read into a new database.
+    .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXCompression"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
@@ -42,7 +45,9 @@ let package = Package(
     // Executables: may import Glibc.
     .executableTarget(
       name: "kdbx",
-      dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML"]
+      dependencies: [
+        "KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXImport", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML",
+      ]
     ),
     .executableTarget(
       name: "kdbx-bench",
@@ -51,12 +56,13 @@ let package = Package(
     ),
 
     // Test support: reads Vectors/ through #filePath and Glibc. No bundles, no Foundation.
-    .target(name: "VectorSupport", path: "Tests/VectorSupport"),
+    .target(name: "VectorSupport", dependencies: ["KDBXCompression"], path: "Tests/VectorSupport"),
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
-    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
+    .testTarget(name: "KDBXImportTests", dependencies: ["KDBXImport", "KDBX", "VectorSupport"]),
+    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]
