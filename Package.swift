@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "KDBX", targets: ["KDBX"]),
     .library(name: "KDBXAutoFill", targets: ["KDBXAutoFill"]),
     .library(name: "KDBXPasswords", targets: ["KDBXPasswords"]),
+    .library(name: "KDBXPasskeys", targets: ["KDBXPasskeys"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
@@ -31,6 +32,8 @@ let package = Package(
     // and password and passphrase generation with strength estimation (their generated tables stay out of KDBX).
     .target(name: "KDBXAutoFill", dependencies: ["KDBX"]),
     .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
+    // Passkeys as KeePassXC stores them, the WebAuthn authenticator side (CBOR, COSE) and AutoFill identities.
+    .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXCrypto", "KDBXAutoFill"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
@@ -42,7 +45,10 @@ let package = Package(
     // Executables: may import Glibc.
     .executableTarget(
       name: "kdbx",
-      dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML"]
+      dependencies: [
+        "KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXPasskeys", "KDBXFileIO", "KDBXCrypto", "KDBXCompression",
+        "KDBXXML",
+      ]
     ),
     .executableTarget(
       name: "kdbx-bench",
@@ -57,6 +63,7 @@ let package = Package(
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
+    .testTarget(name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]
