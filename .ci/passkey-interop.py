@@ -296,5 +296,5 @@ elif registered:
     skip("our vault in pykeepass", "pykeepass is not installed")
 
 shutil.rmtree(work, ignore_errors=True)
-print(f"passkey interop: {passed} passed, {failed} failed, {skipped} skipped")
+print(f"passkeys: {passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
