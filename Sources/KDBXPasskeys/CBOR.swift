@@ -51,18 +51,18 @@ public indirect enum CBORValue: Sendable, Equatable {
 }
 
 /// Limits the CBOR decoder enforces before it allocates or descends (RFC 8949 §10, "Security Considerations").
-public struct CBORLimits: Sendable, Equatable {
+package struct CBORLimits: Sendable, Equatable {
   /// The deepest nesting of arrays and maps; the top-level item is depth 1.
-  public var maximumDepth: Int
+  package var maximumDepth: Int
   /// The largest input accepted, in bytes.
-  public var maximumByteCount: Int
+  package var maximumByteCount: Int
   /// The most data items in the whole input (each array element, map key and map value counts).
-  public var maximumItemCount: Int
+  package var maximumItemCount: Int
 
   /// Limits for a WebAuthn attestation object or COSE key: depth 8, 64 KiB, 1,024 items.
-  public static let webAuthn = CBORLimits(maximumDepth: 8, maximumByteCount: 1 << 16, maximumItemCount: 1024)
+  package static let webAuthn = CBORLimits(maximumDepth: 8, maximumByteCount: 1 << 16, maximumItemCount: 1024)
 
-  public init(maximumDepth: Int, maximumByteCount: Int, maximumItemCount: Int) {
+  package init(maximumDepth: Int, maximumByteCount: Int, maximumItemCount: Int) {
     self.maximumDepth = maximumDepth
     self.maximumByteCount = maximumByteCount
     self.maximumItemCount = maximumItemCount
@@ -73,7 +73,7 @@ public struct CBORLimits: Sendable, Equatable {
 public enum CBORError: Error, Equatable, Sendable {
   /// The input ends inside an item, or a length says more bytes follow than there are.
   case truncated(offset: Int)
-  /// Arrays and maps nested deeper than ``CBORLimits/maximumDepth``.
+  /// Arrays and maps nested deeper than the limit (8 for WebAuthn).
   case tooDeep(offset: Int)
   /// More bytes or items than the limits allow.
   case tooLarge(offset: Int)
@@ -96,7 +96,7 @@ extension CBORError: CustomStringConvertible {
 
 extension CBORValue {
   /// The deterministic encoding (RFC 8949 §4.2.1): shortest arguments, definite lengths, map keys sorted by
-  /// their encoded bytes. Throws ``CBORError/tooDeep(offset:)`` past ``CBORLimits/webAuthn``'s depth, or
+  /// their encoded bytes. Throws ``CBORError/tooDeep(offset:)`` past a nesting depth of 8, or
   /// ``CBORError/unsupported(_:offset:)`` for a map with two equal keys.
   public func encoded() throws(CBORError) -> [UInt8] {
     var out: [UInt8] = []
@@ -167,8 +167,13 @@ extension CBORValue {
 
 extension CBORValue {
   /// Decodes exactly one item from `bytes` (nothing may follow it), strictly: see ``CBORError`` for what is
-  /// refused, and ``CBORLimits`` for the bounds checked before anything is allocated or nested.
-  public init(decoding bytes: [UInt8], limits: CBORLimits = .webAuthn) throws(CBORError) {
+  /// refused. The bounds, checked before anything is allocated or nested: nesting depth 8, 64 KiB, 1,024 items.
+  public init(decoding bytes: [UInt8]) throws(CBORError) {
+    try self.init(decoding: bytes, limits: .webAuthn)
+  }
+
+  /// ``init(decoding:)`` with other limits.
+  package init(decoding bytes: [UInt8], limits: CBORLimits) throws(CBORError) {
     var reader = CBORReader(bytes: bytes, limits: limits)
     guard bytes.count <= limits.maximumByteCount else { throw .tooLarge(offset: 0) }
     self = try reader.item(depth: 1)
@@ -177,9 +182,8 @@ extension CBORValue {
 
   /// Decodes one item at the start of `bytes` and returns it with the number of bytes it took (WebAuthn §6.5.1:
   /// the credential public key inside authenticator data is followed by other data).
-  public static func decodePrefix(
-    of bytes: ArraySlice<UInt8>, limits: CBORLimits = .webAuthn
-  ) throws(CBORError) -> (value: CBORValue, byteCount: Int) {
+  public static func decodePrefix(of bytes: ArraySlice<UInt8>) throws(CBORError) -> (value: CBORValue, byteCount: Int) {
+    let limits = CBORLimits.webAuthn
     let array = Array(bytes)
     guard array.count <= limits.maximumByteCount else { throw .tooLarge(offset: 0) }
     var reader = CBORReader(bytes: array, limits: limits)

@@ -40,7 +40,7 @@ public enum COSEKey: Sendable, Equatable {
   }
 
   /// The COSE_Key map, with the parameters above.
-  public var cbor: CBORValue {
+  package var cbor: CBORValue {
     switch self {
     case .p256(let key):
       let point = key.sec1Representation(compressed: false)  // 0x04 || x || y

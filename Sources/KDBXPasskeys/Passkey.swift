@@ -31,27 +31,27 @@ import KDBXCrypto
 /// ```
 public struct Passkey: Sendable, Equatable, CustomStringConvertible {
   /// `KPEX_PASSKEY_USERNAME`: the user name the relying party gave (`user.name`, WebAuthn Level 3 §5.4.3).
-  public static let userNameAttribute = "KPEX_PASSKEY_USERNAME"
+  package static let userNameAttribute = "KPEX_PASSKEY_USERNAME"
   /// `KPXC_PASSKEY_USERNAME`: KeePassXC's older name for the user name, read first when present.
-  public static let legacyUserNameAttribute = "KPXC_PASSKEY_USERNAME"
+  package static let legacyUserNameAttribute = "KPXC_PASSKEY_USERNAME"
   /// `KPEX_PASSKEY_CREDENTIAL_ID`: the credential ID, base64url, protected.
-  public static let credentialIDAttribute = "KPEX_PASSKEY_CREDENTIAL_ID"
+  package static let credentialIDAttribute = "KPEX_PASSKEY_CREDENTIAL_ID"
   /// `KPEX_PASSKEY_GENERATED_USER_ID`: Strongbox's credential ID, read first when present.
-  public static let generatedUserIDAttribute = "KPEX_PASSKEY_GENERATED_USER_ID"
+  package static let generatedUserIDAttribute = "KPEX_PASSKEY_GENERATED_USER_ID"
   /// `KPEX_PASSKEY_PRIVATE_KEY_PEM`: the private key, PKCS#8 PEM, protected.
-  public static let privateKeyAttribute = "KPEX_PASSKEY_PRIVATE_KEY_PEM"
+  package static let privateKeyAttribute = "KPEX_PASSKEY_PRIVATE_KEY_PEM"
   /// `KPEX_PASSKEY_RELYING_PARTY`: the relying party ID (WebAuthn Level 3 §5.4.2, `rp.id`).
-  public static let relyingPartyAttribute = "KPEX_PASSKEY_RELYING_PARTY"
+  package static let relyingPartyAttribute = "KPEX_PASSKEY_RELYING_PARTY"
   /// `KPEX_PASSKEY_USER_HANDLE`: the user handle (`user.id`), base64url, protected.
-  public static let userHandleAttribute = "KPEX_PASSKEY_USER_HANDLE"
+  package static let userHandleAttribute = "KPEX_PASSKEY_USER_HANDLE"
   /// `KPEX_PASSKEY_FLAG_BE`: backup eligibility, "1" or "0".
-  public static let backupEligibleAttribute = "KPEX_PASSKEY_FLAG_BE"
+  package static let backupEligibleAttribute = "KPEX_PASSKEY_FLAG_BE"
   /// `KPEX_PASSKEY_FLAG_BS`: backup state, "1" or "0".
-  public static let backedUpAttribute = "KPEX_PASSKEY_FLAG_BS"
+  package static let backedUpAttribute = "KPEX_PASSKEY_FLAG_BS"
   /// The prefix KeePassXC recognises passkey attributes by (`EntryAttributes::hasPasskey`).
   public static let attributePrefix = "KPEX_PASSKEY"
   /// The tag KeePassXC gives a passkey entry.
-  public static let tag = "Passkey"
+  package static let tag = "Passkey"
 
   /// The relying party ID, such as `example.com`.
   public var relyingParty: String

@@ -3,22 +3,22 @@ import KDBXAutoFill
 import KDBXCrypto
 
 /// The flags byte of authenticator data (WebAuthn Level 3 §6.1, "flags").
-public struct AuthenticatorFlags: OptionSet, Sendable, Hashable {
-  public let rawValue: UInt8
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct AuthenticatorFlags: OptionSet, Sendable, Hashable {
+  package let rawValue: UInt8
+  package init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// Bit 0, UP: user present.
-  public static let userPresent = AuthenticatorFlags(rawValue: 0x01)
+  package static let userPresent = AuthenticatorFlags(rawValue: 0x01)
   /// Bit 2, UV: user verified.
-  public static let userVerified = AuthenticatorFlags(rawValue: 0x04)
+  package static let userVerified = AuthenticatorFlags(rawValue: 0x04)
   /// Bit 3, BE: backup eligible.
-  public static let backupEligible = AuthenticatorFlags(rawValue: 0x08)
+  package static let backupEligible = AuthenticatorFlags(rawValue: 0x08)
   /// Bit 4, BS: backed up.
-  public static let backedUp = AuthenticatorFlags(rawValue: 0x10)
+  package static let backedUp = AuthenticatorFlags(rawValue: 0x10)
   /// Bit 6, AT: attested credential data included.
-  public static let attestedCredentialData = AuthenticatorFlags(rawValue: 0x40)
+  package static let attestedCredentialData = AuthenticatorFlags(rawValue: 0x40)
   /// Bit 7, ED: extension data included.
-  public static let extensionData = AuthenticatorFlags(rawValue: 0x80)
+  package static let extensionData = AuthenticatorFlags(rawValue: 0x80)
 }
 
 /// The client data of a ceremony, for callers that are not a browser: the `clientDataJSON` a browser would build
@@ -143,7 +143,7 @@ private func credentialJSON(id: [UInt8], response: JSONValue) -> String {
 
 extension Passkey {
   /// The AAGUID in attested credential data: all zero, as WebAuthn Level 3 §6.5.1 allows with attestation `none`.
-  public static let aaguid = [UInt8](repeating: 0, count: 16)
+  package static let aaguid = [UInt8](repeating: 0, count: 16)
 
   /// The flags for this passkey: UP, UV when `userVerified`, BE and BS as stored.
   func flags(userVerified: Bool) -> AuthenticatorFlags {
