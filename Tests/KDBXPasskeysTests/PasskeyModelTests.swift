@@ -214,4 +214,24 @@ import Testing
     }
     #expect(reopened.passkeys().map(\.entryUUID) == database.passkeys().map(\.entryUUID))
   }
+
+  @Test func mergeCarriesPasskeysAsOrdinaryProtectedFields() throws {
+    var random = TestRandom(state: 31)
+    var base = Database.new(name: "merge", clock: noon, random: &random)
+    var plain = Entry.new(clock: noon, random: &random)
+    plain.title = "site"
+    base.addEntry(plain, to: GroupPosition(indexPath: []))
+    // The phone adds a passkey to the entry an hour later; the desktop copy is unchanged.
+    var phone = base
+    let later = TestClock(time: Timestamp(unixSeconds: noon.time.unixSeconds + 3600))
+    let passkey = try Self.passkey(.edDSA, seed: 32)
+    let changed = phone.setPasskey(passkey, onEntry: plain.uuid, clock: later)
+    #expect(changed)
+    let merged = DatabaseMerge.synchronize(local: base, remote: phone).database
+    let entry = try #require(merged.flatEntries.first { $0.entry.uuid == plain.uuid }?.entry)
+    #expect(try entry.passkey() == passkey)
+    #expect(entry[field: "KPEX_PASSKEY_PRIVATE_KEY_PEM"]?.isProtected == true)
+    #expect(entry.history?.count == 1, "the version without the passkey is in the history")
+    #expect(merged.passkeys().count == 1)
+  }
 }
