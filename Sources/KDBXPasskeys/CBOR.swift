@@ -268,7 +268,10 @@ struct CBORReader {
     case 3:
       let count = try length(info, at: start, unit: 1)
       let slice = bytes[offset..<(offset + count)]
-      guard let text = String(validating: slice, as: UTF8.self) else {
+      // Decoding repairs invalid UTF-8 with U+FFFD, so the bytes come back unchanged only when they were valid.
+      // (`String(validating:as:)` needs macOS 15 and iOS 18.)
+      let text = String(decoding: slice, as: UTF8.self)
+      guard text.utf8.elementsEqual(slice) else {
         throw .unsupported("a text string that is not UTF-8", offset: start)
       }
       offset += count

@@ -133,9 +133,8 @@ public struct Passkey: Sendable, Equatable, CustomStringConvertible {
   static func signingKey(_ pem: ProtectedValue) throws(PasskeyError) -> SigningPrivateKey {
     var bytes = pem.revealBytes()
     defer { SecureBytes.wipe(&bytes) }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      throw .key(.malformedPEM(reason: "the text is not UTF-8"))
-    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard text.utf8.elementsEqual(bytes) else { throw .key(.malformedPEM(reason: "the text is not UTF-8")) }
     do { return try SigningPrivateKey(pemRepresentation: text) } catch { throw .key(error) }
   }
 
