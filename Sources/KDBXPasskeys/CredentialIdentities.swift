@@ -40,8 +40,9 @@ public struct CredentialIdentities: Sendable, Equatable {
 extension Database {
   /// The credential identities to register: for each entry AutoFill may offer (``KDBX/Database/matchCandidates(now:)``:
   /// not in the recycle bin, not expired at `now`, not in a group that turns searching off), a password identity
-  /// per distinct host of its URLs (an entry with neither user name nor password gives none; `androidapp://` URLs
-  /// and denied hosts are left out), and a passkey identity when it has a readable passkey with a credential ID.
+  /// per distinct host of its URLs (an entry with neither user name nor password, or a passkey entry without a
+  /// password, gives none; `androidapp://` URLs and denied hosts are left out), and a passkey identity when it has
+  /// a readable passkey with a credential ID.
   public func credentialIdentities(now: Timestamp) -> CredentialIdentities {
     var result = CredentialIdentities(passwords: [], passkeys: [])
     let candidates = matchCandidates(now: now)
@@ -61,7 +62,8 @@ extension Database {
       }
       let userName = resolver.value(ofField: Entry.userNameField, for: entry)
       let hasPassword = !(entry[field: Entry.passwordField]?.reveal().isEmpty ?? true)
-      guard !userName.isEmpty || hasPassword else { continue }
+      // A passkey entry without a password (as KeePassXC creates them) is a passkey identity only.
+      guard hasPassword || (!userName.isEmpty && !entry.hasPasskey) else { continue }
       let denied = Set(candidate.deniedHosts.map { $0.trimmingASCIIWhitespace().lowercased() })
       var seen: Set<String> = []
       for text in [candidate.url] + candidate.additionalURLs {

@@ -44,8 +44,7 @@ import Testing
     #expect(
       identities.passwords.map { [$0.serviceIdentifier, $0.userName, $0.recordIdentifier] } == [
         ["github.com", "octo", record], ["gist.github.com", "octo", record],
-        ["example.com", "alice", passkeyEntry.description],
-      ])
+      ], "the passkey entry, which has no password, is a passkey identity only")
     #expect(identities.passkeys.count == 1)
     let found = try #require(identities.passkeys.first)
     #expect(found.relyingParty == "example.com" && found.userName == "alice")
