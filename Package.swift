@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "KDBXAutoFill", targets: ["KDBXAutoFill"]),
     .library(name: "KDBXPasswords", targets: ["KDBXPasswords"]),
     .library(name: "KDBXImport", targets: ["KDBXImport"]),
+    .library(name: "KDBXPasskeys", targets: ["KDBXPasskeys"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
@@ -34,6 +35,8 @@ let package = Package(
     .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
     // Other managers' exports (KeePass 2 XML, CSV, Bitwarden JSON, 1Password .1pux) read into a new database.
     .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXCompression"]),
+    // Passkeys as KeePassXC stores them, the WebAuthn authenticator side (CBOR, COSE) and AutoFill identities.
+    .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXCrypto", "KDBXAutoFill"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
@@ -46,7 +49,8 @@ let package = Package(
     .executableTarget(
       name: "kdbx",
       dependencies: [
-        "KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXImport", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML",
+        "KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXImport", "KDBXPasskeys", "KDBXFileIO", "KDBXCrypto",
+        "KDBXCompression", "KDBXXML",
       ]
     ),
     .executableTarget(
@@ -63,6 +67,8 @@ let package = Package(
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
     .testTarget(name: "KDBXImportTests", dependencies: ["KDBXImport", "KDBX", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto", "VectorSupport"]),
+    .testTarget(
+      name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill", "VectorSupport"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]

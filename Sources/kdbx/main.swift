@@ -46,6 +46,16 @@ let usage = """
     attachment-rm ENTRY NAME
                        Remove an attachment from an entry.
 
+  PASSKEYS (stored as KeePassXC stores them; WebAuthn registration and assertion):
+    passkey ls FILE    List the passkeys: relying party, user, algorithm, entry path.
+    passkey register FILE GROUP/TITLE --rp ID --user NAME
+                       Create a passkey (--algorithm es256|eddsa) on the entry, or a new one; with
+                       --challenge B64URL --origin URL --json, print the registration's PublicKeyCredential JSON.
+    passkey assert FILE ENTRY --challenge B64URL --origin URL
+                       Print the assertion's PublicKeyCredential JSON.
+    passkey export-public FILE ENTRY
+                       Print the public key as COSE and PEM.
+
   WHOLE DATABASES:
     verify FILE        Check every integrity layer and the tree's references, and explain.
     merge FILE OTHER...
@@ -132,6 +142,7 @@ func allCommands() -> [Command] {
     Command(name: "analyze", help: AnalyzeCommand.help, run: AnalyzeCommand.run),
     Command(name: "clip", help: ClipCommand.help, run: ClipCommand.run),
     Command(name: "open", help: OpenCommand.help, run: OpenCommand.run),
+    Command(name: "passkey", help: PasskeyCommand.help, run: PasskeyCommand.run),
   ]
 }
 
