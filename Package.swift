@@ -55,7 +55,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "kdbx-bench",
-      dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
+      dependencies: ["KDBX", "KDBXAutoFill", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
       path: "Benchmarks/kdbx-bench"
     ),
 
