@@ -43,8 +43,7 @@ func autoFill(vault path: String, keyPath: String, host: String) -> Int32 {
   do {
     let cached = try CachedVaultKey(serialized: try FileIO.readFile(atPath: keyPath))
     var load = LoadOptions.default
-    load.availableMemoryBytes = 50_000_000
-    load.loadsHistory = false
+    load.availableMemoryBytes = 50_000_000  // history and attachments are loaded: the extension saves
     let session = try SynchronousVaultSession(
       storage: FileVaultStorage(path: path), cachedKey: cached, options: VaultSessionOptions(load: load))
     guard let database = session.database, let service = ServiceIdentifier("https://\(host)/") else {
