@@ -5,9 +5,9 @@
 /// it builds here (with `+modified` when the work tree differs from it), builds, and puts this file back.
 enum BuildInfo {
   /// The commit the release script built from; `nil` in any other build.
-  static let commit: String? = "95ae3201ba7c4d99f7306cced04662e87fe18779"
+  static let commit: String? = nil
   /// The date of that commit (YYYY-MM-DD), the date of the manual page; `nil` in any other build.
-  static let commitDate: String? = "2026-12-05"
+  static let commitDate: String? = nil
 
   /// `kdbx --version`: the version and the commit this binary was built from, when it is known.
   static func versionLine(_ version: String) -> String {
