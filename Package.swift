@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "KDBX", targets: ["KDBX"]),
     .library(name: "KDBXAutoFill", targets: ["KDBXAutoFill"]),
     .library(name: "KDBXPasswords", targets: ["KDBXPasswords"]),
+    .library(name: "KDBXImport", targets: ["KDBXImport"]),
+    .library(name: "KDBXPasskeys", targets: ["KDBXPasskeys"]),
     .library(name: "KDBXCrypto", targets: ["KDBXCrypto"]),
     .library(name: "KDBXCompression", targets: ["KDBXCompression"]),
     .library(name: "KDBXXML", targets: ["KDBXXML"]),
@@ -31,6 +33,10 @@ let package = Package(
     // and password and passphrase generation with strength estimation (their generated tables stay out of KDBX).
     .target(name: "KDBXAutoFill", dependencies: ["KDBX"]),
     .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
+    // Other managers' exports (KeePass 2 XML, CSV, Bitwarden JSON, 1Password .1pux) read into a new database.
+    .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXCompression"]),
+    // Passkeys as KeePassXC stores them, the WebAuthn authenticator side (CBOR, COSE) and AutoFill identities.
+    .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXCrypto", "KDBXAutoFill"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXCrypto"]),
@@ -42,21 +48,27 @@ let package = Package(
     // Executables: may import Glibc.
     .executableTarget(
       name: "kdbx",
-      dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXFileIO", "KDBXCrypto", "KDBXCompression", "KDBXXML"]
+      dependencies: [
+        "KDBX", "KDBXAutoFill", "KDBXPasswords", "KDBXImport", "KDBXPasskeys", "KDBXFileIO", "KDBXCrypto",
+        "KDBXCompression", "KDBXXML",
+      ]
     ),
     .executableTarget(
       name: "kdbx-bench",
-      dependencies: ["KDBX", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
+      dependencies: ["KDBX", "KDBXAutoFill", "KDBXCrypto", "KDBXCompression", "KDBXXML", "KDBXFileIO"],
       path: "Benchmarks/kdbx-bench"
     ),
 
     // Test support: reads Vectors/ through #filePath and Glibc. No bundles, no Foundation.
-    .target(name: "VectorSupport", path: "Tests/VectorSupport"),
+    .target(name: "VectorSupport", dependencies: ["KDBXCompression"], path: "Tests/VectorSupport"),
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
-    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto"]),
+    .testTarget(name: "KDBXImportTests", dependencies: ["KDBXImport", "KDBX", "VectorSupport"]),
+    .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto", "VectorSupport"]),
+    .testTarget(
+      name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill", "VectorSupport"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]

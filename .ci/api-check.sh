@@ -11,14 +11,14 @@
 # `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXFileIO KDBXFoundation)
+MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys KDBXFileIO KDBXFoundation)
 BASELINE=.ci/api
 OUT=${API_OUT:-.ci/out/api}
 mode=${1:-check}
 
-# Builds every library module (KDBXFoundation depends on the codec's; KDBXAutoFill and KDBXPasswords on KDBX); the
+# Builds every library module (KDBXFoundation depends on the codec's; KDBXAutoFill, KDBXPasswords, KDBXImport on KDBX); the
 # compiler output only when that fails.
-for target in KDBXFoundation KDBXAutoFill KDBXPasswords; do
+for target in KDBXFoundation KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys; do
   if ! built=$(swift build --target "$target" 2>&1); then echo "$built" | grep -E "error" | head -40; exit 1; fi
 done
 bin=$(swift build --show-bin-path)

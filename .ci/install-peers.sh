@@ -42,6 +42,10 @@ pip_need=()
 python3 -c 'import pykeepass' 2>/dev/null || pip_need+=(pykeepass)
 python3 -c 'import lxml' 2>/dev/null || pip_need+=(lxml)
 python3 -c 'import zxcvbn' 2>/dev/null || pip_need+=(zxcvbn)
+# #37: relying parties (python-fido2, py_webauthn) and signatures (cryptography) for the passkey checks.
+python3 -c 'import fido2' 2>/dev/null || pip_need+=(fido2)
+python3 -c 'import webauthn' 2>/dev/null || pip_need+=(webauthn)
+python3 -c 'import cryptography' 2>/dev/null || pip_need+=(cryptography)
 if [ ${#pip_need[@]} -gt 0 ]; then
   echo "pip install ${pip_need[*]}"
   python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \

@@ -104,18 +104,21 @@ func argon2Benchmark(_ variant: Argon2.Variant, mebibytes: Int, iterations: Int,
 /// Argon2d 64 MiB, t=2, p=2 through each concurrency path (issue #25), fresh library-allocated memory each time:
 ///   sync-parallel  the synchronous driver with helper tasks (ParallelWork, per slice: needs Synchronization, the CLI's path)
 ///   sync-fallback  the same call where Synchronization is missing (macOS < 15, iOS < 18): lanes one after another
-///   async-groups   the async driver (one child task per lane, suspending slice barrier), which every system runs in parallel
+///   async-groups   the async driver (the calling task and helper tasks claim the segments of each slice; the calling
+///                  task suspends for the last ones), which every system runs in parallel
 enum ConcurrencyPath: String, CaseIterable {
   case syncParallel = "sync-parallel"
   case syncFallback = "sync-fallback"
   case asyncGroups = "async-groups"
 }
 
-func argon2PathBenchmark(_ path: ConcurrencyPath) -> Benchmark {
+func argon2PathBenchmark(_ path: ConcurrencyPath, variant: Argon2.Variant = .d, lanes: Int = 2) -> Benchmark {
   Benchmark(
-    name: "argon2d-64MiB-t2-p2-\(path.rawValue)", unit: .millisecondsPerIteration, runs: 9, minimumRunSeconds: 0.0
+    name: "argon2\(variant)-64MiB-t2-p\(lanes)-\(path.rawValue)", unit: .millisecondsPerIteration, runs: 9,
+    minimumRunSeconds: 0.0
   ) {
-    guard let parameters = try? Argon2.Parameters(variant: .d, iterations: 2, memoryKiB: 64 * 1024, lanes: 2) else {
+    guard let parameters = try? Argon2.Parameters(variant: variant, iterations: 2, memoryKiB: 64 * 1024, lanes: lanes)
+    else {
       fatalError("bad benchmark parameters")
     }
     let password = Array("password".utf8)
@@ -166,7 +169,13 @@ func kdfBenchmarks() -> [Benchmark] {
       }
     }
   }
-  benchmarks += ConcurrencyPath.allCases.map(argon2PathBenchmark)
+  benchmarks += ConcurrencyPath.allCases.map { argon2PathBenchmark($0) }
+  // Issue #38: the async driver against the synchronous parallel one, Argon2id with two and four lanes.
+  for lanes in [2, 4] {
+    benchmarks += [ConcurrencyPath.syncParallel, .asyncGroups].map {
+      argon2PathBenchmark($0, variant: .id, lanes: lanes)
+    }
+  }
   return benchmarks
 }
 

@@ -46,13 +46,24 @@ for argument in CommandLine.arguments.dropFirst() {
     // Signatures and PEM keys made by the library, for Vectors/tools/signature_crosscheck.py.
     let value = CommandLine.arguments.drop { $0 != "--emit-signatures" }.dropFirst().first.flatMap { Int($0) }
     exit(emitSignatures(count: value ?? 1000))
+  case "--cache-key", "--autofill":
+    // The AutoFill extension's path, one process each side (AutoFillProcess.swift).
+    let values = Array(CommandLine.arguments.drop { $0 != argument }.dropFirst().prefix(3))
+    guard values.count == 3 else {
+      print("usage: kdbx-bench --cache-key VAULT PASSWORD KEYFILE | --autofill VAULT KEYFILE HOST")
+      exit(1)
+    }
+    exit(
+      argument == "--cache-key"
+        ? cacheKey(vault: values[0], password: values[1], keyPath: values[2])
+        : autoFill(vault: values[0], keyPath: values[1], host: values[2]))
   case "ct-p256", "ct-ed25519":
     // dudect-style constant-time check of signing (Welch's t-test, fixed vs random keys).
     let value = CommandLine.arguments.drop { $0 != argument }.dropFirst().first.flatMap { Int($0) }
     exit(constantTimeCheck(argument, samples: value ?? 100_000))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [--cache-key VAULT PASSWORD KEYFILE] [--autofill VAULT KEYFILE HOST] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())

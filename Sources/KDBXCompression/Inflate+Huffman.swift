@@ -14,6 +14,8 @@ enum HuffmanEntry {
   static let subtable: UInt32 = 0x4000
   static let invalid: UInt32 = 0x8000
   static let flagMask: UInt32 = 0xF000
+  /// Entries that are neither a literal nor a length: the fast loop tests them once.
+  static let exceptional: UInt32 = subtable | endOfBlock | invalid
 
   static let literalLengthPrimaryBits = 11
   static let distancePrimaryBits = 8
@@ -23,6 +25,9 @@ enum HuffmanEntry {
   static let literalLengthTableSize = 2342
   static let distanceTableSize = 402
   static let codeLengthTableSize = 128
+  /// Where the distance table starts in the inflate state's `decodeTables`, and their total size.
+  static let distanceTableStart = literalLengthTableSize
+  static let decodeTablesSize = literalLengthTableSize + distanceTableSize
 }
 
 /// Which alphabet a table decodes; it decides what each symbol's entry holds.
@@ -62,7 +67,8 @@ struct HuffmanBuildScratch {
 }
 
 extension HuffmanAlphabet {
-  /// Builds the decode table for `lengths[start ..< start + symbolCount]` into `table`.
+  /// Builds the decode table for `lengths[start ..< start + symbolCount]` into
+  /// `table[tableStart ..< tableStart + size]` (subtable starts in its entries count from `tableStart`).
   ///
   /// Throws `oversubscribedCodeLengths` or `incompleteCodeLengths` (at `offset`) for lengths that do
   /// not form a complete prefix code. As zlib does, a literal/length or distance code with a single
@@ -70,7 +76,7 @@ extension HuffmanAlphabet {
   /// distance code is accepted (a block with only literals); its entries decode as invalid.
   func buildTable(
     lengths: [UInt8], start: Int, symbolCount: Int, primaryBits: Int, into table: inout [UInt32],
-    scratch: inout HuffmanBuildScratch, offset: Int
+    at tableStart: Int, size: Int, scratch: inout HuffmanBuildScratch, offset: Int
   ) throws(CompressionError) {
     for length in 0..<16 { scratch.count[length] = 0 }
     for symbol in 0..<symbolCount { scratch.count[Int(lengths[start + symbol])] += 1 }
@@ -89,7 +95,7 @@ extension HuffmanAlphabet {
       let singleCode = maxLength == 1 && scratch.count[1] == 1 && self != .codeLength
       let empty = maxLength == 0 && self == .distance
       if !(singleCode || empty) { throw .incompleteCodeLengths(offset: offset) }
-      for index in 0..<primarySize { table[index] = invalidEntry }
+      for index in 0..<primarySize { table[tableStart + index] = invalidEntry }
     }
     if maxLength == 0 { return }
     // Sort the symbols by (length, symbol): the canonical order of RFC 1951 §3.2.2.
@@ -122,7 +128,7 @@ extension HuffmanAlphabet {
         let entry = base | UInt32(length) << 8 | (UInt32(length) + extra)
         var index = Self.reversed(code, length)
         while index < primarySize {
-          table[index] = entry
+          table[tableStart + index] = entry
           index += 1 << length
         }
       } else {
@@ -141,8 +147,8 @@ extension HuffmanAlphabet {
           subtableBits = bits
           subtableStart = nextFree
           nextFree += 1 << bits
-          if nextFree > table.count { throw .oversubscribedCodeLengths(offset: offset) }
-          table[Self.reversed(prefix, primaryBits)] =
+          if nextFree > size { throw .oversubscribedCodeLengths(offset: offset) }
+          table[tableStart + Self.reversed(prefix, primaryBits)] =
             HuffmanEntry.subtable | UInt32(subtableStart) << 16 | UInt32(bits) << 8 | UInt32(primaryBits)
         }
         let subLength = length - primaryBits
@@ -150,7 +156,7 @@ extension HuffmanAlphabet {
         let low = code & ((1 << subLength) - 1)
         var index = Self.reversed(low, subLength)
         while index < 1 << subtableBits {
-          table[subtableStart + index] = entry
+          table[tableStart + subtableStart + index] = entry
           index += 1 << subLength
         }
       }

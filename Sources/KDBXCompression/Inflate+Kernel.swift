@@ -19,29 +19,26 @@ extension InflateState {
   static let fastOutputMargin = 300
 
   mutating func decodeSymbols(_ input: [UInt8], _ output: inout [UInt8]) -> InflateKernelStatus {
-    let literalTable = literalLengthTable
-    let distanceTable = self.distanceTable
+    let tables = decodeTables
     var registers = InflateRegisters(
       inPos: inputPosition, bitBuffer: bitBuffer, bitCount: bitCount, outPos: outputPosition)
     let outStart = outputStart
     let status: InflateKernelStatus = input.withUnsafeBufferPointer { inBuffer in
       output.withUnsafeMutableBufferPointer { outBuffer in
-        literalTable.withUnsafeBufferPointer { litBuffer in
-          distanceTable.withUnsafeBufferPointer { distBuffer in
-            guard let lit = litBuffer.baseAddress, let dist = distBuffer.baseAddress else {
-              return .outputFull(needed: 1)
-            }
-            guard let out = outBuffer.baseAddress else {
-              // No output room at all (a zero limit): the kernel may still reach end-of-block.
-              // SAFETY: with outEnd = 0 the kernel writes nothing through the dummy pointer.
-              return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { dummy in
-                guard let pointer = dummy.baseAddress else { return .outputFull(needed: 1) }
-                return Self.decodeKernel(inBuffer, pointer, 0, lit, dist, outStart: outStart, registers: &registers)
-              }
-            }
-            return Self.decodeKernel(
-              inBuffer, out, outBuffer.count, lit, dist, outStart: outStart, registers: &registers)
+        tables.withUnsafeBufferPointer { tableBuffer in
+          guard let lit = tableBuffer.baseAddress, tableBuffer.count == HuffmanEntry.decodeTablesSize else {
+            return .outputFull(needed: 1)
           }
+          guard let out = outBuffer.baseAddress else {
+            // No output room at all (a zero limit): the kernel may still reach end-of-block.
+            // SAFETY: with outEnd = 0 the kernel writes nothing through the dummy pointer.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { dummy in
+              guard let pointer = dummy.baseAddress else { return .outputFull(needed: 1) }
+              return Self.decodeKernel(inBuffer, pointer, 0, lit, outStart: outStart, registers: &registers)
+            }
+          }
+          return Self.decodeKernel(
+            inBuffer, out, outBuffer.count, lit, outStart: outStart, registers: &registers)
         }
       }
     }
@@ -56,8 +53,12 @@ extension InflateState {
   /// that the optimizer keeps them in machine registers.
   static func decodeKernel(
     _ inBuffer: UnsafeBufferPointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ outEnd: Int,
-    _ lit: UnsafePointer<UInt32>, _ dist: UnsafePointer<UInt32>, outStart: Int, registers: inout InflateRegisters
+    _ lit: UnsafePointer<UInt32>, outStart: Int, registers: inout InflateRegisters
   ) -> InflateKernelStatus {
+    // SAFETY: `lit` is the start of `decodeTables` (the caller checked its size), which holds the distance
+    // table at `distanceTableStart`: `dist(i)` reads its entry i (a constant displacement from `lit`, so the
+    // two tables take one register).
+    @inline(__always) func dist(_ index: Int) -> UInt32 { lit[HuffmanEntry.distanceTableStart &+ index] }
     var inPos = registers.inPos
     var bitBuffer = registers.bitBuffer
     var bitCount = registers.bitCount
@@ -100,8 +101,9 @@ extension InflateState {
         ip += (63 &- bitCount) &>> 3
         bitCount |= 56
       }
+      // The shift takes the entry's low six bits (`&>>` is modulo 64): its consumed count, at most 28.
       @inline(__always) func consume(_ entry: UInt32) {
-        bitBuffer &>>= UInt64(entry & 0xFF)
+        bitBuffer &>>= UInt64(truncatingIfNeeded: entry)
         bitCount &-= Int(entry & 0xFF)
       }
       refill()
@@ -109,24 +111,49 @@ extension InflateState {
       // pointers were checked against the table size when it was built.
       var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
       repeat {
-        if entry & HuffmanEntry.subtable != 0 {
-          consume(entry)
-          let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-          entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
-        }
+        // Literals first, with one test each: up to four from the primary table on one refill (4 x 11
+        // bits consumed leave at least 12 of the 56 for the next lookup).
         if entry & HuffmanEntry.literal != 0 {
-          // SAFETY (literal stores): op + 3 <= op + fastOutputMargin <= outEnd.
+          // SAFETY (literal stores): op + 4 <= op + fastOutputMargin <= outEnd.
           consume(entry)
           op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
-          op += 1
-          // At least 41 bits remain, then 26 after a second literal from the primary table: each
-          // is enough for one more primary-table codeword (at most 11 bits).
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
           if entry & HuffmanEntry.literal != 0 {
             consume(entry)
-            op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
-            op += 1
+            op[1] = UInt8(truncatingIfNeeded: entry >> 16)
             entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+            if entry & HuffmanEntry.literal != 0 {
+              consume(entry)
+              op[2] = UInt8(truncatingIfNeeded: entry >> 16)
+              entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+              if entry & HuffmanEntry.literal != 0 {
+                consume(entry)
+                op[3] = UInt8(truncatingIfNeeded: entry >> 16)
+                op += 4
+                refill()
+                entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+                continue
+              }
+              op += 3
+              refill()
+              continue
+            }
+            op += 2
+            refill()
+            continue
+          }
+          // `entry` was looked up from the buffered bits, which a refill only extends.
+          op += 1
+          refill()
+          continue
+        }
+        // Everything else that is not a length (a subtable pointer, end of block, an invalid code)
+        // takes one test on the way.
+        if entry & HuffmanEntry.exceptional != 0 {
+          if entry & HuffmanEntry.subtable != 0 {
+            consume(entry)
+            let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+            entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
             if entry & HuffmanEntry.literal != 0 {
               consume(entry)
               op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
@@ -136,19 +163,17 @@ extension InflateState {
               continue
             }
           }
-          // `entry` was looked up from the buffered bits, which a refill only extends.
-          refill()
-          continue
-        }
-        if entry & (HuffmanEntry.endOfBlock | HuffmanEntry.invalid) != 0 {
-          sync()
-          if entry & HuffmanEntry.invalid != 0 {
-            return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+          if entry & (HuffmanEntry.endOfBlock | HuffmanEntry.invalid) != 0 {
+            sync()
+            if entry & HuffmanEntry.invalid != 0 {
+              return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+            }
+            consume(entry)
+            return .endOfBlock
           }
-          consume(entry)
-          return .endOfBlock
         }
-        // A length: base plus extra bits, both consumed at once (at most 20 of the 56 bits).
+        // A length: base plus extra bits, both consumed at once (at most 20 of the 56 bits, 15 more
+        // when it came through a subtable pointer).
         // The codeword and extra bits are the low `entry & 0xFF` bits of `saved`; the extra bits are
         // those above the codeword's `(entry >> 8) & 0xF`. (`&<<` and `&>>` take the shift modulo 64, so
         // the flag bits above, zero in length and distance entries, need no masking.)
@@ -157,16 +182,19 @@ extension InflateState {
         var codeAndExtra = saved & ((1 &<< UInt64(truncatingIfNeeded: entry)) &- 1)
         let length =
           Int(entry >> 16) &+ Int(truncatingIfNeeded: codeAndExtra &>> UInt64(truncatingIfNeeded: entry >> 8))
-        // The distance: at least 36 bits remain, enough for its code and extra bits (at most 28).
-        entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
-        if entry & HuffmanEntry.subtable != 0 {
-          consume(entry)
-          let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-          entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
-        }
-        if entry & HuffmanEntry.invalid != 0 {
-          sync()
-          return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+        // The distance: at least 36 bits remain (56 less at most 20), enough for its code and extra
+        // bits (at most 28, a subtable pointer's 8 included).
+        entry = dist(Int(truncatingIfNeeded: bitBuffer & distMask))
+        if entry & (HuffmanEntry.subtable | HuffmanEntry.invalid) != 0 {
+          if entry & HuffmanEntry.subtable != 0 {
+            consume(entry)
+            let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+            entry = dist(Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask))
+          }
+          if entry & HuffmanEntry.invalid != 0 {
+            sync()
+            return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+          }
         }
         saved = bitBuffer
         consume(entry)
@@ -229,13 +257,13 @@ extension InflateState {
       var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
       let length =
         Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
-      entry = dist[Int(truncatingIfNeeded: bitBuffer & distMask)]
+      entry = dist(Int(truncatingIfNeeded: bitBuffer & distMask))
       if entry & HuffmanEntry.subtable != 0 {
         if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
         bitBuffer &>>= UInt64(entry & 0xFF)
         bitCount &-= Int(entry & 0xFF)
         let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-        entry = dist[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+        entry = dist(Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask))
       }
       if entry & HuffmanEntry.invalid != 0 {
         // An entry longer than the bits left only looked at zero padding past the end.

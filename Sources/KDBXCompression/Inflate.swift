@@ -93,8 +93,9 @@ struct InflateState {
   var outputPosition: Int
   var outputLimitEnd = Int.max
   var limit = Int.max
-  var literalLengthTable = [UInt32](repeating: 0, count: HuffmanEntry.literalLengthTableSize)
-  var distanceTable = [UInt32](repeating: 0, count: HuffmanEntry.distanceTableSize)
+  /// The literal/length table, then the distance table at `HuffmanEntry.distanceTableStart`: one
+  /// allocation, so that the kernel reaches both through one base register.
+  var decodeTables = [UInt32](repeating: 0, count: HuffmanEntry.decodeTablesSize)
   var codeLengthTable = [UInt32](repeating: 0, count: HuffmanEntry.codeLengthTableSize)
   var lengths = [UInt8](repeating: 0, count: 320)
   var scratch = HuffmanBuildScratch()
@@ -186,10 +187,11 @@ struct InflateState {
     let literal = DeflateConstants.fixedLiteralLengths()
     try HuffmanAlphabet.literalLength.buildTable(
       lengths: literal, start: 0, symbolCount: 288, primaryBits: HuffmanEntry.literalLengthPrimaryBits,
-      into: &literalLengthTable, scratch: &scratch, offset: byteOffset)
+      into: &decodeTables, at: 0, size: HuffmanEntry.literalLengthTableSize, scratch: &scratch, offset: byteOffset)
     try HuffmanAlphabet.distance.buildTable(
       lengths: DeflateConstants.fixedDistanceLengths(), start: 0, symbolCount: 32,
-      primaryBits: HuffmanEntry.distancePrimaryBits, into: &distanceTable, scratch: &scratch, offset: byteOffset)
+      primaryBits: HuffmanEntry.distancePrimaryBits, into: &decodeTables, at: HuffmanEntry.distanceTableStart,
+      size: HuffmanEntry.distanceTableSize, scratch: &scratch, offset: byteOffset)
     tablesAreFixed = true
   }
 
@@ -206,7 +208,7 @@ struct InflateState {
     }
     try HuffmanAlphabet.codeLength.buildTable(
       lengths: lengths, start: 0, symbolCount: 19, primaryBits: HuffmanEntry.codeLengthPrimaryBits,
-      into: &codeLengthTable, scratch: &scratch, offset: headerOffset)
+      into: &codeLengthTable, at: 0, size: HuffmanEntry.codeLengthTableSize, scratch: &scratch, offset: headerOffset)
     let total = literalCount + distanceCount
     var index = 0
     while index < total {
@@ -248,10 +250,12 @@ struct InflateState {
     if lengths[256] == 0 { throw .incompleteCodeLengths(offset: headerOffset) }
     try HuffmanAlphabet.literalLength.buildTable(
       lengths: lengths, start: 0, symbolCount: literalCount, primaryBits: HuffmanEntry.literalLengthPrimaryBits,
-      into: &literalLengthTable, scratch: &scratch, offset: headerOffset)
+      into: &decodeTables, at: 0, size: HuffmanEntry.literalLengthTableSize, scratch: &scratch,
+      offset: headerOffset)
     try HuffmanAlphabet.distance.buildTable(
       lengths: lengths, start: literalCount, symbolCount: distanceCount,
-      primaryBits: HuffmanEntry.distancePrimaryBits, into: &distanceTable, scratch: &scratch, offset: headerOffset)
+      primaryBits: HuffmanEntry.distancePrimaryBits, into: &decodeTables, at: HuffmanEntry.distanceTableStart,
+      size: HuffmanEntry.distanceTableSize, scratch: &scratch, offset: headerOffset)
   }
 
   /// Runs the kernel over one Huffman block, growing the output when it fills.

@@ -107,7 +107,7 @@ enum CommandTable {
       CreateCommand.command, DatabaseEditCommand.command,
       GenerateCommand.command, EstimateCommand.command, DicewareCommand.command, CreateKeyFileCommand.command,
       CalibrateCommand.command, SelfTestCommand.command,
-      CompletionsCommand.command, ManualCommand.command,
+      CompletionsCommand.command, ManualCommand.command, PasskeyCommand.command,
     ]
   }
 

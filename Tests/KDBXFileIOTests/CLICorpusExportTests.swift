@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VectorSupport
 
 /// The acceptance corpus (`../shared/corpus`, kept outside the repository) as the CLI sees it: every valid KeePass
 /// database listed in its MANIFEST.tsv (KDBX 2.x, 3.x, 4.x and KeePass 1.x `.kdb`), with the credentials to pass
@@ -17,27 +18,9 @@ enum CorpusExport {
 
   /// The `kdbx` built in the configuration this test runs in: beside the test runner (`.build/<triple>/debug` or
   /// `release`), else `.build/debug` or `.build/release`.
-  static let binary: String = {
-    if let runner = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-      let sibling = runner.deletingLastPathComponent().appendingPathComponent("kdbx").path
-      if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
-    }
-    #if DEBUG
-      return CLI.root.appendingPathComponent(".build/debug/kdbx").path
-    #else
-      return CLI.root.appendingPathComponent(".build/release/kdbx").path
-    #endif
-  }()
+  static let binary = EndToEnd.kdbxBinary
 
-  static let isAvailable: Bool = {
-    guard root != nil else { return false }
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      print("note: CLICorpusExportTests SKIPPED: \(binary) is missing (run `swift build` first)")
-      return false
-    }
-    print("note: CLICorpusExportTests runs \(binary)")
-    return true
-  }()
+  static let isAvailable: Bool = root != nil && EndToEnd.kdbxAvailable
 
   struct File: Sendable, CustomTestStringConvertible {
     var path: String

@@ -2,6 +2,7 @@ import Foundation
 import KDBX
 import KDBXCompression
 import Testing
+import VectorSupport
 
 /// `kdbx import` of Bitwarden JSON and 1Password .1pux exports, end to end: the entries read back field by field with
 /// the library, and the bounds of the JSON reader and the zip reader (each refusal exits 1 and writes nothing).
@@ -171,7 +172,7 @@ import Testing
   @Test func jsonTruncatedAtEveryByte() throws {
     let whole = Array(#"{"items": [{"type": 1, "name": "A\u00e9", "login": {"uris": [], "x": true}}]}"#.utf8)
     for length in stride(from: 1, to: whole.count, by: 7) {
-      try Self.refused(Array(whole[..<length]), "is not valid JSON: line 1, column")
+      try Self.refused(Array(whole[..<length]), ": not valid JSON: line 1, column")
     }
   }
 
@@ -190,47 +191,6 @@ import Testing
 
   // MARK: Zip bounds
 
-  struct ZipMember {
-    var name: String
-    var data: [UInt8]
-    var deflate = true
-    var declaredSize: Int? = nil
-    var crc: UInt32? = nil
-    var flags: UInt16 = 0
-    var method: UInt16? = nil
-  }
-
-  /// A zip archive (APPNOTE: local headers, central directory, end record) with members as given, lies included.
-  static func zip(_ members: [ZipMember], overlapSecond: Bool = false) -> [UInt8] {
-    func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-    func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> ($0 * 8) & 0xFF) } }
-    var out: [UInt8] = []
-    var central: [UInt8] = []
-    var offsets: [Int] = []
-    for member in members {
-      let stored = member.deflate ? Deflate.compress(member.data) : member.data
-      let method = Int(member.method ?? (member.deflate ? 8 : 0))
-      let crc = Int(member.crc ?? CRC32.checksum(member.data))
-      let size = member.declaredSize ?? member.data.count
-      let name = Array(member.name.utf8)
-      let offset = overlapSecond && offsets.count == 1 ? offsets[0] : out.count
-      offsets.append(offset)
-      let fields =
-        le16(20) + le16(Int(member.flags)) + le16(method) + le32(0) + le32(crc) + le32(stored.count)
-        + le32(size) + le16(name.count) + le16(0)
-      if !(overlapSecond && offsets.count == 2) { out += [0x50, 0x4B, 0x03, 0x04] + fields + name + stored }
-      central +=
-        [0x50, 0x4B, 0x01, 0x02] + le16(20) + fields + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset)
-        + name
-    }
-    let directoryOffset = out.count
-    out += central
-    out +=
-      [0x50, 0x4B, 0x05, 0x06] + le16(0) + le16(0) + le16(members.count) + le16(members.count)
-      + le32(central.count) + le32(directoryOffset) + le16(0)
-    return out
-  }
-
   static let exportData = Array(
     #"{"accounts": [{"attrs": {"name": "A"}, "vaults": [{"attrs": {"name": "V"}, "items": [{"categoryUuid": "005", "details": {"password": "p"}, "overview": {"title": "T"}}]}]}]}"#
       .utf8)
@@ -238,7 +198,8 @@ import Testing
   @Test func zipReadsStoredAndDeflated() throws {
     for deflate in [false, true] {
       let (result, out) = try Self.importing(
-        Self.zip([ZipMember(name: "export.data", data: Self.exportData, deflate: deflate)]), name: "a.1pux")
+        ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData, deflate: deflate)]),
+        name: "a.1pux")
       #expect(result.status == 0, "\(result.err)")
       #expect(try Self.entries(out)["T"]?.entry[field: "Password"]?.reveal() == "p")
     }
@@ -248,40 +209,48 @@ import Testing
     // 8 MiB of zeros deflate to about 8 KiB; the directory says 100 bytes: inflation stops there.
     let zeros = [UInt8](repeating: 0, count: 8 << 20)
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: zeros, declaredSize: 100)]), name: "bomb.1pux",
+      ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: zeros, declaredSize: 100)]), name: "bomb.1pux",
       "inflates to more than its declared 100 bytes")
     // A declared size over the member limit is refused before anything is inflated.
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: Self.exportData, declaredSize: 600 << 20)]), name: "big.1pux",
+      ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData, declaredSize: 600 << 20)]),
+      name: "big.1pux",
       "over the limit of 536870912")
     // Members claiming more than 1 GiB in all.
-    let many = (0..<3).map { ZipMember(name: "files/\($0)", data: [1], declaredSize: 400 << 20) }
-    try Self.refused(Self.zip(many), name: "many.1pux", "more than 1073741824 bytes in all")
+    let many = (0..<3).map { ZipBuilder.Member(name: "files/\($0)", data: [1], declaredSize: 400 << 20) }
+    try Self.refused(ZipBuilder.archive(many), name: "many.1pux", "more than 1073741824 bytes in all")
     // Two directory entries pointing at the same data (the overlapping-file bomb).
     try Self.refused(
-      Self.zip(
-        [ZipMember(name: "export.data", data: Self.exportData), ZipMember(name: "files/x", data: Self.exportData)],
+      ZipBuilder.archive(
+        [
+          ZipBuilder.Member(name: "export.data", data: Self.exportData),
+          ZipBuilder.Member(name: "files/x", data: Self.exportData),
+        ],
         overlapSecond: true), name: "overlap.1pux", "overlap (a zip bomb?)")
   }
 
   @Test func zipDamage() throws {
-    let good = Self.zip([ZipMember(name: "export.data", data: Self.exportData)])
+    let good = ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData)])
     try Self.refused(Array(good.dropLast(1)), name: "cut.1pux", "no end of central directory record")
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: Self.exportData, crc: 1)]), name: "crc.1pux",
+      ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData, crc: 1)]), name: "crc.1pux",
       "fails its CRC-32 check")
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: Self.exportData, flags: 1)]), name: "enc.1pux", "is encrypted")
+      ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData, flags: 1)]), name: "enc.1pux",
+      "is encrypted")
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: Self.exportData, method: 12)]), name: "bz.1pux",
+      ZipBuilder.archive([ZipBuilder.Member(name: "export.data", data: Self.exportData, method: 12)]), name: "bz.1pux",
       "compression method 12")
     try Self.refused(
-      Self.zip([ZipMember(name: "export.data", data: Self.exportData, declaredSize: Self.exportData.count + 1)]),
+      ZipBuilder.archive([
+        ZipBuilder.Member(name: "export.data", data: Self.exportData, declaredSize: Self.exportData.count + 1)
+      ]),
       name: "short.1pux", "inflates to \(Self.exportData.count) bytes, not its declared")
     var damaged = good
     damaged[45] ^= 0xFF  // inside the deflate stream
     try Self.refused(damaged, name: "bits.1pux", "export.data")
-    try Self.refused(Self.zip([ZipMember(name: "other", data: [1])]), name: "no.1pux", "without export.data")
+    try Self.refused(
+      ZipBuilder.archive([ZipBuilder.Member(name: "other", data: [1])]), name: "no.1pux", "without export.data")
     // The local header offset points past the directory.
     var moved = good
     let end = moved.count - 22

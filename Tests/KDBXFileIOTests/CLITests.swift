@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VectorSupport
 
 /// End-to-end tests of the `kdbx` command-line tool: each runs the built binary `.build/debug/kdbx` (found from
 /// this file's path) with the password piped on standard input, and checks its output and exit status.
@@ -10,12 +11,9 @@ import Testing
 enum CLI {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
-  static let binary = root.appendingPathComponent(".build/debug/kdbx").path
-  static let available: Bool = {
-    let found = FileManager.default.isExecutableFile(atPath: binary)
-    if !found { print("CLITests SKIPPED: \(binary) is missing (run `swift build` first)") }
-    return found
-  }()
+  static let binary = EndToEnd.kdbxBinary
+  /// Whether the end-to-end suites run (`KDBX_E2E=1`) and the binary is built.
+  static let available = EndToEnd.kdbxAvailable
 
   static let demo = root.appendingPathComponent("Vectors/demo/demo.kdbx").path
   static let fixtures = root.appendingPathComponent("Vectors/kdbx/fixtures").path

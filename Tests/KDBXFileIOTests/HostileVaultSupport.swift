@@ -1,6 +1,7 @@
 import KDBX
 import KDBXCrypto
 import Testing
+import VectorSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -105,18 +106,10 @@ struct ChildOutcome {
 
 enum HostileVaultHarness {
   /// The `kdbx` binary of this build (`.build/debug/kdbx`, found from this file's path).
-  static let binary: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/") + "/.build/debug/kdbx"
-  }()
+  static let binary = EndToEnd.kdbxBinary
 
-  /// Whether the binary exists; prints why the suite is skipped when it does not.
-  static let available: Bool = {
-    let found = access(binary, X_OK) == 0
-    if !found { print("HostileVaultTests SKIPPED: \(binary) is missing (run `swift build` first)") }
-    return found
-  }()
+  /// Whether the end-to-end suites run (`KDBX_E2E=1`) and the binary is built.
+  static let available = EndToEnd.kdbxAvailable
 
   /// Writes the case's file, runs `kdbx` on it and records an issue for each bound it breaks. Returns the outcome.
   @discardableResult

@@ -3,6 +3,7 @@ import KDBX
 import KDBXCrypto
 import Synchronization
 import Testing
+import VectorSupport
 
 /// One format x cipher x KDF combination that `kdbx` writes.
 struct Combination: Sendable, CustomTestStringConvertible {
@@ -147,11 +148,7 @@ struct PeerMatrixTests {
 
   static var expected: DatabaseView { PeerViews.view(of: source) }
 
-  static let kdbxAvailable: Bool = {
-    let found = FileManager.default.isExecutableFile(atPath: CorpusExport.binary)
-    if !found { print("note: SKIP: PeerMatrixTests: \(CorpusExport.binary) is missing (run `swift build` first)") }
-    return found
-  }()
+  static let kdbxAvailable = EndToEnd.kdbxAvailable
 
   // MARK: forward: the files we write, read by each peer
 

@@ -87,7 +87,7 @@ struct MutationSuiteTests {
       .unsupportedInnerRandomStream, .limitExceeded, .insufficientMemory, .invalidKeyFile, .incompleteDatabase:
       return .format
     case .headerChecksumMismatch, .headerHashMismatch: return .headerIntegrity
-    case .invalidCredentials: return .credentials
+    case .invalidCredentials, .cachedKeyIsStale, .invalidCachedKey: return .credentials
     case .corruptedBlock: return .block
     case .malformedInnerHeader, .malformedValue, .malformedDocument, .crypto, .compression, .xml, .damagedContent,
       .malformedRecord, .cancelled:

@@ -11,6 +11,7 @@ struct WriteInteropTests {
   static let python: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/env") ? "/usr/bin/env" : nil
 
   static var pykeepassAvailable: Bool {
+    guard EndToEnd.isEnabled else { return false }
     guard let python else {
       print("note: python3 is absent; the pykeepass interop test is skipped")
       return false

@@ -70,6 +70,18 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
     keePass1 = nil
   }
 
+  /// A transformed key held in `secret` (shared, not copied).
+  package init(transformedSecret secret: SecureBytes) {
+    storage = .transformed(secret)
+    keePass1 = nil
+  }
+
+  /// Whether the key has a challenge-response component.
+  package var hasChallengeResponse: Bool {
+    if case .components(_, let response) = storage { return response != nil }
+    return false
+  }
+
   /// Whether this key skips the KDF.
   public var isTransformed: Bool {
     if case .transformed = storage { return true }

@@ -34,6 +34,12 @@ public enum KDBXError: Error, Equatable, Sendable {
   case unsupportedCompression(id: UInt32)
   /// The key does not open the file: the KDBX 4 header HMAC or the KDBX 3.1 stream start bytes did not match.
   case invalidCredentials
+  /// A ``CachedVaultKey`` was made for other KDF parameters or another seed than the file's: another app saved
+  /// the file (KeePass 2 and KeePassXC draw a new seed on every save), it is another vault, or a save asked for
+  /// other KDF settings. Nothing was decrypted: unlock with the password and cache the new key.
+  case cachedKeyIsStale
+  /// The bytes given as a ``CachedVaultKey`` are not one (another format or version, truncated, damaged).
+  case invalidCachedKey(reason: String)
   /// The KDBX 4 header SHA-256 stored after the header does not match the header bytes.
   case headerChecksumMismatch
   /// The KDBX 3.1 `Meta/HeaderHash` does not match the outer header bytes.
@@ -90,6 +96,10 @@ extension KDBXError: CustomStringConvertible {
     case .unsupportedInnerRandomStream(let id): return "unsupported inner random stream \(id)"
     case .unsupportedCompression(let id): return "unsupported compression algorithm \(id)"
     case .invalidCredentials: return "invalid credentials (wrong password, key file or key)"
+    case .cachedKeyIsStale:
+      return "the cached key is for other key derivation settings than the file's (saved elsewhere since, or "
+        + "another vault): unlock with the password"
+    case .invalidCachedKey(let reason): return "invalid cached key: \(reason)"
     case .headerChecksumMismatch: return "header checksum mismatch (the header is corrupted)"
     case .headerHashMismatch: return "Meta/HeaderHash does not match the header (the header is corrupted)"
     case .corruptedBlock(let index): return "corrupted block \(index)"

@@ -26,7 +26,8 @@ import KDBXCrypto
       bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, maxConcurrency: Int? = nil,
       progress: (@Sendable (Double) -> Void)? = nil
     ) async throws(KDBXError) -> OpenedDatabase {
-      let header = try readHeader(bytes: bytes, options: options).header
+      let header = try readHeader(bytes: bytes, options: key.isTransformed ? options.withoutMemoryBudget : options)
+        .header
       var primitives = StandardPrimitives()
       primitives.argon2MemoryLimitBytes = Int(clamping: options.kdfMemoryCapBytes)
       primitives.argon2MaxConcurrency = maxConcurrency

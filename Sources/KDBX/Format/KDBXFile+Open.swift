@@ -13,6 +13,9 @@ public struct OpenedDatabase: Sendable {
   public var transformedKey: [UInt8]
   /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
   public var keePass1Header: KDB1Header? = nil
+  /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
+  /// response beside the transformed key, so no ``cachedKey`` is offered then).
+  package var usedChallengeResponse = false
   /// Harmless irregularities of another writer that were accepted after the file's integrity was proven (bytes
   /// after the compressed data, malformed final padding); empty for a regular file. A save writes none of them.
   public var warnings: [KDBXWarning] = []
@@ -27,6 +30,16 @@ extension KDBXFile {
     bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator,
     options: LoadOptions = .default
   ) throws(KDBXError) -> OpenedDatabase {
+    var opened = try openPayload(bytes: bytes, key: key, primitives: primitives, random: &random, options: options)
+    opened.usedChallengeResponse = key.hasChallengeResponse
+    return opened
+  }
+
+  static func openPayload<P: KDBXPrimitives>(
+    bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator, options: LoadOptions
+  ) throws(KDBXError) -> OpenedDatabase {
+    // A transformed key runs no KDF: the memory the KDF would need is not asked for.
+    let options = key.isTransformed ? options.withoutMemoryBudget : options
     let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
     let header = decoded.header
     if let inner = decoded.innerHeader {

@@ -3,10 +3,10 @@ import KDBXCrypto
 #if !$Embedded
   extension StandardPrimitives {
     /// The key derivation of ``transformKey(_:parameters:)``, as an `async` function that never blocks a thread
-    /// of the cooperative pool: Argon2's lanes run as child tasks of a task group, one group per slice, whose
-    /// end suspends the caller until every lane has finished (RFC 9106 §3.4's sync point); AES-KDF's two halves run
-    /// as a child task and this task, in steps of 65,536 rounds. It needs no `Synchronization`, so it runs in
-    /// parallel on every system.
+    /// of the cooperative pool: Argon2's lanes are filled by this task and helper tasks, and this task suspends
+    /// until every lane of a slice has finished (RFC 9106 §3.4's sync point); AES-KDF's two halves run as a child
+    /// task and this task, in steps of 65,536 rounds. It runs in parallel on every system (without
+    /// `Synchronization`, Argon2's helpers are the child tasks of a task group per slice).
     ///
     /// Task cancellation is checked before every Argon2 slice and every AES-KDF step: the derivation then stops,
     /// its memory is zeroed and released, and ``KDBXError/cancelled`` is thrown. `progress` receives the fraction
@@ -24,14 +24,7 @@ import KDBXCrypto
             return true
           }
         case .argon2(let argon):
-          guard argon.memoryBytes / 1024 <= UInt64(Int32.max), argon.iterations <= UInt64(UInt32.max) else {
-            throw CryptoError.invalidParameter(name: "m", reason: "Argon2 parameters out of range")
-          }
-          let argonParameters = try Argon2.Parameters(
-            variant: argon.variant == .d ? .d : .id, version: argon.version == 0x10 ? .v0x10 : .v0x13,
-            iterations: Int(argon.iterations), memoryKiB: Int(argon.memoryBytes / 1024),
-            lanes: Int(argon.parallelism), outputLength: 32, secret: argon.secretKey ?? [],
-            associatedData: argon.associatedData ?? [])
+          let argonParameters = try Self.argon2Parameters(argon)
           let handler: Argon2.ProgressHandler? = progress.map { report in
             { (step: Argon2.Progress) -> Bool in
               report(Double(step.completedSlices) / Double(max(step.totalSlices, 1)))

@@ -79,13 +79,7 @@ package struct StandardPrimitives: KDBXPrimitives {
           return report(Double(done) / Double(total))
         }
       case .argon2(let argon):
-        guard argon.memoryBytes / 1024 <= UInt64(Int32.max), argon.iterations <= UInt64(UInt32.max) else {
-          throw CryptoError.invalidParameter(name: "m", reason: "Argon2 parameters out of range")
-        }
-        let argonParameters = try Argon2.Parameters(
-          variant: argon.variant == .d ? .d : .id, version: argon.version == 0x10 ? .v0x10 : .v0x13,
-          iterations: Int(argon.iterations), memoryKiB: Int(argon.memoryBytes / 1024), lanes: Int(argon.parallelism),
-          outputLength: 32, secret: argon.secretKey ?? [], associatedData: argon.associatedData ?? [])
+        let argonParameters = try Self.argon2Parameters(argon)
         let report = progress
         let handler: Argon2.ProgressHandler? = report.map { report in
           { (step: Argon2.Progress) -> Bool in report(Double(step.completedSlices) / Double(max(step.totalSlices, 1))) }
@@ -395,5 +389,19 @@ package struct StandardPrimitives: KDBXPrimitives {
         self = .chaCha20(stream)
       }
     }
+  }
+}
+
+extension StandardPrimitives {
+  /// The Argon2 parameters of a KDBX 4 KDF dictionary, the one mapping for the synchronous and the `async`
+  /// ``transformKey(_:parameters:)``: a 32-byte tag (the transformed key), variant d or id, version 0x10 or 0x13.
+  static func argon2Parameters(_ argon: Argon2KDFParameters) throws(CryptoError) -> Argon2.Parameters {
+    guard argon.memoryBytes / 1024 <= UInt64(Int32.max), argon.iterations <= UInt64(UInt32.max) else {
+      throw CryptoError.invalidParameter(name: "m", reason: "Argon2 parameters out of range")
+    }
+    return try Argon2.Parameters(
+      variant: argon.variant == .d ? .d : .id, version: argon.version == 0x10 ? .v0x10 : .v0x13,
+      iterations: Int(argon.iterations), memoryKiB: Int(argon.memoryBytes / 1024), lanes: Int(argon.parallelism),
+      outputLength: 32, secret: argon.secretKey ?? [], associatedData: argon.associatedData ?? [])
   }
 }

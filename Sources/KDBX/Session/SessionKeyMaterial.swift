@@ -1,3 +1,5 @@
+import KDBXCrypto
+
 /// The key material a ``SynchronousVaultSession`` holds while it is unlocked, kept in this one place so that locking can wipe
 /// it.
 ///
@@ -27,6 +29,39 @@ final class SessionKeyMaterial {
     transformedKey = [UInt8](repeating: 0, count: 32)
   }
 
+  /// Key material that is only a cached transformed key: files with its KDF parameters open and save without a
+  /// KDF run; anything else needs the password (``KDBXError/cachedKeyIsStale``).
+  init(cachedKey: CachedVaultKey) {
+    compositeKey = nil
+    cachesTransformedKey = true
+    transformedKey = cachedKey.secret.bytes
+    transformedKDF = cachedKey.kdf
+    transformedForKDBX4 = cachedKey.isKDBX4
+  }
+
+  /// The material for opening `bytes` with `key`: a transformed key (``CompositeKey/init(transformedKey:)``) is
+  /// bound to the file's KDF parameters as a ``CachedVaultKey`` (so that saves keep them and work), any other key
+  /// is held as it is.
+  static func make(key: CompositeKey, opening bytes: [UInt8], options: VaultSessionOptions) -> SessionKeyMaterial {
+    if let secret = key.transformedSecret,
+      let header = try? KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
+    {
+      return SessionKeyMaterial(
+        cachedKey: CachedVaultKey(secret: secret, kdf: header.kdf, isKDBX4: header.version.isKDBX4))
+    }
+    return SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+  }
+
+  /// The transformed key with the KDF parameters it is valid for, to hand to an app; `nil` when none is cached
+  /// (caching is off, or wiped), and for a KDBX 3 file with a challenge-response key.
+  var cachedKey: CachedVaultKey? {
+    guard !isWiped, let kdf = transformedKDF, !(hasChallengeResponse && !transformedForKDBX4) else { return nil }
+    return CachedVaultKey(secret: SecureBytes(transformedKey), kdf: kdf, isKDBX4: transformedForKDBX4)
+  }
+
+  /// The error for a file this material cannot open or write without a KDF run it has no input for.
+  private var missingKeyError: KDBXError { isWiped ? .invalidCredentials : .cachedKeyIsStale }
+
   deinit { wipe() }
 
   /// Remembers the KDF output of an open (and zeroes the caller's copy when it is the only one).
@@ -40,23 +75,24 @@ final class SessionKeyMaterial {
 
   /// Whether the key has a challenge-response component. For KDBX 4 the response answers the KDF seed
   /// (KeePassXC sends the seed as the challenge), so the seed must not change without a new response.
-  var hasChallengeResponse: Bool {
-    if case .components(_, let response)? = compositeKey?.storage { return response != nil }
-    return false
-  }
+  var hasChallengeResponse: Bool { compositeKey?.hasChallengeResponse ?? false }
 
   /// The key to open a file with these KDF parameters: the cached transformed key when it is valid for them (no
   /// KDF run), else the composite key. Throws ``KDBXError/invalidCredentials`` once wiped.
   func key(for kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> CompositeKey {
-    guard let compositeKey else { throw .invalidCredentials }
-    return cachedKeyIsValid(for: kdf, version: version)
-      ? try CompositeKey(transformedKey: transformedKey) : compositeKey
+    guard !isWiped else { throw .invalidCredentials }
+    if cachedKeyIsValid(for: kdf, version: version) { return try CompositeKey(transformedKey: transformedKey) }
+    guard let compositeKey else { throw missingKeyError }
+    return compositeKey
   }
 
   /// A KDBX 3 master key needs the challenge-response apart from the transformed key, and a KDBX 4 composite key
   /// includes it: with a response, the cached key is only valid for KDBX 4.
   private func cachedKeyIsValid(for kdf: KDFParameters, version: KDBXVersion) -> Bool {
-    transformedKDF == kdf && (!hasChallengeResponse || (transformedForKDBX4 && version.isKDBX4))
+    guard transformedKDF == kdf else { return false }
+    // A key made from a cached key alone is valid for its own format family only.
+    if compositeKey == nil && transformedForKDBX4 != version.isKDBX4 { return false }
+    return !hasChallengeResponse || (transformedForKDBX4 && version.isKDBX4)
   }
 
   /// The key and KDF parameters to write a file of `version` whose settings ask for `kdf`.
@@ -87,10 +123,11 @@ final class SessionKeyMaterial {
 
   /// The first half of ``keyForWriting(kdf:version:primitives:)``: everything but the KDF run.
   func writePlan(kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> WritePlan {
-    guard let compositeKey else { throw .invalidCredentials }
+    guard !isWiped else { throw .invalidCredentials }
     if cachedKeyIsValid(for: kdf, version: version) {
       return .ready(key: try CompositeKey(transformedKey: transformedKey), kdf: kdf)
     }
+    guard let compositeKey else { throw missingKeyError }
     let response = hasChallengeResponse
     guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else {
       return .ready(key: compositeKey, kdf: kdf)

@@ -70,10 +70,32 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
   ) throws(VaultSessionError) {
     var storage = storage
     let (bytes, version) = try Self.read(&storage)
-    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+    let material = SessionKeyMaterial.make(key: key, opening: bytes, options: options)
     let opened = try Self.open(bytes, version: version, material: material, options: options, progress: progress)
     self.init(storage: storage, options: options, loaded: opened, material: material)
   }
+
+  /// Opens the vault in `storage` with a cached transformed key (``CachedVaultKey``, from
+  /// ``OpenedDatabase/cachedKey`` or another session's ``cachedKey``): no key derivation runs and no KDF memory is
+  /// reserved. Saves keep the file's KDF parameters and seed, so the key stays valid for the next open.
+  ///
+  /// - Throws: `.kdbx(.cachedKeyIsStale)` when the file's KDF seed is not the key's (another app saved it since:
+  ///   unlock with the password), `.kdbx(.invalidCredentials)`, `.storage(...)`, other `.kdbx` errors.
+  public convenience init(
+    storage: Storage, cachedKey: CachedVaultKey, options: VaultSessionOptions = VaultSessionOptions()
+  ) throws(VaultSessionError) {
+    var storage = storage
+    let (bytes, version) = try Self.read(&storage)
+    let material = SessionKeyMaterial(cachedKey: cachedKey)
+    let opened = try Self.open(bytes, version: version, material: material, options: options, progress: nil)
+    self.init(storage: storage, options: options, loaded: opened, material: material)
+  }
+
+  /// The key this session holds, with the KDF parameters it is valid for, to cache for opens without the password
+  /// (an AutoFill extension's): valid for the file as the session last read or wrote it. It changes when a reload
+  /// or a merge reads a file another app saved with a new KDF seed, or a save changes the KDF settings. `nil` while
+  /// locked, or when ``VaultSessionOptions/cachesTransformedKey`` is off.
+  public var cachedKey: CachedVaultKey? { keyMaterial?.cachedKey }
 
   /// Creates a new vault file in `storage` from `database` (for example ``Database/new(name:generator:clock:random:)``)
   /// with `key` and `settings`, and returns the unlocked session. The KDF runs once, with a fresh seed.
@@ -145,7 +167,7 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
   public func unlock(key: CompositeKey, progress: ((Double) -> Bool)? = nil) throws(VaultSessionError) {
     guard isLocked else { return }
     let (bytes, version) = try Self.read(&storage)
-    let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+    let material = SessionKeyMaterial.make(key: key, opening: bytes, options: options)
     let opened = try Self.open(bytes, version: version, material: material, options: options, progress: progress)
     install(opened, material: material)
   }
@@ -198,7 +220,8 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
     progress: ((Double) -> Bool)?
   ) throws(VaultSessionError) -> Loaded {
     do throws(KDBXError) {
-      let header = try KDBXFile.readHeader(bytes: bytes, options: options.load).header
+      // The KDF memory budget applies only when a KDF runs (the open checks it then).
+      let header = try KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
       let key = try material.key(for: header.kdf, version: header.version)
       var opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
       let settings = SaveSettings(keeping: opened)

@@ -66,6 +66,9 @@ import KDBXCrypto
     }
     private var observers: [Int: AsyncStream<VaultSessionState>.Continuation] = [:]
     private var nextObserver = 0
+    private var keyObservers: [Int: AsyncStream<CachedVaultKey?>.Continuation] = [:]
+    /// The KDF parameters of the cached key last sent to ``cachedKeyUpdates()`` (`.some(nil)`: none was cached).
+    private var publishedKDF: KDFParameters?? = .none
 
     init(core: SynchronousVaultSession<Storage>, maxConcurrency: Int?) {
       self.core = core
@@ -74,6 +77,55 @@ import KDBXCrypto
 
     deinit {
       for continuation in observers.values { continuation.finish() }
+      for continuation in keyObservers.values { continuation.finish() }
+    }
+
+    /// Opens the vault in `storage` with a cached transformed key (``CachedVaultKey``): no key derivation runs and
+    /// no KDF memory is reserved, so it fits an AutoFill extension's memory. Saves keep the file's KDF parameters and
+    /// seed, so the key stays valid.
+    ///
+    /// - Throws: `.kdbx(.cachedKeyIsStale)` when another app saved the file since the key was cached (unlock with
+    ///   the password and cache the new ``cachedKey``), `.kdbx(.invalidCredentials)`, `.storage(...)`, other
+    ///   `.kdbx` errors for a damaged file.
+    public static func open(
+      storage: sending Storage, cachedKey: CachedVaultKey, options: VaultSessionOptions = VaultSessionOptions()
+    ) async throws(VaultSessionError) -> VaultSession {
+      var storage = storage
+      let (bytes, version) = try SynchronousVaultSession<Storage>.read(&storage)
+      let material = SessionKeyMaterial(cachedKey: cachedKey)
+      let loaded = try await Self.open(
+        bytes, version: version, material: material, options: options, maxConcurrency: nil, nil)
+      let core = SynchronousVaultSession(storage: storage, options: options, loaded: loaded, material: material)
+      return VaultSession(core: core, maxConcurrency: nil)
+    }
+
+    /// The key this session holds with the KDF parameters it is valid for (see
+    /// ``SynchronousVaultSession/cachedKey``), to keep for opens without the password. Follow
+    /// ``cachedKeyUpdates()`` to store the new one when a reload or merge adopts another app's KDF seed.
+    public var cachedKey: CachedVaultKey? { core.cachedKey }
+
+    /// A stream of ``cachedKey``: the current one first, then each new one (after an unlock, a reload or merge that
+    /// read a file with a new KDF seed, a save with new KDF settings) and `nil` on lock, until the session is
+    /// released or the consumer stops.
+    public func cachedKeyUpdates() -> AsyncStream<CachedVaultKey?> {
+      let (stream, continuation) = AsyncStream<CachedVaultKey?>.makeStream(bufferingPolicy: .bufferingNewest(4))
+      let id = nextObserver
+      nextObserver += 1
+      keyObservers[id] = continuation
+      continuation.yield(core.cachedKey)
+      publishedKDF = .some(core.cachedKey?.kdf)
+      return stream
+    }
+
+    /// Sends ``cachedKey`` to the streams of ``cachedKeyUpdates()`` when it changed since the last one sent.
+    private func publishCachedKey() {
+      guard !keyObservers.isEmpty else { return }
+      let key = core.cachedKey
+      if case .some(let previous) = publishedKDF, previous == key?.kdf { return }
+      publishedKDF = .some(key?.kdf)
+      for (id, continuation) in keyObservers {
+        if case .terminated = continuation.yield(key) { keyObservers[id] = nil }
+      }
     }
 
     /// Opens the vault in `storage` with `key`: reads the file, derives the key without blocking the caller, and
@@ -93,7 +145,7 @@ import KDBXCrypto
     ) async throws(VaultSessionError) -> VaultSession {
       var storage = storage
       let (bytes, version) = try SynchronousVaultSession<Storage>.read(&storage)
-      let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
+      let material = SessionKeyMaterial.make(key: key, opening: bytes, options: options)
       let loaded = try await Self.open(
         bytes, version: version, material: material, options: options, maxConcurrency: maxConcurrency, progress)
       let core = SynchronousVaultSession(storage: storage, options: options, loaded: loaded, material: material)
@@ -149,6 +201,7 @@ import KDBXCrypto
     public func lock() {
       core.lock()
       state = .locked
+      publishCachedKey()
     }
 
     /// Unlocks a locked session with `key`: re-reads the file and opens it without blocking the caller. Does
@@ -162,12 +215,13 @@ import KDBXCrypto
       state = .unlocking
       do {
         let (bytes, version) = try SynchronousVaultSession<Storage>.read(&core.storage)
-        let material = SessionKeyMaterial(key: key, cachesTransformedKey: core.options.cachesTransformedKey)
+        let material = SessionKeyMaterial.make(key: key, opening: bytes, options: core.options)
         let loaded = try await Self.open(
           bytes, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
           progress)
         core.install(loaded, material: material)
         state = .unlocked
+        publishCachedKey()
       } catch {
         state = .locked
         throw error
@@ -194,6 +248,7 @@ import KDBXCrypto
       guard core.keyMaterial === material else { throw .locked }  // locked while the file was opened
       core.install(loaded, material: material)
       state = .unlocked
+      publishCachedKey()
     }
 
     /// Writes ``database`` as ``SynchronousVaultSession/save(onConflict:progress:)`` does, with the key derivation
@@ -215,6 +270,7 @@ import KDBXCrypto
         do {
           let outcome = try await saveOnce(onConflict: onConflict, progress: progress)
           state = core.isLocked ? .locked : .unlocked
+          publishCachedKey()
           return outcome
         } catch .storage(.changedSinceRead) where onConflict != .fail && attempts < Self.maxSaveAttempts {
           continue
@@ -325,7 +381,8 @@ import KDBXCrypto
       maxConcurrency: Int?, _ progress: (@Sendable (Double) -> Void)?
     ) async throws(VaultSessionError) -> SynchronousVaultSession<Storage>.Loaded {
       do throws(KDBXError) {
-        let header = try KDBXFile.readHeader(bytes: bytes, options: options.load).header
+        // The KDF memory budget applies only when a KDF runs (the open checks it then).
+        let header = try KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
         let key = try material.key(for: header.kdf, version: header.version)
         var opened = try await KDBXFile.open(
           bytes: bytes, key: key, options: options.load, maxConcurrency: maxConcurrency, progress: progress)

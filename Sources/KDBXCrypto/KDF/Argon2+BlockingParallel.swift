@@ -1,23 +1,36 @@
 extension Argon2 {
-  /// Derives a key (RFC 9106 §3.2) with the lanes of each slice filled in parallel, for synchronous callers.
+  /// Derives a key (the Argon2 tag, RFC 9106 §3.2) for synchronous callers, with the lanes of each slice filled by
+  /// up to `maxConcurrency` threads: by default 1, the calling thread alone, one lane after another.
   ///
-  /// The calling thread fills lanes itself and up to `maxConcurrency - 1` detached tasks on the global
-  /// concurrent executor help (``ParallelWork``: a helper runs the items it claims and ends, it never waits); lanes
-  /// synchronize after every slice (RFC 9106 §3.4), where the calling thread blocks until the slice's last item is
-  /// done. The result is identical to the sequential ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
+  /// - Parameters:
+  ///   - password: P, at most 2^32-1 bytes.
+  ///   - salt: S, 8...2^32-1 bytes (RFC 9106 §3.1; 16 bytes are recommended).
+  ///   - parameters: validated parameters.
+  ///   - memoryLimitBytes: the ceiling for the block memory; a request above it throws before allocating. Keep it
+  ///     at or below the memory the process can get: an allocation the system refuses stops the process.
+  ///   - maxConcurrency: the most threads that fill lanes at once, the calling thread included.
+  ///   - progress: called on the calling thread after every slice; return `false` to cancel.
+  /// - Returns: `parameters.outputLength` bytes.
+  ///
+  /// With `maxConcurrency` above 1, the calling thread fills lanes itself and up to `maxConcurrency - 1` detached
+  /// tasks on the global concurrent executor help (``ParallelWork``: a helper runs the items it claims and ends, it
+  /// never waits); lanes synchronize after every slice (RFC 9106 §3.4), where the calling thread blocks until the
+  /// slice's last item is done. The result does not depend on `maxConcurrency`.
   /// The calling thread never waits for a helper that has not started, so this cannot deadlock on a busy executor:
-  /// at worst it runs sequentially. It blocks the calling thread: from `async` code, use the `async` overload. When `maxConcurrency` exceeds the lanes, the spare helper maps the memory of the next
-  /// slice of the first pass while the lanes fill the current one, taking page faults off the lanes' path.
+  /// at worst it runs sequentially. It blocks the calling thread: from `async` code, use the `async` overload. When
+  /// `maxConcurrency` exceeds the lanes, the spare helper maps the memory of the next slice of the first pass while
+  /// the lanes fill the current one, taking page faults off the lanes' path.
   ///
   /// The library cannot ask the system for its number of cores (it uses the standard library only), so pass it
-  /// (the `kdbx` tool passes the online cores); passing `parameters.lanes` is a good default. `progress` is
-  /// called on the calling thread after every slice. In Embedded Swift the lanes run one after another.
-  /// From an `async` context, the `async` overload of the same name is chosen.
-  /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``, and
-  ///   ``CryptoError/invalidParameter(name:reason:)`` when `maxConcurrency` is below 1.
+  /// (the `kdbx` tool passes the online cores); passing `parameters.lanes` is a good default. In Embedded Swift
+  /// the lanes run one after another. From an `async` context, the `async` overload of the same name is chosen
+  /// when `maxConcurrency` is passed.
+  /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory (or the
+  ///   tag) exceeds the ceiling, ``CryptoError/invalidParameter(name:reason:)`` for a bad password or salt length
+  ///   or a `maxConcurrency` below 1, and ``CryptoError/cancelled``.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
-    maxConcurrency: Int, progress: ProgressHandler? = nil
+    maxConcurrency: Int = 1, progress: ProgressHandler? = nil
   ) throws(CryptoError) -> [UInt8] {
     try checkWorkerCount(maxConcurrency)
     let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
@@ -28,11 +41,13 @@ extension Argon2 {
       prefault: nil, progress)
   }
 
-  /// Derives a key in caller-provided block memory with lanes filled in parallel, for synchronous callers.
+  /// Derives a key in block memory the caller provides, for synchronous callers (RFC 9106 §3.2); lanes are
+  /// scheduled as by ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``.
   ///
-  /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory` (for example
-  /// huge pages mapped by the caller), and ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``
-  /// for how lanes are scheduled.
+  /// `memory` must hold at least ``estimate(parameters:)``'s `memoryByteCount` bytes and be 16-byte aligned
+  /// (any `malloc`, `mmap` or `allocate(byteCount:alignment:)` result is). It is overwritten, and zeroed
+  /// before this returns or throws. This lets a caller reuse memory across derivations or back it with huge
+  /// pages (for example `madvise(MADV_HUGEPAGE)`), which saves most of the page-fault cost.
   ///
   /// `prefault`, when given, is called in the first pass with the memory of each segment before any block of
   /// it is written, on the thread that fills it (or on the spare worker, a slice ahead). Pass a function that
@@ -42,9 +57,11 @@ extension Argon2 {
   /// block of that segment is written, the derivation stops at the next sync point, zeroes what it wrote and throws
   /// ``CryptoError/memoryUnavailable(requiredBytes:)``: the memory it could not get is never touched, so the
   /// process is not killed for it.
+  /// - Throws: ``CryptoError/invalidParameter(name:reason:)`` when `memory` is too small or misaligned, and the
+  ///   errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-    maxConcurrency: Int, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
+    maxConcurrency: Int = 1, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
   ) throws(CryptoError) -> [UInt8] {
     try checkWorkerCount(maxConcurrency)
     try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)

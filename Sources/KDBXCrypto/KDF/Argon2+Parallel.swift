@@ -27,20 +27,21 @@
   extension Argon2 {
     /// Derives a key (RFC 9106 §3.2) with the segments of each slice filled by up to `maxConcurrency`
     /// concurrent tasks. The result is identical to the synchronous
-    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
+    /// ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``.
     ///
     /// Pass the number of cores you want to use; the global concurrent executor runs no more tasks at once than
-    /// there are cores anyway. Each slice's segments (RFC 9106 §3.4) are filled by `min(maxConcurrency, lanes)`
-    /// workers, each taking every such lane in turn: the calling task is one of them, the others are child tasks of
-    /// a task group that ends at the slice's sync point. No worker waits for another inside a slice, so nothing
-    /// spins, other tasks run between slices, and any number of lanes finishes on a pool of any size. When
-    /// `maxConcurrency` exceeds the lanes, one spare task maps the memory of the next slice of the first pass
-    /// while the lanes fill the current one, taking most page faults off the lanes' critical path.
+    /// there are cores anyway. Each slice's segments (RFC 9106 §3.4) are filled by the calling task and up to
+    /// `min(maxConcurrency, lanes) - 1` helper tasks, which claim them one at a time (``runInParallel(count:maxConcurrency:_:)``):
+    /// a helper that starts late leaves its segments to the others instead of holding up the slice, and the calling
+    /// task suspends (it never blocks a thread) until the last segment is done. Nothing spins, other tasks run
+    /// between slices, and any number of lanes finishes on a pool of any size. When `maxConcurrency` exceeds the
+    /// lanes, one spare item maps the memory of the next slice of the first pass while the lanes fill the current
+    /// one, taking most page faults off the lanes' critical path.
     ///
     /// Cancelling the calling task stops the derivation after the current slice (every lane finishes the
     /// segment it is in) with ``CryptoError/cancelled``, as does returning `false` from `progress`; the block
     /// memory is then zeroed and released before this returns.
-    /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``, and
+    /// - Throws: the errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``, and
     ///   ``CryptoError/invalidParameter(name:reason:)`` when `maxConcurrency` is below 1.
     public static func deriveKey(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
@@ -60,7 +61,8 @@
 
     /// Derives a key in caller-provided block memory with up to `maxConcurrency` concurrent tasks.
     ///
-    /// See ``deriveKey(password:salt:parameters:memory:progress:)`` for the requirements on `memory`, and
+    /// See ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)`` for the requirements on
+    /// `memory`, and
     /// ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)`` for concurrency, and
     /// the synchronous ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)`` for
     /// `prefault`.
@@ -75,11 +77,10 @@
         prefault: prefault, progress)
     }
 
-    /// The `async` driver: for each round (a slice, RFC 9106 §3.4, or a memory-mapping step) a task group whose
-    /// child tasks fill the segments of workers 1 and up while the calling task fills worker 0's; the group's end
-    /// is the sync point. Nothing waits for a sibling inside a round, so any number of lanes finishes on a pool of
-    /// any size, and other tasks on the pool run between rounds. Cancellation is checked before every slice: the
-    /// memory is then zeroed and ``CryptoError/cancelled`` thrown, without starting another segment.
+    /// The `async` driver: the rounds of ``Argon2Schedule`` (a mapping step, the slices of RFC 9106 §3.4, the wipe),
+    /// each run by ``runInParallel(count:maxConcurrency:_:)``, whose return is the sync point. Before every slice
+    /// the calling task yields to other tasks on the pool and checks for cancellation: when cancelled, the memory
+    /// is zeroed and ``CryptoError/cancelled`` thrown, without starting another segment.
     static func runConcurrently(
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
@@ -95,6 +96,9 @@
       var failure: CryptoError? = nil
       for round in 0..<schedule.rounds {
         if schedule.slice(ofRound: round) != nil {
+          // Other tasks on the pool get their turn between slices: the calling task runs every segment no helper
+          // has started, so without this it could keep its thread for the whole derivation on a busy pool.
+          await Task.yield()
           if Task.isCancelled {
             failure = .cancelled
             break
@@ -102,17 +106,7 @@
           observer?.sliceStarted()
         }
         let items = schedule.itemCount(round)
-        // At least one, so that the strides below are valid when a round has no items.
-        let used = Swift.max(1, Swift.min(workers, items))
-        await withTaskGroup(of: Void.self) { group in
-          for worker in 1..<used {
-            group.addTask {
-              for item in stride(from: worker, to: items, by: used) { schedule.run(round: round, item: item) }
-            }
-          }
-          for item in stride(from: 0, to: items, by: used) { schedule.run(round: round, item: item) }
-          await group.waitForAll()
-        }
+        await runInParallel(count: items, maxConcurrency: workers) { item in schedule.run(round: round, item: item) }
         do throws(CryptoError) {
           if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }
         } catch {

@@ -3,7 +3,8 @@
 /// ```swift
 /// let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 65536, lanes: 2)
 /// let key = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters)
-/// // or, with lanes on parallel tasks:
+/// // or, with lanes on parallel tasks (blocking the calling thread, or from async code):
+/// let key = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters, maxConcurrency: 2)
 /// let key = try await Argon2.deriveKey(password: password, salt: salt, parameters: parameters,
 ///                                      maxConcurrency: 2)
 /// ```
@@ -11,7 +12,11 @@
 /// Memory: a derivation allocates exactly the `m'` KiB of block memory (``estimate(parameters:)``) once,
 /// after checking it against a memory ceiling, and zeroes it before returning. Callers that manage memory
 /// themselves (for example to back it with huge pages) pass it in with
-/// ``deriveKey(password:salt:parameters:memory:progress:)``.
+/// ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)``.
+///
+/// Drivers: one synchronous (``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``,
+/// `Argon2+BlockingParallel.swift`: the calling thread and helpers, one lane after another with `maxConcurrency` 1)
+/// and one `async` (`Argon2+Parallel.swift`); both run the rounds of ``Argon2Schedule``.
 ///
 /// The allocation uses the standard library's allocator, which cannot report failure: when the system cannot
 /// supply the memory, the process stops ("failed to allocate"). That can only happen when the ceiling passed is
@@ -44,45 +49,6 @@ public enum Argon2 {
   /// A progress observer. It is called after every slice; returning `false` cancels the derivation, which
   /// then throws ``CryptoError/cancelled`` without starting another segment.
   public typealias ProgressHandler = (Progress) -> Bool
-
-  /// Derives a key (the Argon2 tag, RFC 9106 §3.2), filling the lanes one after another on the calling thread.
-  ///
-  /// - Parameters:
-  ///   - password: P, at most 2^32-1 bytes.
-  ///   - salt: S, 8...2^32-1 bytes (RFC 9106 §3.1; 16 bytes are recommended).
-  ///   - parameters: validated parameters.
-  ///   - memoryLimitBytes: the ceiling for the block memory; a request above it throws before allocating. Keep it
-  ///     at or below the memory the process can get: an allocation the system refuses stops the process.
-  ///   - progress: called after every slice; return `false` to cancel.
-  /// - Returns: `parameters.outputLength` bytes.
-  /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory (or the
-  ///   tag) exceeds the ceiling, ``CryptoError/invalidParameter(name:reason:)`` for a bad password or salt length, and
-  ///   ``CryptoError/cancelled``.
-  public static func deriveKey(
-    password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
-    progress: ProgressHandler? = nil
-  ) throws(CryptoError) -> [UInt8] {
-    let cost = try checkedCost(password: password, salt: salt, parameters: parameters, limit: memoryLimitBytes)
-    let memory = allocateBlocks(byteCount: cost.memoryByteCount)
-    defer { memory.deallocate() }
-    return try runSequentially(password: password, salt: salt, parameters: parameters, memory: memory, progress)
-  }
-
-  /// Derives a key in block memory the caller provides, on the calling thread (RFC 9106 §3.2).
-  ///
-  /// `memory` must hold at least ``estimate(parameters:)``'s `memoryByteCount` bytes and be 16-byte aligned
-  /// (any `malloc`, `mmap` or `allocate(byteCount:alignment:)` result is). It is overwritten, and zeroed
-  /// before this returns or throws. This lets a caller reuse memory across derivations or back it with huge
-  /// pages (for example `madvise(MADV_HUGEPAGE)`), which saves most of the page-fault cost.
-  /// - Throws: ``CryptoError/invalidParameter(name:reason:)`` when `memory` is too small or misaligned, and the
-  ///   errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:progress:)``.
-  public static func deriveKey(
-    password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-    progress: ProgressHandler? = nil
-  ) throws(CryptoError) -> [UInt8] {
-    try checkCallerMemory(memory, password: password, salt: salt, parameters: parameters)
-    return try runSequentially(password: password, salt: salt, parameters: parameters, memory: memory, progress)
-  }
 
   // MARK: - Shared steps
 
@@ -157,28 +123,6 @@ public enum Argon2 {
   /// RFC 9106 §3.2 step 7: the tag `H'^T(C)`.
   static func finish(_ instance: Argon2Instance, parameters: Parameters) -> [UInt8] {
     variableLengthHash(instance.finalBlockBytes(), outputByteCount: parameters.outputLength)
-  }
-
-  static func runSequentially(
-    password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
-    _ progress: ProgressHandler?
-  ) throws(CryptoError) -> [UInt8] {
-    let instance = start(password: password, salt: salt, parameters: parameters, memory: memory)
-    defer { instance.wipe() }
-    let totalSlices = parameters.iterations * Argon2Geometry.syncPoints
-    for pass in 0..<parameters.iterations {
-      for slice in 0..<Argon2Geometry.syncPoints {
-        for lane in 0..<parameters.lanes {
-          instance.fillSegment(pass: pass, lane: lane, slice: slice)
-        }
-        if let progress {
-          let done = pass * Argon2Geometry.syncPoints + slice + 1
-          let report = Progress(pass: pass, slice: slice, completedSlices: done, totalSlices: totalSlices)
-          if !progress(report) { throw CryptoError.cancelled }
-        }
-      }
-    }
-    return finish(instance, parameters: parameters)
   }
 
   static func appendLE32(_ bytes: inout [UInt8], _ value: Int) {

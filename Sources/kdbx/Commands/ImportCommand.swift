@@ -1,6 +1,6 @@
 import KDBX
 import KDBXFileIO
-import KDBXXML
+import KDBXImport
 
 /// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export, a KeePass 1.x file, or
 /// another manager's export (CSV, Bitwarden JSON, 1Password .1pux).
@@ -60,44 +60,65 @@ enum ImportCommand {
         allowsLargeKeyFile: allowsLargeKeyFile, settings: settings, decryptionTime: decryptionTime)
       return
     }
-    if (try? KDBXFile.readVersion(bytes: bytes)) != nil {
-      throw .failure("\(xmlPath) is a KDBX database already; 'kdbx convert' changes its settings")
-    }
-    if let imported = try ForeignImport.read(bytes, source: xmlPath, columns: columns) {
-      let database = try imported.vault.database()
-      // What no save could write (the open's limits) is refused before the password is asked for.
-      do throws(KDBXError) {
-        try KDBXFile.checkSavable(database, settings: settings)
-      } catch {
-        throw .failure("cannot import \(TerminalText.line(xmlPath)): \(error.description)")
-      }
-      let key = try CreateCommand.newKey(
-        path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
-      if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
-      try CreateCommand.write(database, key: key, settings: settings, to: path)
-      Terminal.out(
-        "Imported \(TerminalText.line(xmlPath)) (\(imported.format): \(imported.vault.summary()))\ninto \(TerminalText.line(path)) "
-          + "(\(CreateCommand.describe(settings))).\n")
-      return
-    }
-    if columns != nil { throw .usage("--columns applies to CSV files only") }
-    var database: Database
-    do throws(KDBXError) {
-      // Straight from the pull reader (no tree); plain-text values marked ProtectInMemory="True" (KeePass and
-      // keepassxc-cli exports) are read as protected values.
-      var stream = PlaintextInnerStream()
-      var random = SystemRandomNumberGenerator()
-      database = try DatabaseXMLReader.read(xml: bytes, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+    let options = ImportOptions(csvColumns: try csvColumns(columns))
+    var random = SystemRandomNumberGenerator()
+    let imported: ImportedDatabase
+    do throws(ImportError) {
+      imported = try VaultImport.read(bytes, options: options, clock: SystemClock(), random: &random)
     } catch {
-      throw .failure("\(xmlPath): \(error.description)")
+      switch error.reason {
+      case .invalidOptions: throw .usage("\(xmlPath): \(error.description)")
+      case .unrecognised where ImportFormat.detect(bytes) == .kdbx:
+        throw .failure("\(xmlPath) is a KDBX database already; 'kdbx convert' changes its settings")
+      default: throw .failure("\(xmlPath): \(error.description)")
+      }
     }
-    database.meta.headerHash = nil
+    // What no save could write (the open's limits) is refused before the password is asked for.
+    do throws(KDBXError) {
+      try KDBXFile.checkSavable(imported.database, settings: settings)
+    } catch {
+      throw .failure("cannot import \(xmlPath): \(error.description)")
+    }
     let key = try CreateCommand.newKey(
       path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
-    try CreateCommand.write(database, key: key, settings: settings, to: path)
+    try CreateCommand.write(imported.database, key: key, settings: settings, to: path)
+    // A KeePass 2 XML file is the vault itself; other managers' exports say what they held and what was dropped.
+    let description =
+      imported.format == .keePassXML && imported.skipped.isEmpty
+      ? " " : " (\(imported.format.name): \(summary(imported)))\n"
     Terminal.out(
-      "Imported \(TerminalText.line(xmlPath)) into \(TerminalText.line(path)) (\(CreateCommand.describe(settings))).\n")
+      "Imported \(TerminalText.line(xmlPath))\(description)into \(TerminalText.line(path)) "
+        + "(\(CreateCommand.describe(settings))).\n")
+  }
+
+  /// `--columns FIELD=COLUMN,...`: COLUMN is a header name or a 1-based number.
+  static func csvColumns(_ option: String?) throws(CLIError) -> [CSVField: CSVColumn] {
+    guard let option else { return [:] }
+    var columns: [CSVField: CSVColumn] = [:]
+    for pair in option.split(separator: ",") {
+      let parts = pair.split(separator: "=", maxSplits: 1).map { String($0) }
+      guard parts.count == 2, let field = CSVField(rawValue: parts[0].lowercased().trimmingSpaces()) else {
+        throw .usage(
+          "--columns takes FIELD=COLUMN pairs, FIELD one of "
+            + "\(CSVField.allCases.map(\.rawValue).joined(separator: ", ")); not '\(pair)'")
+      }
+      let column = parts[1].trimmingSpaces()
+      columns[field] = Int(column).map(CSVColumn.number) ?? .named(column)
+    }
+    return columns
+  }
+
+  /// "N entries in M groups" and what was skipped, for the import's last lines.
+  static func summary(_ imported: ImportedDatabase) -> String {
+    let (entries, groups, skipped) = (imported.entryCount, imported.groupCount, imported.skipped)
+    var text = "\(entries) entr\(entries == 1 ? "y" : "ies") in \(groups) group\(groups == 1 ? "" : "s")"
+    // The first 50 reasons are listed; a hostile file cannot flood the terminal.
+    // Each reason names items of the file: one line each, escaped as `show` escapes vault text.
+    var listed = skipped.prefix(50).map(TerminalText.line).joined(separator: "\n  ")
+    if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
+    text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
+    return text
   }
 
   /// Converts the KeePass 1.x file `bytes` to the new KDBX file `path`, with the same password and key file (as

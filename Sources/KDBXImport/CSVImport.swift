@@ -13,7 +13,7 @@ enum CSVImport {
   ]
 
   /// The rows of `text`: fields unquoted. Throws on a quote left open or a stray quote.
-  static func rows(_ text: String, source: String) throws(CLIError) -> [[String]] {
+  static func rows(_ text: String) throws(ImportError) -> [[String]] {
     var rows: [[String]] = []
     var row: [String] = []
     var field: [Unicode.Scalar] = []
@@ -51,7 +51,7 @@ enum CSVImport {
       switch scalar {
       case "\"":
         guard field.isEmpty && !wasQuoted else {
-          throw .failure("\(source) line \(line): a quote inside an unquoted field (quote the whole field)")
+          throw .malformed("line \(line): a quote inside an unquoted field (quote the whole field)")
         }
         quoted = true
         wasQuoted = true
@@ -67,12 +67,12 @@ enum CSVImport {
         line += 1
       default:
         guard !wasQuoted else {
-          throw .failure("\(source) line \(line): text after a closing quote")
+          throw .malformed("line \(line): text after a closing quote")
         }
         field.append(scalar)
       }
     }
-    if quoted { throw .failure("\(source) line \(startLine): a quoted field is not closed") }
+    if quoted { throw .malformed("line \(startLine): a quoted field is not closed") }
     if !field.isEmpty || !row.isEmpty || wasQuoted {
       endField()
       rows.append(row)
@@ -80,52 +80,46 @@ enum CSVImport {
     return rows
   }
 
-  /// `--columns FIELD=COLUMN,...`: COLUMN is a header name or a 1-based number.
-  static func mapping(_ option: String?, header: [String]) throws(CLIError) -> [String: Int] {
+  /// The column of each field: the header names recognised, then `columns` over them.
+  static func mapping(_ columns: [CSVField: CSVColumn], header: [String]) throws(ImportError) -> [String: Int] {
     var map: [String: Int] = [:]
     let lowered = header.map { $0.lowercased().trimmingSpaces() }
     for (field, names) in knownColumns {
       if let index = lowered.firstIndex(where: { names.contains($0) }) { map[field] = index }
     }
-    guard let option else { return map }
-    let fields = Set(knownColumns.map(\.field))
-    for pair in option.split(separator: ",") {
-      let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
-      guard parts.count == 2, fields.contains(parts[0].lowercased()) else {
-        throw .usage(
-          "--columns takes FIELD=COLUMN pairs, FIELD one of \(knownColumns.map(\.field).joined(separator: ", ")); "
-            + "not '\(pair)'")
-      }
-      if let number = Int(parts[1]) {
+    for (field, column) in columns {
+      switch column {
+      case .number(let number):
         guard number >= 1, number <= header.count else {
-          throw .usage("--columns: column \(number) does not exist (the header has \(header.count))")
+          throw .invalidOptions("column \(number) does not exist (the header has \(header.count))")
         }
-        map[parts[0].lowercased()] = number - 1
-      } else if let index = lowered.firstIndex(of: parts[1].lowercased()) {
-        map[parts[0].lowercased()] = index
-      } else {
-        throw .usage("--columns: the header has no column '\(parts[1])'")
+        map[field.rawValue] = number - 1
+      case .named(let name):
+        guard let index = lowered.firstIndex(of: name.lowercased().trimmingSpaces()) else {
+          throw .invalidOptions("the header has no column '\(name)'")
+        }
+        map[field.rawValue] = index
       }
     }
     return map
   }
 
-  static func read(_ text: String, source: String, columns: String?) throws(CLIError) -> ImportedVault {
-    let rows = try rows(text, source: source)
+  static func read(_ text: String, columns: [CSVField: CSVColumn]) throws(ImportError) -> ImportedVault {
+    let rows = try rows(text)
     guard let header = rows.first, header.count > 1 else {
-      throw .failure("\(source) is not a CSV export with a header row")
+      throw .unrecognised("not a CSV export with a header row")
     }
     let map = try mapping(columns, header: header)
     guard map["title"] != nil || map["password"] != nil || map["username"] != nil else {
-      throw .failure(
-        "\(source): no title, username or password column in the header; name them with --columns "
-          + "(for example --columns title=Name,password=Secret)")
+      throw .invalidOptions(
+        "no title, username or password column in the header; map the columns (for example title=Name, "
+          + "password=Secret)")
     }
     let mapped = Set(map.values)
     var vault = ImportedVault()
     for (number, row) in rows.dropFirst().enumerated() {
       guard row.count == header.count else {
-        throw .failure("\(source) record \(number + 1) has \(row.count) fields; the header has \(header.count)")
+        throw .malformed("record \(number + 1) has \(row.count) fields; the header has \(header.count)")
       }
       func value(_ field: String) -> String { map[field].map { row[$0] } ?? "" }
       var record = ImportedVault.Record()
@@ -160,7 +154,7 @@ enum CSVImport {
 
 extension String {
   /// Without leading and trailing spaces and tabs.
-  func trimmingSpaces() -> String {
+  package func trimmingSpaces() -> String {
     let scalars = unicodeScalars
     guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
       let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })

@@ -30,25 +30,25 @@ struct ImportedVault {
   /// What the source had that was not imported, in words (one line each).
   var skipped: [String] = []
 
+  /// The number of distinct groups below the root.
+  var groupCount: Int { ImportedGroupTree.count(emptyGroups + records.map { $0.groupPath }) }
+
   /// The database, with a fresh root group named ``rootName``.
-  func database() throws(CLIError) -> Database {
-    var random = SystemRandomNumberGenerator()
-    let clock = SystemClock()
+  func database(clock: some WallClock, random: inout some RandomNumberGenerator) throws(ImportError) -> Database {
+    try StorableText.check(rootName, as: "the root group name '\(rootName)'")
     var database = Database.new(name: rootName, clock: clock, random: &random)
-    guard let root = database.root else { throw .failure("cannot make a new database") }
+    guard let root = database.root else { throw .malformed("cannot make a new database") }
     // Every path's depth first: a file that makes too deep a tree is refused before anything is built.
-    for path in emptyGroups { try ImportedGroupTree.checkDepth(path) }
-    for record in records { try ImportedGroupTree.checkDepth(record.groupPath) }
-    var tree = ImportedGroupTree(root: root, clock: clock, random: random)
-    for path in emptyGroups { _ = try tree.group(at: path) }
+    for path in emptyGroups { try ImportedGroupTree.check(path) }
+    for record in records { try ImportedGroupTree.check(record.groupPath) }
+    var tree = ImportedGroupTree(root: root)
+    for path in emptyGroups { _ = try tree.group(at: path, clock: clock, random: &random) }
     for record in records {
-      for name in record.groupPath { try StorableText.check(name, as: "the group name '\(name)'") }
       var entry = Entry.new(clock: clock, random: &random)
       /// Sets the field `name`; with `isNew` (a name the entry does not have yet) it is appended without a
       /// search through the fields. Returns whether it was stored (empty custom fields are not).
-      @discardableResult
-      func set(_ name: String, _ value: String, protected: Bool = false, isNew: Bool = false) throws(CLIError) -> Bool {
-        if value.isEmpty && !Entry.standardFieldNames.contains(name) { return false }
+      func set(_ name: String, _ value: String, protected: Bool = false, isNew: Bool = false) throws(ImportError) {
+        try StorableText.check(name, as: "the field name '\(name)' of '\(record.title)'")
         let stored: FieldValue
         if protected {
           stored = .protected(ProtectedValue(value, using: &random))
@@ -57,16 +57,19 @@ struct ImportedVault {
           stored = .plain(value)
         }
         if isNew { entry.fields.append(EntryField(key: name, value: stored)) } else { entry[field: name] = stored }
-        return true
       }
       try set(Entry.titleField, record.title)
       try set(Entry.userNameField, record.username)
       try set(Entry.passwordField, record.password, protected: true)
       try set(Entry.urlField, record.url)
       try set(Entry.notesField, record.notes)
+      // The one-time password first, so that a custom field of the same name is kept beside it as "otp (2)".
+      if !record.otp.isEmpty {
+        try set("otp", ImportedVault.otpauth(record.otp, title: record.title), protected: true, isNew: true)
+      }
       // Repeated names get " (2)", " (3)"...: found with a set and the next suffix per name, not by scanning the
       // entry's fields for each candidate (4,000 fields of one name took over 30 s).
-      var fieldNames = Set(entry.fields.map(\.key))
+      var fieldNames = Set(entry.fields.map { $0.key })
       var nextSuffix: [String: Int] = [:]
       for field in record.fields {
         let base = field.name.isEmpty ? "Field" : field.name
@@ -77,10 +80,13 @@ struct ImportedVault {
           name = base + " (\(suffix))"
           nextSuffix[base] = suffix + 1
         }
-        if try set(name, field.value, protected: field.protected, isNew: true) { fieldNames.insert(name) }
+        // Empty values are kept too: the field's name is information the user entered.
+        try set(name, field.value, protected: field.protected, isNew: true)
+        fieldNames.insert(name)
       }
-      if !record.otp.isEmpty { try set("otp", ImportedVault.otpauth(record.otp, title: record.title), protected: true) }
-      if !record.tags.isEmpty { entry.tagsText = record.tags.joined(separator: ";") }
+      let tags = record.tags.filter { !$0.isEmpty }
+      for tag in tags { try StorableText.check(tag, as: "the tag '\(tag)' of '\(record.title)'") }
+      if !tags.isEmpty { entry.tagsText = tags.joined(separator: ";") }
       if let icon = record.iconID, (0...68).contains(icon) { entry.iconID = Int64(icon) }
       if let created = record.created { entry.times?.creationTime = created }
       if let modified = record.modified { entry.times?.lastModificationTime = modified }
@@ -98,18 +104,25 @@ struct ImportedVault {
         attachmentNames.insert(name)
         entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
       }
-      // Each earlier password becomes a history version of the entry, as KeePass keeps one per change.
-      let current = entry
+      // Each earlier password becomes a history version of the entry, as KeePass keeps one per change. The
+      // export records only the password of each change, so a version holds the standard fields with that
+      // password, not copies of every custom field and attachment (which would grow as fields x versions).
+      var current = entry
+      current.fields = entry.fields.filter { Entry.standardFieldNames.contains($0.key) }
+      current.attachments = []
+      current.history = nil
+      var history: [Entry] = []
+      history.reserveCapacity(record.passwordHistory.count)
       for old in record.passwordHistory.sorted(by: {
         ($0.until?.secondsSince0001 ?? 0) < ($1.until?.secondsSince0001 ?? 0)
       }) {
         var version = current
-        version.history = nil
         version[field: Entry.passwordField] = .protected(ProtectedValue(old.password, using: &random))
         if let until = old.until { version.times?.lastModificationTime = until }
-        entry.history = (entry.history ?? []) + [version]
+        history.append(version)
       }
-      tree.append(entry, to: try tree.group(at: record.groupPath))
+      if !history.isEmpty { entry.history = history }
+      tree.append(entry, to: try tree.group(at: record.groupPath, clock: clock, random: &random))
     }
     database.root = tree.root()
     return database
@@ -122,18 +135,5 @@ struct ImportedVault {
     let label = title.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     return
       "otpauth://totp/\(String(String.UnicodeScalarView(label)))?secret=\(secret)&period=30&digits=6&algorithm=SHA1"
-  }
-
-  /// "N entries in M groups" and what was skipped, for the import's last lines.
-  func summary() -> String {
-    let groups = ImportedGroupTree.count(emptyGroups + records.map(\.groupPath))
-    var text =
-      "\(records.count) entr\(records.count == 1 ? "y" : "ies") in \(groups) group\(groups == 1 ? "" : "s")"
-    // The first 50 reasons are listed; a hostile file cannot flood the terminal.
-    // Each reason names items of the file: one line each, escaped as `show` escapes vault text.
-    var listed = skipped.prefix(50).map(TerminalText.line).joined(separator: "\n  ")
-    if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
-    text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
-    return text
   }
 }

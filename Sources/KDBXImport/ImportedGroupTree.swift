@@ -16,16 +16,12 @@ struct ImportedGroupTree {
   /// The subgroups of each group, by index, in the order they were made.
   private var children: [[Int]]
   private var index: [ChildKey: Int] = [:]
-  private let clock: SystemClock
-  private var random: SystemRandomNumberGenerator
   /// The deepest group nesting allowed, the root counting as 1.
   static let maxDepth = LoadOptions.default.maxGroupDepth
 
-  init(root: Group, clock: SystemClock, random: SystemRandomNumberGenerator) {
+  init(root: Group) {
     self.groups = [root]
     self.children = [[]]
-    self.clock = clock
-    self.random = random
   }
 
   /// The number of groups below the root.
@@ -33,8 +29,10 @@ struct ImportedGroupTree {
 
   /// The index of the group at `path` below the root, made (with the groups above it) when missing.
   /// - Throws: when the path is deeper than ``maxDepth`` allows, the words of the library's open.
-  mutating func group(at path: [String]) throws(CLIError) -> Int {
-    try Self.checkDepth(path)
+  mutating func group(
+    at path: [String], clock: some WallClock, random: inout some RandomNumberGenerator
+  ) throws(ImportError) -> Int {
+    try Self.check(path)
     var current = 0
     for name in path {
       let key = ChildKey(parent: current, name: name)
@@ -52,12 +50,19 @@ struct ImportedGroupTree {
     return current
   }
 
-  /// Refuses a path below the root that makes the tree deeper than ``maxDepth``.
-  static func checkDepth(_ path: [String]) throws(CLIError) {
+  /// Refuses a path below the root that makes the tree deeper than ``maxDepth``, or whose names are empty or
+  /// hold text a KeePass file cannot store.
+  static func check(_ path: [String]) throws(ImportError) {
     let depth = path.count + 1
-    guard depth > maxDepth else { return }
-    let shown = path.prefix(3).map { TerminalText.line($0) }.joined(separator: "/")
-    throw .failure(
+    guard depth > maxDepth else {
+      for name in path {
+        if name.isEmpty { throw .malformed("a group path has an empty name ('\(path.joined(separator: "/"))')") }
+        try StorableText.check(name, as: "the group name '\(name)'")
+      }
+      return
+    }
+    let shown = path.prefix(3).joined(separator: "/")
+    throw .tooLarge(
       "the group '\(shown)/...' is \(depth) levels deep: "
         + KDBXError.limitExceeded(
           what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: maxDepth)

@@ -11,37 +11,43 @@ import KDBX
 /// other field a custom field named by its section and title (concealed values, card numbers and private keys
 /// protected); tags, times and the password history are kept; attached files and documents become attachments.
 enum OnePasswordImport {
-  static func read(_ bytes: [UInt8], source: String) throws(CLIError) -> ImportedVault {
+  static func read(_ bytes: [UInt8]) throws(ImportError) -> ImportedVault {
     let archive: ZipArchive
     do throws(ZipError) {
       archive = try ZipArchive(bytes)
     } catch {
-      throw .failure("\(source) is not a readable zip archive: \(error.description)")
+      throw .malformed("not a readable zip archive: \(error.description)")
     }
     guard let dataMember = archive.member(named: "export.data") else {
-      throw .failure("\(source) is a zip archive without export.data: not a 1Password .1pux export")
+      throw .unrecognised("a zip archive without export.data: not a 1Password .1pux export")
+    }
+    // The JSON reader's input limit applies before the member is inflated, not after.
+    let jsonLimits = JSONReader.Limits()
+    guard dataMember.size <= jsonLimits.maxInputBytes else {
+      throw .tooLarge("export.data is \(dataMember.size) bytes, over the limit of \(jsonLimits.maxInputBytes)")
     }
     let data: [UInt8]
     do throws(ZipError) {
       data = try archive.contents(of: dataMember)
     } catch {
-      throw .failure("\(source): \(error.description)")
+      throw .malformed(error.description)
     }
     let document: JSON
     do throws(JSONError) {
-      document = try JSONReader.parse(data)
+      document = try JSONReader.parse(data, limits: jsonLimits)
     } catch {
-      throw .failure("\(source): export.data is not valid JSON: \(error.description)")
+      throw .malformed("export.data is not valid JSON: \(error.description)")
     }
     guard let accounts = document["accounts"]?.array else {
-      throw .failure("\(source): export.data has no \"accounts\" array: not a 1Password .1pux export")
+      throw .unrecognised("export.data has no \"accounts\" array: not a 1Password .1pux export")
     }
     var vault = ImportedVault()
     vault.rootName = "1Password"
-    var files: [String: ZipArchive.Member] = [:]
+    var files = Files(archive: archive)
     for member in archive.members where member.name.hasPrefix("files/") {
-      files[String(member.name.dropFirst(6))] = member
+      files.members[String(member.name.dropFirst(6))] = member
     }
+    var favorites = 0
     for account in accounts {
       let accountName = account["attrs"]?["accountName"]?.string ?? account["attrs"]?["name"]?.string ?? "Account"
       for vaultJSON in account["vaults"]?.array ?? [] {
@@ -50,11 +56,37 @@ enum OnePasswordImport {
         path = path.map { $0.isEmpty ? "Vault" : $0 }
         vault.emptyGroups.append(path)
         for item in vaultJSON["items"]?.array ?? [] {
-          try read(item, path: path, files: files, archive: archive, source: source, into: &vault)
+          if item["favIndex"]?.integer.map({ $0 > 0 }) == true { favorites += 1 }
+          try read(item, path: path, files: &files, into: &vault)
         }
       }
     }
+    if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
     return vault
+  }
+
+  /// The archive's `files/` members by name, each inflated once: an item that references a file another item
+  /// has already read shares its bytes (an archive whose one large member is referenced by every item costs that
+  /// member's size once, not once per item).
+  struct Files {
+    let archive: ZipArchive
+    var members: [String: ZipArchive.Member] = [:]
+    private var contents: [String: [UInt8]] = [:]
+
+    init(archive: ZipArchive) { self.archive = archive }
+
+    /// The bytes of the file `name`, or `nil` when the archive has none of that name.
+    mutating func bytes(of name: String) throws(ImportError) -> [UInt8]? {
+      if let cached = contents[name] { return cached }
+      guard let member = members[name] else { return nil }
+      do throws(ZipError) {
+        let bytes = try archive.contents(of: member)
+        contents[name] = bytes
+        return bytes
+      } catch {
+        throw .malformed(error.description)
+      }
+    }
   }
 
   /// Category UUIDs (1PUX `categoryUuid`) and their names, for the entries' notes on what they were.
@@ -67,9 +99,8 @@ enum OnePasswordImport {
   ]
 
   static func read(
-    _ item: JSON, path: [String], files: [String: ZipArchive.Member], archive: ZipArchive, source: String,
-    into vault: inout ImportedVault
-  ) throws(CLIError) {
+    _ item: JSON, path: [String], files: inout Files, into vault: inout ImportedVault
+  ) throws(ImportError) {
     let overview = item["overview"]
     let details = item["details"]
     var record = ImportedVault.Record()
@@ -146,15 +177,11 @@ enum OnePasswordImport {
       }
     }
     for attachment in attachments {
-      guard let member = files["\(attachment.documentID)__\(attachment.name)"] else {
+      guard let bytes = try files.bytes(of: "\(attachment.documentID)__\(attachment.name)") else {
         vault.skipped.append("\(label): the file '\(attachment.name)' is not in the archive")
         continue
       }
-      do throws(ZipError) {
-        record.attachments.append((attachment.name, try archive.contents(of: member)))
-      } catch {
-        throw .failure("\(source): \(error.description)")
-      }
+      record.attachments.append((attachment.name, bytes))
     }
     if let category = item["categoryUuid"]?.string, category != "001", category != "005" {
       record.fields.append(("1Password Category", categories[category] ?? category, false))

@@ -10,20 +10,20 @@ import KDBX
 /// fields are protected. The password history becomes the entry's history. Favorites, re-prompt flags and linked fields
 /// are not KeePass concepts and are reported as skipped.
 enum BitwardenImport {
-  static func read(_ bytes: [UInt8], source: String) throws(CLIError) -> ImportedVault {
+  static func read(_ bytes: [UInt8]) throws(ImportError) -> ImportedVault {
     let document: JSON
     do throws(JSONError) {
       document = try JSONReader.parse(bytes)
     } catch {
-      throw .failure("\(source) is not valid JSON: \(error.description)")
+      throw .malformed("not valid JSON: \(error.description)")
     }
     if document["encrypted"]?.bool == true || document["passwordProtected"]?.bool == true {
-      throw .failure(
-        "\(source) is an encrypted Bitwarden export; export again in Bitwarden as .json (not 'encrypted json' "
+      throw .unsupported(
+        "an encrypted Bitwarden export; export again in Bitwarden as .json (not 'encrypted json' "
           + "or password protected)")
     }
     guard let items = document["items"]?.array else {
-      throw .failure("\(source) is JSON but not a Bitwarden export (no \"items\" array)")
+      throw .unrecognised("JSON but not a Bitwarden export (no \"items\" array)")
     }
     var vault = ImportedVault()
     vault.rootName = "Bitwarden"
@@ -31,12 +31,17 @@ enum BitwardenImport {
     for folder in (document["folders"]?.array ?? []) + (document["collections"]?.array ?? []) {
       guard let id = folder["id"]?.string, let name = folder["name"]?.string else { continue }
       let path = name.split(separator: "/").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
-      guard !path.isEmpty else { continue }
+      guard !path.isEmpty else {
+        vault.skipped.append("the folder '\(name)', which has no name: its items are in the root group")
+        continue
+      }
       folders[id] = path
       vault.emptyGroups.append(path)
     }
     var favorites = 0
     var reprompts = 0
+    var matchRules = 0
+    var revisionDates = 0
     for (index, item) in items.enumerated() {
       let name = item["name"]?.string ?? ""
       let label = name.isEmpty ? "item \(index + 1)" : "'\(name)'"
@@ -44,13 +49,24 @@ enum BitwardenImport {
         vault.skipped.append("item \(index + 1) has no type")
         continue
       }
+      if item["deletedDate"]?.string != nil {
+        vault.skipped.append("\(label): in the trash")
+        continue
+      }
       var record = ImportedVault.Record()
       record.title = name
       record.notes = item["notes"]?.string ?? ""
       if let folder = item["folderId"]?.string, let path = folders[folder] {
         record.groupPath = path
-      } else if let collection = item["collectionIds"]?.array?.first?.string, let path = folders[collection] {
+      } else if let collections = item["collectionIds"]?.array,
+        let path = collections.first?.string.flatMap({ folders[$0] })
+      {
         record.groupPath = path
+        if collections.count > 1 {
+          vault.skipped.append(
+            "\(label): membership of \(collections.count - 1) more collection(s) (an entry is in one group; it is "
+              + "in '\(path.joined(separator: "/"))')")
+        }
       }
       record.created = item["creationDate"]?.string.flatMap(ISO8601.parse)
       record.modified = item["revisionDate"]?.string.flatMap(ISO8601.parse)
@@ -64,7 +80,10 @@ enum BitwardenImport {
         record.username = login?["username"]?.string ?? ""
         record.password = login?["password"]?.string ?? ""
         record.otp = login?["totp"]?.string ?? ""
-        let uris = (login?["uris"]?.array ?? []).compactMap { $0["uri"]?.string }.filter { !$0.isEmpty }
+        let uriObjects = login?["uris"]?.array ?? []
+        let uris = uriObjects.compactMap { $0["uri"]?.string }.filter { !$0.isEmpty }
+        if uriObjects.contains(where: { $0["match"]?.integer != nil }) { matchRules += 1 }
+        if login?["passwordRevisionDate"]?.string != nil { revisionDates += 1 }
         record.url = uris.first ?? ""
         for (number, uri) in uris.dropFirst().enumerated() {
           record.fields.append(("KP2A_URL_\(number + 1)", uri, false))
@@ -101,8 +120,8 @@ enum BitwardenImport {
         case 3:
           vault.skipped.append("\(label): the linked field '\(fieldName)' (it only points at another field)")
         case let fieldType:
-          guard let value = field["value"]?.text else { continue }
-          record.fields.append((fieldName, value, fieldType == 1))
+          // A null value is an empty field: its name is kept.
+          record.fields.append((fieldName, field["value"]?.text ?? "", fieldType == 1))
         }
       }
       if item["favorite"]?.bool == true { favorites += 1 }
@@ -116,6 +135,13 @@ enum BitwardenImport {
     if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
     if reprompts > 0 {
       vault.skipped.append("the master password re-prompt of \(reprompts) item(s) (KeePass has none)")
+    }
+    if matchRules > 0 {
+      vault.skipped.append("the URI match rules of \(matchRules) item(s) (KeePass matches by its own rules)")
+    }
+    if revisionDates > 0 {
+      vault.skipped.append(
+        "the password revision date of \(revisionDates) item(s) (the entries' modification times are kept)")
     }
     return vault
   }
