@@ -30,20 +30,55 @@ struct ImportedVault {
   /// What the source had that was not imported, in words (one line each).
   var skipped: [String] = []
 
+  /// The most XML nodes the saved document may hold: the open's limit (`LoadOptions.maxXMLNodeCount`), which
+  /// `KDBXFile.checkSavable` applies to the finished database. The importers apply it while they read, from the
+  /// records and groups counted so far (``checkNodeBudget(groups:)``), so that an export of more entries than any
+  /// vault can hold is refused before its database (about 1 KiB an entry) is built.
+  var maxNodeCount = LoadOptions.default.maxXMLNodeCount
+  /// The fewest XML nodes an imported entry takes in the saved document (an `Entry.new` with the five standard
+  /// fields: `Entry`, `UUID` and `IconID` with their text, 4 empty elements, `Times` 15, the `String`s 20,
+  /// `AutoType` 5, `History`: 50), counted as 48.
+  static let entryNodeCost = 48
+  /// The fewest XML nodes an imported group takes (a `Group.new`: 31), counted as 28.
+  static let groupNodeCost = 28
+
+  /// Refuses the import when ``records`` and `groups` (or ``emptyGroups`` when not given) would take more nodes
+  /// than ``maxNodeCount``, at the costs above (lower bounds: only what no save could write is refused).
+  func checkNodeBudget(groups: Int? = nil) throws(ImportError) {
+    let groups = groups ?? emptyGroups.count
+    let (entryNodes, entryOverflow) = records.count.multipliedReportingOverflow(by: Self.entryNodeCost)
+    let (groupNodes, groupOverflow) = groups.multipliedReportingOverflow(by: Self.groupNodeCost)
+    let (nodes, sumOverflow) = entryNodes.addingReportingOverflow(groupNodes)
+    guard entryOverflow || groupOverflow || sumOverflow || nodes > maxNodeCount else { return }
+    throw .tooLarge(
+      "\(records.count) entries and \(groups) groups or more: "
+        + KDBXError.limitExceeded(
+          what: "XML node count (at least)", value: UInt64(clamping: nodes), limit: UInt64(clamping: maxNodeCount)
+        ).description)
+  }
+
   /// The number of distinct groups below the root.
   var groupCount: Int { ImportedGroupTree.count(emptyGroups + records.map { $0.groupPath }) }
 
-  /// The database, with a fresh root group named ``rootName``.
-  func database(clock: some WallClock, random: inout some RandomNumberGenerator) throws(ImportError) -> Database {
+  /// The database, with a fresh root group named ``rootName``. The records are emptied as their entries are made
+  /// (``records`` keeps its count, each record is left empty), so that the text of the export is not held twice,
+  /// in the records and in the database, at the peak.
+  mutating func database(clock: some WallClock, random: inout some RandomNumberGenerator) throws(ImportError)
+    -> Database
+  {
     try StorableText.check(rootName, as: "the root group name '\(rootName)'")
     var database = Database.new(name: rootName, clock: clock, random: &random)
     guard let root = database.root else { throw .malformed("cannot make a new database") }
-    // Every path's depth first: a file that makes too deep a tree is refused before anything is built.
+    // Every path's depth first, and the number of entries and groups: a file that makes too deep or too large a
+    // tree is refused before anything is built.
+    try checkNodeBudget(groups: groupCount)
     for path in emptyGroups { try ImportedGroupTree.check(path) }
     for record in records { try ImportedGroupTree.check(record.groupPath) }
     var tree = ImportedGroupTree(root: root)
     for path in emptyGroups { _ = try tree.group(at: path, clock: clock, random: &random) }
-    for record in records {
+    for index in records.indices {
+      let record = records[index]
+      records[index] = Record()
       var entry = Entry.new(clock: clock, random: &random)
       /// Sets the field `name`; with `isNew` (a name the entry does not have yet) it is appended without a
       /// search through the fields. Returns whether it was stored (empty custom fields are not).

@@ -187,6 +187,7 @@ enum OnePasswordImport {
       record.fields.append(("1Password Category", categories[category] ?? category, false))
     }
     vault.records.append(record)
+    if vault.records.count % 1024 == 0 { try vault.checkNodeBudget() }
   }
 
   /// A 1PUX field value as text, and whether it is secret; `nil` for a kind not known.

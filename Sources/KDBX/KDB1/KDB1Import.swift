@@ -117,13 +117,15 @@ enum KDB1Import {
       case KDB1MetaStream.customIcons:
         let icons = KDB1MetaStream.readCustomIcons(stream.data)
         var iconUUIDs: [KDBXUUID?] = []
+        // A set of the icons added, not a search of the list per icon (quadratic in the icons of the stream).
+        var added = Set((database.meta.customIcons ?? []).map { $0.uuid })
         for data in icons.icons {
           guard !data.isEmpty else {
             iconUUIDs.append(nil)
             continue
           }
           let uuid = iconUUID(data)
-          if !(database.meta.customIcons ?? []).contains(where: { $0.uuid == uuid }) {
+          if added.insert(uuid).inserted {
             if database.meta.customIcons == nil { database.meta.customIcons = [] }
             database.meta.customIcons?.append(CustomIcon(uuid: uuid, data: data))
           }
