@@ -16,8 +16,10 @@ struct ImportedVault {
     var fields: [(name: String, value: String, protected: Bool)] = []
     /// Earlier passwords with when they stopped being used, kept as the entry's history (oldest first).
     var passwordHistory: [(password: String, until: Timestamp?)] = []
-    /// Files attached to the entry (1Password documents and file fields).
-    var attachments: [(name: String, data: [UInt8])] = []
+    /// Files attached to the entry (1Password documents and file fields), each with the name of its source (the
+    /// archive member): attachments of one source share one binary, found by that name rather than by comparing
+    /// contents.
+    var attachments: [(name: String, data: [UInt8], source: String)] = []
     var iconID: Int? = nil
     var created: Timestamp? = nil
     var modified: Timestamp? = nil
@@ -75,6 +77,10 @@ struct ImportedVault {
     for path in emptyGroups { try ImportedGroupTree.check(path) }
     for record in records { try ImportedGroupTree.check(record.groupPath) }
     var tree = ImportedGroupTree(root: root)
+    // The binaries, one per source, found in a hash table: `Database.makeAttachment` compares the new data with
+    // every binary so far, quadratic in the number of attachments.
+    var pool: [BinaryPool.Binary] = []
+    var poolIndex: [String: Int] = [:]
     for path in emptyGroups { _ = try tree.group(at: path, clock: clock, random: &random) }
     for index in records.indices {
       let record = records[index]
@@ -137,7 +143,15 @@ struct ImportedVault {
           nextAttachmentSuffix[attachment.name] = suffix + 1
         }
         attachmentNames.insert(name)
-        entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
+        let binaryIndex: Int
+        if let found = poolIndex[attachment.source] {
+          binaryIndex = found
+        } else {
+          binaryIndex = pool.count
+          pool.append(BinaryPool.Binary(data: attachment.data))
+          poolIndex[attachment.source] = binaryIndex
+        }
+        entry.attachments.append(Attachment(name: name, binaryIndex: binaryIndex))
       }
       // Each earlier password becomes a history version of the entry, as KeePass keeps one per change. The
       // export records only the password of each change, so a version holds the standard fields with that
@@ -160,6 +174,7 @@ struct ImportedVault {
       tree.append(entry, to: try tree.group(at: record.groupPath, clock: clock, random: &random))
     }
     database.root = tree.root()
+    database.binaries = BinaryPool(binaries: pool)
     return database
   }
 

@@ -170,3 +170,31 @@ struct JSONLayoutTests {
     #expect(parsed["items"]?.array?.first?["name"]?.string == "n")
   }
 }
+
+/// Attachments find their binary in a hash table by source, not by comparing each new one with every binary so
+/// far (quadratic in the attachments; 6,400 references to one 64 MiB member, or 100,000 small documents).
+struct ImportAttachmentPoolTests {
+  @Test func attachmentsOfOneSourceShareABinary() throws {
+    var vault = ImportedVault()
+    let big = [UInt8](repeating: 7, count: 1 << 16)
+    for index in 0..<300 {
+      var record = ImportedVault.Record()
+      record.title = "Document \(index)"
+      record.attachments = [
+        ("big.bin", big, "d1__big.bin"), ("own.txt", Array("file \(index)".utf8), "d\(index)__own"),
+      ]
+      vault.records.append(record)
+    }
+    var random = SystemRandomNumberGenerator()
+    let database = try vault.database(clock: ImportScalingTests.clock, random: &random)
+    #expect(database.binaries.count == 301)
+    for flat in database.flatEntries {
+      let attachments = flat.entry.attachments
+      #expect(attachments.count == 2)
+      #expect(database.binaries[attachments[0].binaryIndex]?.data == big)
+      let title = flat.entry[field: Entry.titleField]?.reveal() ?? ""
+      let own = database.binaries[attachments[1].binaryIndex]?.data
+      #expect(own == Array("file \(title.dropFirst("Document ".count))".utf8))
+    }
+  }
+}

@@ -91,3 +91,29 @@ import Testing
         maxNodes: Int(30 * KDB1Records.groupNodeCost + 50 * KDB1Records.entryNodeCost))) != nil)
   }
 }
+
+/// KeePass 1.x attachments are pooled through a hash table of their contents (one binary per distinct content),
+/// not by `Database.makeAttachment`'s comparison with every binary so far.
+@Suite struct KDB1AttachmentPoolTests {
+  @Test func equalContentsShareOneBinaryDistinctOnesDoNot() throws {
+    var fixture = KDB1Fixture()
+    fixture.groups = [KDB1Fixture.group(id: 1, name: "G", level: 0)]
+    fixture.entries = (0..<200).map { index in
+      KDB1Fixture.entry(
+        uuid: KDB1Fixture.uuid(UInt8(index)) + [], groupID: 1, title: "E\(index)", binaryName: "f\(index)",
+        binaryData: index % 2 == 0 ? Array("shared".utf8) : Array("own \(index)".utf8))
+    }
+    let opened = try KDB1NodeBudgetTests.open(try fixture.file(password: "pw"), maxNodes: 1 << 24)
+    let database = opened.database
+    #expect(database.binaries.count == 101)
+    for flat in database.flatEntries {
+      let title = flat.entry[field: Entry.titleField]?.reveal() ?? ""
+      let index = Int(title.dropFirst()) ?? -1
+      let attachment = try #require(flat.entry.attachments.first)
+      #expect(attachment.name == "f\(index)")
+      #expect(
+        database.binaries[attachment.binaryIndex]?.data
+          == (index % 2 == 0 ? Array("shared".utf8) : Array("own \(index)".utf8)))
+    }
+  }
+}
