@@ -130,10 +130,8 @@ enum BitwardenImport {
         guard let password = old["password"]?.string else { continue }
         record.passwordHistory.append((password, old["lastUsedDate"]?.string.flatMap(ISO8601.parse)))
       }
-      vault.records.append(record)
-      if vault.records.count % 1024 == 0 { try vault.checkNodeBudget() }
+      try vault.append(record)
     }
-    try vault.checkNodeBudget()
     if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
     if reprompts > 0 {
       vault.skipped.append("the master password re-prompt of \(reprompts) item(s) (KeePass has none)")

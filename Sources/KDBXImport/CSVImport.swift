@@ -183,10 +183,8 @@ enum CSVImport {
       for (index, name) in header.enumerated() where !mapped.contains(index) && !row[index].isEmpty {
         record.fields.append((name, row[index], false))
       }
-      vault.records.append(record)
-      if vault.records.count % 1024 == 0 { try vault.checkNodeBudget() }
+      try vault.append(record)
     }
-    try vault.checkNodeBudget()
     // KeePassXC writes the root group's name first in every path: it becomes the root.
     if let first = vault.records.first?.groupPath.first,
       vault.records.allSatisfy({ $0.groupPath.first == first })

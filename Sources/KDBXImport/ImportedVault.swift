@@ -33,27 +33,61 @@ struct ImportedVault {
   var skipped: [String] = []
 
   /// The most XML nodes the saved document may hold: the open's limit (`LoadOptions.maxXMLNodeCount`), which
-  /// `KDBXFile.checkSavable` applies to the finished database. The importers apply it while they read, from the
-  /// records and groups counted so far (``checkNodeBudget(groups:)``), so that an export of more entries than any
-  /// vault can hold is refused before its database (about 1 KiB an entry) is built.
+  /// `KDBXFile.checkSavable` applies to the finished database. The importers apply it as they read, record by
+  /// record (``append(_:)``), so that an export of more entries, history versions or fields than any vault can
+  /// hold is refused before its database (several KiB an entry with the save's check) is built.
   var maxNodeCount = LoadOptions.default.maxXMLNodeCount
   /// The fewest XML nodes an imported entry takes in the saved document (an `Entry.new` with the five standard
   /// fields: `Entry`, `UUID` and `IconID` with their text, 4 empty elements, `Times` 15, the `String`s 20,
-  /// `AutoType` 5, `History`: 50), counted as 48.
+  /// `AutoType` 5, `History`: 50), counted as 48; a history version takes as many less its `History` (49).
   static let entryNodeCost = 48
   /// The fewest XML nodes an imported group takes (a `Group.new`: 31), counted as 28.
   static let groupNodeCost = 28
+  /// The fewest XML nodes a custom field takes: `String`, `Key` with its text, and `Value`.
+  static let fieldNodeCost = 4
+  /// The history versions and custom fields of ``records``, counted by ``append(_:)``.
+  private(set) var historyCount = 0
+  private(set) var fieldCount = 0
 
-  /// Refuses the import when ``records`` and `groups` (or ``emptyGroups`` when not given) would take more nodes
-  /// than ``maxNodeCount``, at the costs above (lower bounds: only what no save could write is refused).
-  func checkNodeBudget(groups: Int? = nil) throws(ImportError) {
+  /// Appends `record`, and refuses it when the records so far would take more nodes than ``maxNodeCount``
+  /// (``checkNodeBudget(groups:)``): constant work per record.
+  mutating func append(_ record: Record) throws(ImportError) {
+    records.append(record)
+    historyCount += record.passwordHistory.count
+    fieldCount += record.fields.count
+    try checkNodeBudget()
+  }
+
+  /// Refuses the import when ``records`` (with their history versions and custom fields as counted by
+  /// ``append(_:)``, or counted here when `recount`) and `groups` (or ``emptyGroups`` when not given) would take
+  /// more nodes than ``maxNodeCount``, at the costs above (lower bounds: only what no save could write is refused).
+  func checkNodeBudget(groups: Int? = nil, recount: Bool = false) throws(ImportError) {
     let groups = groups ?? emptyGroups.count
-    let (entryNodes, entryOverflow) = records.count.multipliedReportingOverflow(by: Self.entryNodeCost)
-    let (groupNodes, groupOverflow) = groups.multipliedReportingOverflow(by: Self.groupNodeCost)
-    let (nodes, sumOverflow) = entryNodes.addingReportingOverflow(groupNodes)
-    guard entryOverflow || groupOverflow || sumOverflow || nodes > maxNodeCount else { return }
+    var history = historyCount
+    var fields = fieldCount
+    if recount {
+      history = 0
+      fields = 0
+      for record in records {
+        history += record.passwordHistory.count
+        fields += record.fields.count
+      }
+    }
+    var nodes = 0
+    var overflow = false
+    func add(_ count: Int, _ cost: Int) {
+      let (product, productOverflow) = count.multipliedReportingOverflow(by: cost)
+      let (sum, sumOverflow) = nodes.addingReportingOverflow(product)
+      overflow = overflow || productOverflow || sumOverflow
+      nodes = sum
+    }
+    add(records.count, Self.entryNodeCost)
+    add(history, Self.entryNodeCost)
+    add(fields, Self.fieldNodeCost)
+    add(groups, Self.groupNodeCost)
+    guard overflow || nodes > maxNodeCount else { return }
     throw .tooLarge(
-      "\(records.count) entries and \(groups) groups or more: "
+      "\(records.count) entries, \(history) history versions, \(fields) custom fields and \(groups) groups or more: "
         + KDBXError.limitExceeded(
           what: "XML node count (at least)", value: UInt64(clamping: nodes), limit: UInt64(clamping: maxNodeCount)
         ).description)
@@ -73,7 +107,7 @@ struct ImportedVault {
     guard let root = database.root else { throw .malformed("cannot make a new database") }
     // Every path's depth first, and the number of entries and groups: a file that makes too deep or too large a
     // tree is refused before anything is built.
-    try checkNodeBudget(groups: groupCount)
+    try checkNodeBudget(groups: groupCount, recount: true)
     for path in emptyGroups { try ImportedGroupTree.check(path) }
     for record in records { try ImportedGroupTree.check(record.groupPath) }
     var tree = ImportedGroupTree(root: root)

@@ -187,8 +187,7 @@ enum OnePasswordImport {
     if let category = item["categoryUuid"]?.string, category != "001", category != "005" {
       record.fields.append(("1Password Category", categories[category] ?? category, false))
     }
-    vault.records.append(record)
-    if vault.records.count % 1024 == 0 { try vault.checkNodeBudget() }
+    try vault.append(record)
   }
 
   /// A 1PUX field value as text, and whether it is secret; `nil` for a kind not known.

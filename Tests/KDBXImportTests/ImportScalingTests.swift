@@ -110,8 +110,26 @@ struct ImportNodeBudgetTests {
     #expect(try vault.database(clock: Self.clock, random: &random).flatEntries.count == 100)
   }
 
+  @Test func historyAndFieldsCountInTheBudget() throws {
+    // One Bitwarden item with 2,000 history rows: 2,001 entries' worth of nodes, over a budget of 1,000 entries.
+    let history = (0..<2_000).map { #"{"password": "p\#($0)"}"# }.joined(separator: ",")
+    let json = #"{"items": [{"type": 1, "name": "n", "login": {}, "passwordHistory": [\#(history)]}]}"#
+    var vault = ImportedVault()
+    vault.maxNodeCount = 1_000 * ImportedVault.entryNodeCost
+    var record = ImportedVault.Record()
+    record.passwordHistory = [(String, Timestamp?)](repeating: ("p", nil), count: 2_000)
+    #expect(throws: ImportError.self) { try vault.append(record) }
+    #expect(vault.historyCount == 2_000)
+    #expect(try BitwardenImport.read(Array(json.utf8)).historyCount == 2_000)
+    var fields = ImportedVault()
+    fields.maxNodeCount = 10 * ImportedVault.fieldNodeCost
+    record = ImportedVault.Record()
+    record.fields = [(String, String, Bool)](repeating: ("f", "", false), count: 11)
+    #expect(throws: ImportError.self) { try fields.append(record) }
+  }
+
   @Test func csvRowsBeyondTheBudgetAreRefusedWhileRead() throws {
-    // 5,000 rows with the budget of 2,048 entries: refused after 3,072 rows (checked every 1,024), the rest unread.
+    // 5,000 rows with the budget of 2,048 entries: refused at row 2,049, the rest unread.
     let text = "Title,Password\n" + String(repeating: "t,p\n", count: 5_000)
     var refused: ImportError?
     do {
@@ -120,19 +138,23 @@ struct ImportNodeBudgetTests {
       refused = error
     }
     #expect(refused?.reason == .tooLarge)
-    #expect(refused?.description.hasPrefix("3072 entries") == true, "\(String(describing: refused))")
+    #expect(refused?.description.hasPrefix("2049 entries") == true, "\(String(describing: refused))")
     #expect(try CSVImport.read(Array(text.utf8), columns: [:]).records.count == 5_000)
   }
 
   /// The costs are lower bounds: the saved document of an import has more nodes than they count.
   @Test func nodeCostsAreLowerBounds() throws {
     var vault = ImportedVault()
-    vault.records = [ImportedVault.Record](repeating: ImportedVault.Record(), count: 50)
+    var record = ImportedVault.Record()
+    record.fields = [("a", "", false), ("b", "", true)]
+    record.passwordHistory = [("old", nil), ("older", nil), ("oldest", nil)]
+    vault.records = [ImportedVault.Record](repeating: record, count: 50)
     vault.emptyGroups = (0..<30).map { ["Group \($0)"] }
     var random = SystemRandomNumberGenerator()
     let database = try vault.database(clock: Self.clock, random: &random)
     var options = LoadOptions.default
-    options.maxXMLNodeCount = 50 * ImportedVault.entryNodeCost + 30 * ImportedVault.groupNodeCost
+    options.maxXMLNodeCount =
+      (50 + 150) * ImportedVault.entryNodeCost + 100 * ImportedVault.fieldNodeCost + 30 * ImportedVault.groupNodeCost
     // The document needs more nodes than the counted budget to open: the budget never refuses what saves.
     var stream = PlaintextInnerStream()
     let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
