@@ -193,7 +193,8 @@ def main():
                 first = stdout.strip().splitlines()[0] if stdout.strip() else "imported"
                 result = "imported: " + re.sub(r"^Imported \S+ \(", "(", first)[:70]
             else:
-                result = f"exit {rc}: " + (lines[0][:110] if lines else "")
+                message = lines[0].replace(path + ": ", "").replace("kdbx import: ", "") if lines else ""
+                result = f"refused (exit {rc}): " + message[:150]
             result = result.replace("|", "/")
             print(f"| {name} | {scale}x | {human(size)} | {result} | {rss / 2**20:.0f} MiB | "
                   f"{rss / max(size, 1):.1f} | {cpu:.1f} s | {wall:.1f} s |", flush=True)
