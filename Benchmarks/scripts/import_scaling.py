@@ -12,6 +12,7 @@ Run:         python3 Benchmarks/scripts/import_scaling.py [--scales 1,10,100] [-
 
 The inputs (1x is the size the issue names; N x multiplies its count):
 - csv-rows:          10,000 CSV rows of 8 typical fields (group path, title, user, password, URL, notes, TOTP, tags)
+- csv-large-fields:  2,000 CSV rows with 14 KB of notes each (28 MB; 100x is 2.8 GB, beyond what the tool reads)
 - csv-columns:       one row with 6,000 columns of the same name (custom fields made unique with " (n)")
 - bitwarden-items:   400,000 minimal Bitwarden items ({"type":2,"name":"n"}), 5 MB
 - bitwarden-fields:  one item with 4,000 custom fields of the same name
@@ -45,6 +46,11 @@ def csv_rows(f, n):
     chunked(f, (f'Root/Work/Team {i % 50},Account {i},user{i}@example.org,pw-{i:08}-x7Q!,'
                 f'https://site{i}.example.com/login,"note line one\nline two {i}",JBSWY3DPEHPK3PXP,a;b\r\n'.encode()
                 for i in range(n)))
+
+
+def csv_large_fields(f, n):
+    f.write(b"Title,Password,Notes\n")
+    chunked(f, (b't%d,p%d,"%s"\n' % (i, i, (b"note %d " % i) * 1500) for i in range(n)), size=256)
 
 
 def csv_columns(f, n):
@@ -136,6 +142,7 @@ def kdb1_empty(f, n):
 
 INPUTS = [
     ("csv-rows", lambda f, s: csv_rows(f, 10_000 * s)),
+    ("csv-large-fields", lambda f, s: csv_large_fields(f, 2_000 * s)),
     ("csv-columns", lambda f, s: csv_columns(f, 6_000 * s)),
     ("bitwarden-items", lambda f, s: bitwarden_items(f, 400_000 * s)),
     ("bitwarden-fields", lambda f, s: bitwarden_fields(f, 4_000 * s)),
