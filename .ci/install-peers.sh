@@ -24,6 +24,20 @@ if [ ${#web_apt[@]} -gt 0 ]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${web_apt[@]}") >/dev/null 2>&1 \
     || echo "warning: apt-get install ${web_apt[*]} failed; the WebAssembly checks that need them will report skips"
 fi
+# #40: tmux and bash-completion drive the interactive completion test, zsh and fish check their completion scripts,
+# mandoc lints the manual page (groff and man-db are in the base system); each check reports a SKIP without them.
+shell_apt=()
+command -v tmux >/dev/null || shell_apt+=(tmux)
+[ -f /usr/share/bash-completion/bash_completion ] || shell_apt+=(bash-completion)
+command -v mandoc >/dev/null || shell_apt+=(mandoc)
+command -v zsh >/dev/null || shell_apt+=(zsh)
+command -v fish >/dev/null || shell_apt+=(fish)
+command -v groff >/dev/null || shell_apt+=(groff-base)
+if [ ${#shell_apt[@]} -gt 0 ]; then
+  echo "apt-get install ${shell_apt[*]}"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${shell_apt[@]}") >/dev/null 2>&1 \
+    || echo "warning: apt-get install ${shell_apt[*]} failed; the completion and manual page checks that need them will report skips"
+fi
 pip_need=()
 python3 -c 'import pykeepass' 2>/dev/null || pip_need+=(pykeepass)
 python3 -c 'import lxml' 2>/dev/null || pip_need+=(lxml)
@@ -37,7 +51,7 @@ if [ ${#pip_need[@]} -gt 0 ]; then
   python3 -m pip install -q "${pip_need[@]}" >/dev/null 2>&1 \
     || echo "warning: pip install ${pip_need[*]} failed; tests that need them will report skips"
 fi
-for tool in gzip python3 keepassxc-cli mono mcs node chromium; do
+for tool in gzip python3 keepassxc-cli mono mcs node chromium tmux mandoc zsh fish; do
   printf '%-14s %s\n' "$tool" "$(command -v "$tool" || echo missing)"
 done
 python3 -c 'import pykeepass; print("pykeepass     ", pykeepass.__version__)' 2>/dev/null || echo "pykeepass      missing"

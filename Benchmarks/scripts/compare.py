@@ -18,12 +18,21 @@ Usage: compare.py [--bench PATH] [--kdbx PATH] [--baseline DIR] [--all] [--round
   --write-readme PATH
                  the same, written into PATH between the lines "<!-- compare.py begin -->" and
                  "<!-- compare.py end -->" (the README's generated section)
-  --only SUBSTR  keep only the figures whose name contains SUBSTR (repeatable)
+  --only SUBSTR  keep only the figures whose name, kdbx-bench line or anchor group contains SUBSTR (repeatable;
+                 `--only sign` gives the signature rows, whose anchor groups are gcrypt_sign and openssl_sign)
 
 The DEFLATE rows compare our levels 1, 6 and 9 and inflate with libdeflate (Benchmarks/scripts/libdeflate_bench.c,
 built here with `gcc -O2 ... -ldeflate`; `apt-get install libdeflate-dev`) and zlib, for speed and for size (a size
 ratio is the anchor's size over ours: above 1, ours is smaller), on the 50 MB document and on large_5000's inner XML
 (`kdbx-bench --write-large-document`).
+
+The signature rows (issue 37) compare our p256-sign, p256-verify, ed25519-sign and ed25519-verify (operations per
+second, kdbx-bench's median) with libgcrypt, what KeePassXC links (Benchmarks/native/gcrypt_sign_bench.c, built
+here with `gcc -O2 ... -lgcrypt`; `apt-get install libgcrypt20-dev`; best of 5 runs of 1 s per operation, all
+CPU features on), and with `openssl speed -seconds 1 -elapsed ed25519` and `... ecdsap256` (its "sign/s verify/s"
+table, wall clock). Goals: P-256 sign at least libgcrypt's rate, Ed25519 sign at least half OpenSSL's; the other
+signature rows are for information. Ours signs SHA-256 of a 65-byte message (ECDSA) or the message itself
+(Ed25519); libgcrypt and OpenSSL's ECDSA sign a given 32- or 20-byte digest, so ours does one short hash more.
 
 The anchors are the helpers of ../shared/bench/anchors.sh (anchors-c/): libsodium, OpenSSL's `speed` with AES-NI
 masked (its bitsliced decryption), libxml2's SAX2 parser, zlib, libgcrypt's portable code. Binaries that
@@ -103,6 +112,19 @@ FIGURES = [
     ("deflate level 6, KeePass XML 50 MB", "deflate-l6-keepass50MB", "rate", "zlib:deflate6", 1.0, "zlib"),
 ] + DEFLATE_FIGURES + [
     ("XML reader events, 50 MB", "xml-reader-events", "rate", "xml:libxml2-sax2", 0.8, "libxml2 SAX2"),
+    # Signatures (issue 37): operations per second, ratio = our rate over the anchor's.
+    ("P-256 ECDSA sign vs libgcrypt", "p256-sign", "ops", "gcrypt_sign:p256-sign", 1.0,
+     "libgcrypt; ratio: our op/s over its"),
+    ("P-256 ECDSA verify vs libgcrypt", "p256-verify", "ops", "gcrypt_sign:p256-verify", None, "libgcrypt"),
+    ("P-256 ECDSA sign vs OpenSSL", "p256-sign", "ops", "openssl_sign:p256-sign", None, "OpenSSL speed ecdsap256"),
+    ("P-256 ECDSA verify vs OpenSSL", "p256-verify", "ops", "openssl_sign:p256-verify", None,
+     "OpenSSL speed ecdsap256"),
+    ("Ed25519 sign vs OpenSSL", "ed25519-sign", "ops", "openssl_sign:ed25519-sign", 0.5,
+     "OpenSSL speed ed25519; ratio: our op/s over its"),
+    ("Ed25519 verify vs OpenSSL", "ed25519-verify", "ops", "openssl_sign:ed25519-verify", None,
+     "OpenSSL speed ed25519"),
+    ("Ed25519 sign vs libgcrypt", "ed25519-sign", "ops", "gcrypt_sign:ed25519-sign", None, "libgcrypt"),
+    ("Ed25519 verify vs libgcrypt", "ed25519-verify", "ops", "gcrypt_sign:ed25519-verify", None, "libgcrypt"),
     ("open large_5000, in process", "kdbx-open-large5000", "time", None, None, "goal: at most 90 ms"),
     # Whole processes on ../shared/corpus/generated/large_5000.kdbx: `kdbx` against keepassxc-cli.
     ("large_5000 open + ls -R, whole process", "process:ls", "time", "kpxc:ls", 4.0, "keepassxc-cli ls -R"),
@@ -203,6 +225,40 @@ class Anchors:
             m = re.match(r"gcrypt (\S+)\s+median_MBps=\s*([\d.]+)", line)
             if m:
                 values["gcrypt:" + m.group(1)] = float(m.group(2))
+        return values
+
+    def gcrypt_sign(self):
+        """libgcrypt's ECDSA P-256 and Ed25519 sign and verify (Benchmarks/native/gcrypt_sign_bench.c): operations
+        per second, best of 5 runs of about 1 s each."""
+        exe = self.binary("gcrypt_sign_bench", ["gcrypt_sign_bench.c"], ["-lgcrypt"],
+                          source_dir=os.path.join(REPO, "Benchmarks", "native"))
+        if exe is None:
+            return {}
+        values = {}
+        for line in run([exe]).stdout.splitlines():
+            m = re.match(r"gcrypt-(\S+)\t([\d.]+)\t", line)
+            if m:
+                values["gcrypt_sign:" + m.group(1)] = float(m.group(2))
+        if not values:
+            self.skipped["gcrypt_sign_bench"] = "gcrypt_sign_bench printed no figure"
+        return values
+
+    def openssl_sign(self):
+        """`openssl speed -seconds 1 -elapsed ed25519` and `... ecdsap256`: the sign/s and verify/s of the table
+        line " 253 bits EdDSA (Ed25519)   0.0000s   0.0001s  20000.0   8000.0" (and "256 bits ecdsa (nistp256)")."""
+        if shutil.which("openssl") is None:
+            self.skipped["openssl_sign"] = "openssl not installed"
+            return {}
+        values = {}
+        for algorithm, label, key in (("ed25519", "(Ed25519)", "ed25519"), ("ecdsap256", "(nistp256)", "p256")):
+            out = run(["openssl", "speed", "-seconds", "1", "-elapsed", algorithm]).stdout
+            for line in out.splitlines():
+                m = re.search(r"bits .*" + re.escape(label) + r"\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)\s+([\d.]+)\s*$", line)
+                if m:
+                    values[f"openssl_sign:{key}-sign"] = float(m.group(1))
+                    values[f"openssl_sign:{key}-verify"] = float(m.group(2))
+            if f"openssl_sign:{key}-sign" not in values:
+                self.skipped["openssl_sign"] = f"`openssl speed {algorithm}` printed no sign/s verify/s line"
         return values
 
     def aeskdf(self):
@@ -425,19 +481,21 @@ def main():
         if before_bench is None and before_kdbx is None:
             print(f"compare.py: --baseline {baseline} holds neither kdbx-bench nor kdbx")
             return 1
-    figures = [f for f in FIGURES if not only or any(s in f[0].lower() or s in f[1].lower() for s in only)]
+    figures = [f for f in FIGURES if not only or any(s in f[0].lower() or s in f[1].lower()
+                                                     or (f[3] and s in f[3].split(":")[0]) for s in only)]
     if every_line:
         known = {f[1] for f in figures}
         listed = run([bench, "--list"]).stdout.splitlines()
         for line in listed:
             fields = line.split("\t")
             if len(fields) == 2 and fields[0] not in known and (not only or any(s in fields[0].lower() for s in only)):
-                kind = {"MiB/s": "rate", "rounds/s": "rounds"}.get(fields[1], "time")
+                kind = {"MiB/s": "rate", "rounds/s": "rounds", "sign/s": "ops", "verify/s": "ops"}.get(fields[1],
+                                                                                                   "time")
                 figures.append((fields[0], fields[0], kind, None, None, ""))
     bench_lines = [f[1] for f in figures if not f[1].startswith("process:")]
     wants_process = any(f[1].startswith("process:") for f in figures)
     keys = {f[3] for f in figures if f[3]}
-    groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib", "libdeflate"}
+    groups = {"sodium", "openssl", "gcrypt", "aeskdf", "xml", "zlib", "libdeflate", "gcrypt_sign", "openssl_sign"}
     groups = {g for g in groups if any(k.startswith(g + ":") for k in keys)}
     keepassxc = shutil.which("keepassxc-cli") if any(k.startswith("kpxc:") for k in keys) else None
 
@@ -496,12 +554,14 @@ def main():
     # This script keeps about one CPU busy itself, so the load average after a run on a quiet machine is about 1.
     loaded = (load_before[0] != "?" and float(load_before[0]) > 0.5 * cpus) or \
         (load_after[0] != "?" and float(load_after[0]) > 0.5 * cpus + 1)
-    units = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms", "memory": "MiB", "size": "B"}
+    units = {"rate": "MB/s", "rounds": "rounds/s", "time": "ms", "memory": "MiB", "size": "B", "ops": "op/s"}
     lower_is_better = ("time", "memory", "size")
 
     def fmt(kind, v):
         if kind == "size":
             return f"{v:,.0f} B"
+        if kind == "ops":
+            return f"{v:,.0f} op/s"
         return f"{v / 1e6:.2f} M {units[kind]}" if kind == "rounds" else f"{v:.1f} {units[kind]}"
 
     def speed_ratio(kind, o, a):
@@ -520,7 +580,9 @@ def main():
             anchor_text = f"{fmt(kind, a)} ({note})"
         else:
             group = key.split(":")[0]
-            reason = next((v for k, v in skipped.items() if group in k), "no figure")
+            # The group's own entry first: "gcrypt" is also a part of "gcrypt_sign_bench".
+            reason = skipped.get(group) or skipped.get(group + "_bench") or \
+                next((v for k, v in skipped.items() if group in k), "no figure")
             anchor_text = f"skipped: {reason} ({note})"
         if goal is None:
             goal_text = note[len("goal: "):] if key is None and note.startswith("goal") else "-"

@@ -130,7 +130,7 @@ enum BitwardenImport {
         guard let password = old["password"]?.string else { continue }
         record.passwordHistory.append((password, old["lastUsedDate"]?.string.flatMap(ISO8601.parse)))
       }
-      vault.records.append(record)
+      try vault.append(record)
     }
     if favorites > 0 { vault.skipped.append("the favorite mark of \(favorites) item(s) (KeePass has none)") }
     if reprompts > 0 {

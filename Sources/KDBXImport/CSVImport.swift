@@ -12,72 +12,109 @@ enum CSVImport {
     ("tags", ["tags"]), ("icon", ["icon"]), ("modified", ["last modified", "modified"]), ("created", ["created"]),
   ]
 
-  /// The rows of `text`: fields unquoted. Throws on a quote left open or a stray quote.
-  static func rows(_ text: String) throws(ImportError) -> [[String]] {
-    var rows: [[String]] = []
-    var row: [String] = []
-    var field: [Unicode.Scalar] = []
-    var quoted = false
-    var wasQuoted = false
+  /// Reads the rows of a CSV file one at a time from its UTF-8 bytes, fields unquoted, without holding the rows
+  /// or a decoded copy of the text: the structural characters (quote, comma, CR, LF) are ASCII, which never occurs
+  /// inside a multi-byte UTF-8 sequence, so a field of valid UTF-8 input is valid UTF-8 and becomes a `String`
+  /// directly from its bytes. Blank lines are skipped. Throws on a quote left open or a stray quote.
+  struct Rows {
+    let bytes: [UInt8]
+    var index: Int
+    /// The line of the next byte (1-based; a line break inside a quoted field counts).
     var line = 1
-    var startLine = 1
-    var scalars = Array(text.unicodeScalars)
-    if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-    var index = 0
-    func endField() {
-      var value = ""
-      value.unicodeScalars.append(contentsOf: field)
-      row.append(value)
-      field.removeAll()
-      wasQuoted = false
+
+    init(_ bytes: [UInt8]) {
+      self.bytes = bytes
+      index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
-    while index < scalars.count {
-      let scalar = scalars[index]
-      index += 1
-      if quoted {
-        if scalar == "\"" {
-          if index < scalars.count && scalars[index] == "\"" {
-            field.append("\"")
-            index += 1
-          } else {
-            quoted = false
-          }
-        } else {
-          if scalar == "\n" { line += 1 }
-          field.append(scalar)
-        }
-        continue
+
+    static let quote: UInt8 = 0x22
+    static let comma: UInt8 = 0x2C
+    static let carriageReturn: UInt8 = 0x0D
+    static let lineFeed: UInt8 = 0x0A
+
+    /// The next row that is not blank, or `nil` at the end of the input.
+    mutating func next() throws(ImportError) -> [String]? {
+      while index < bytes.count {
+        if let row = try row() { return row }
       }
-      switch scalar {
-      case "\"":
-        guard field.isEmpty && !wasQuoted else {
-          throw .malformed("line \(line): a quote inside an unquoted field (quote the whole field)")
+      return nil
+    }
+
+    /// The row starting at `index`, up to and including its line break (CR LF, LF or CR); `nil` for a blank line
+    /// (one empty field, quoted or not; at the end of the input only an unquoted one).
+    private mutating func row() throws(ImportError) -> [String]? {
+      var row: [String] = []
+      while true {
+        var wasQuoted = false
+        if index < bytes.count && bytes[index] == Rows.quote {
+          row.append(try quotedField())
+          wasQuoted = true
+        } else {
+          let start = index
+          while index < bytes.count {
+            let byte = bytes[index]
+            if byte == Rows.comma || byte == Rows.lineFeed || byte == Rows.carriageReturn { break }
+            guard byte != Rows.quote else {
+              throw .malformed("line \(line): a quote inside an unquoted field (quote the whole field)")
+            }
+            index += 1
+          }
+          row.append(String(decoding: bytes[start..<index], as: UTF8.self))
         }
-        quoted = true
-        wasQuoted = true
-        startLine = line
-      case ",":
-        endField()
-      case "\r" where index < scalars.count && scalars[index] == "\n":
-        break
-      case "\n", "\r":
-        endField()
-        if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
-        row = []
+        guard index < bytes.count else {
+          return row.count == 1 && row[0].isEmpty && !wasQuoted ? nil : row
+        }
+        let delimiter = bytes[index]
+        index += 1
+        if delimiter == Rows.comma { continue }
+        if delimiter == Rows.carriageReturn && index < bytes.count && bytes[index] == Rows.lineFeed { index += 1 }
         line += 1
-      default:
-        guard !wasQuoted else {
+        return row.count == 1 && row[0].isEmpty ? nil : row
+      }
+    }
+
+    /// The quoted field at `index` (which holds its opening quote), with `""` read as one quote; `index` ends past
+    /// the closing quote, which must end the field.
+    private mutating func quotedField() throws(ImportError) -> String {
+      let startLine = line
+      index += 1
+      var segmentStart = index
+      // Bytes up to the last doubled quote, when there is one (appended to in place: a field of many doubled
+      // quotes stays linear); otherwise the field is one range of the input.
+      var unescaped: [UInt8] = []
+      var hasEscapes = false
+      while true {
+        guard index < bytes.count else { throw .malformed("line \(startLine): a quoted field is not closed") }
+        let byte = bytes[index]
+        if byte == Rows.quote {
+          if index + 1 < bytes.count && bytes[index + 1] == Rows.quote {
+            unescaped.append(contentsOf: bytes[segmentStart...index])
+            hasEscapes = true
+            index += 2
+            segmentStart = index
+            continue
+          }
+          break
+        }
+        if byte == Rows.lineFeed { line += 1 }
+        index += 1
+      }
+      let value: String
+      if hasEscapes {
+        unescaped.append(contentsOf: bytes[segmentStart..<index])
+        value = String(decoding: unescaped, as: UTF8.self)
+      } else {
+        value = String(decoding: bytes[segmentStart..<index], as: UTF8.self)
+      }
+      index += 1
+      if index < bytes.count {
+        let next = bytes[index]
+        guard next == Rows.comma || next == Rows.lineFeed || next == Rows.carriageReturn else {
           throw .malformed("line \(line): text after a closing quote")
         }
-        field.append(scalar)
       }
+      return value
     }
-    if quoted { throw .malformed("line \(startLine): a quoted field is not closed") }
-    if !field.isEmpty || !row.isEmpty || wasQuoted {
-      endField()
-      rows.append(row)
-    }
-    return rows
   }
 
   /// The column of each field: the header names recognised, then `columns` over them.
@@ -104,9 +141,13 @@ enum CSVImport {
     return map
   }
 
-  static func read(_ text: String, columns: [CSVField: CSVColumn]) throws(ImportError) -> ImportedVault {
-    let rows = try rows(text)
-    guard let header = rows.first, header.count > 1 else {
+  static func read(
+    _ bytes: [UInt8], columns: [CSVField: CSVColumn], maxNodeCount: Int = LoadOptions.default.maxXMLNodeCount
+  ) throws(ImportError) -> ImportedVault {
+    // The rows are read one at a time and each becomes a record at once: the file is never held as rows of
+    // strings beside the records (which took about 16 bytes per input byte).
+    var rows = Rows(bytes)
+    guard let header = try rows.next(), header.count > 1 else {
       throw .unrecognised("not a CSV export with a header row")
     }
     let map = try mapping(columns, header: header)
@@ -117,9 +158,12 @@ enum CSVImport {
     }
     let mapped = Set(map.values)
     var vault = ImportedVault()
-    for (number, row) in rows.dropFirst().enumerated() {
+    vault.maxNodeCount = maxNodeCount
+    var number = 0
+    while let row = try rows.next() {
+      number += 1
       guard row.count == header.count else {
-        throw .malformed("record \(number + 1) has \(row.count) fields; the header has \(header.count)")
+        throw .malformed("record \(number) has \(row.count) fields; the header has \(header.count)")
       }
       func value(_ field: String) -> String { map[field].map { row[$0] } ?? "" }
       var record = ImportedVault.Record()
@@ -139,7 +183,7 @@ enum CSVImport {
       for (index, name) in header.enumerated() where !mapped.contains(index) && !row[index].isEmpty {
         record.fields.append((name, row[index], false))
       }
-      vault.records.append(record)
+      try vault.append(record)
     }
     // KeePassXC writes the root group's name first in every path: it becomes the root.
     if let first = vault.records.first?.groupPath.first,

@@ -44,7 +44,20 @@ public enum ImportFormat: Sendable, Equatable, CaseIterable {
     switch bytes[start] {
     case 0x3C: return .keePassXML
     case 0x7B, 0x5B: return .bitwardenJSON
-    default: return String(validating: bytes, as: UTF8.self) == nil ? nil : .csv
+    default: return isUTF8(bytes) ? .csv : nil
+    }
+  }
+
+  /// Whether `bytes` are valid UTF-8, checked without making a copy (a `String` of them would be one).
+  static func isUTF8(_ bytes: [UInt8]) -> Bool {
+    var iterator = bytes.makeIterator()
+    var decoder = Unicode.UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return true
+      case .error: return false
+      }
     }
   }
 }

@@ -16,8 +16,10 @@ struct ImportedVault {
     var fields: [(name: String, value: String, protected: Bool)] = []
     /// Earlier passwords with when they stopped being used, kept as the entry's history (oldest first).
     var passwordHistory: [(password: String, until: Timestamp?)] = []
-    /// Files attached to the entry (1Password documents and file fields).
-    var attachments: [(name: String, data: [UInt8])] = []
+    /// Files attached to the entry (1Password documents and file fields), each with the name of its source (the
+    /// archive member): attachments of one source share one binary, found by that name rather than by comparing
+    /// contents.
+    var attachments: [(name: String, data: [UInt8], source: String)] = []
     var iconID: Int? = nil
     var created: Timestamp? = nil
     var modified: Timestamp? = nil
@@ -30,20 +32,93 @@ struct ImportedVault {
   /// What the source had that was not imported, in words (one line each).
   var skipped: [String] = []
 
+  /// The most XML nodes the saved document may hold: the open's limit (`LoadOptions.maxXMLNodeCount`), which
+  /// `KDBXFile.checkSavable` applies to the finished database. The importers apply it as they read, record by
+  /// record (``append(_:)``), so that an export of more entries, history versions or fields than any vault can
+  /// hold is refused before its database (several KiB an entry with the save's check) is built.
+  var maxNodeCount = LoadOptions.default.maxXMLNodeCount
+  /// The fewest XML nodes an imported entry takes in the saved document (an `Entry.new` with the five standard
+  /// fields: `Entry`, `UUID` and `IconID` with their text, 4 empty elements, `Times` 15, the `String`s 20,
+  /// `AutoType` 5, `History`: 50), counted as 48; a history version takes as many less its `History` (49).
+  static let entryNodeCost = 48
+  /// The fewest XML nodes an imported group takes (a `Group.new`: 31), counted as 28.
+  static let groupNodeCost = 28
+  /// The fewest XML nodes a custom field takes: `String`, `Key` with its text, and `Value`.
+  static let fieldNodeCost = 4
+  /// The history versions and custom fields of ``records``, counted by ``append(_:)``.
+  private(set) var historyCount = 0
+  private(set) var fieldCount = 0
+
+  /// Appends `record`, and refuses it when the records so far would take more nodes than ``maxNodeCount``
+  /// (``checkNodeBudget(groups:)``): constant work per record.
+  mutating func append(_ record: Record) throws(ImportError) {
+    records.append(record)
+    historyCount += record.passwordHistory.count
+    fieldCount += record.fields.count
+    try checkNodeBudget()
+  }
+
+  /// Refuses the import when ``records`` (with their history versions and custom fields as counted by
+  /// ``append(_:)``, or counted here when `recount`) and `groups` (or ``emptyGroups`` when not given) would take
+  /// more nodes than ``maxNodeCount``, at the costs above (lower bounds: only what no save could write is refused).
+  func checkNodeBudget(groups: Int? = nil, recount: Bool = false) throws(ImportError) {
+    let groups = groups ?? emptyGroups.count
+    var history = historyCount
+    var fields = fieldCount
+    if recount {
+      history = 0
+      fields = 0
+      for record in records {
+        history += record.passwordHistory.count
+        fields += record.fields.count
+      }
+    }
+    var nodes = 0
+    var overflow = false
+    func add(_ count: Int, _ cost: Int) {
+      let (product, productOverflow) = count.multipliedReportingOverflow(by: cost)
+      let (sum, sumOverflow) = nodes.addingReportingOverflow(product)
+      overflow = overflow || productOverflow || sumOverflow
+      nodes = sum
+    }
+    add(records.count, Self.entryNodeCost)
+    add(history, Self.entryNodeCost)
+    add(fields, Self.fieldNodeCost)
+    add(groups, Self.groupNodeCost)
+    guard overflow || nodes > maxNodeCount else { return }
+    throw .tooLarge(
+      "\(records.count) entries, \(history) history versions, \(fields) custom fields and \(groups) groups or more: "
+        + KDBXError.limitExceeded(
+          what: "XML node count (at least)", value: UInt64(clamping: nodes), limit: UInt64(clamping: maxNodeCount)
+        ).description)
+  }
+
   /// The number of distinct groups below the root.
   var groupCount: Int { ImportedGroupTree.count(emptyGroups + records.map { $0.groupPath }) }
 
-  /// The database, with a fresh root group named ``rootName``.
-  func database(clock: some WallClock, random: inout some RandomNumberGenerator) throws(ImportError) -> Database {
+  /// The database, with a fresh root group named ``rootName``. The records are emptied as their entries are made
+  /// (``records`` keeps its count, each record is left empty), so that the text of the export is not held twice,
+  /// in the records and in the database, at the peak.
+  mutating func database(clock: some WallClock, random: inout some RandomNumberGenerator) throws(ImportError)
+    -> Database
+  {
     try StorableText.check(rootName, as: "the root group name '\(rootName)'")
     var database = Database.new(name: rootName, clock: clock, random: &random)
     guard let root = database.root else { throw .malformed("cannot make a new database") }
-    // Every path's depth first: a file that makes too deep a tree is refused before anything is built.
+    // Every path's depth first, and the number of entries and groups: a file that makes too deep or too large a
+    // tree is refused before anything is built.
+    try checkNodeBudget(groups: groupCount, recount: true)
     for path in emptyGroups { try ImportedGroupTree.check(path) }
     for record in records { try ImportedGroupTree.check(record.groupPath) }
     var tree = ImportedGroupTree(root: root)
+    // The binaries, one per source, found in a hash table: `Database.makeAttachment` compares the new data with
+    // every binary so far, quadratic in the number of attachments.
+    var pool: [BinaryPool.Binary] = []
+    var poolIndex: [String: Int] = [:]
     for path in emptyGroups { _ = try tree.group(at: path, clock: clock, random: &random) }
-    for record in records {
+    for index in records.indices {
+      let record = records[index]
+      records[index] = Record()
       var entry = Entry.new(clock: clock, random: &random)
       /// Sets the field `name`; with `isNew` (a name the entry does not have yet) it is appended without a
       /// search through the fields. Returns whether it was stored (empty custom fields are not).
@@ -102,7 +177,15 @@ struct ImportedVault {
           nextAttachmentSuffix[attachment.name] = suffix + 1
         }
         attachmentNames.insert(name)
-        entry.attachments.append(database.makeAttachment(name: name, data: attachment.data))
+        let binaryIndex: Int
+        if let found = poolIndex[attachment.source] {
+          binaryIndex = found
+        } else {
+          binaryIndex = pool.count
+          pool.append(BinaryPool.Binary(data: attachment.data))
+          poolIndex[attachment.source] = binaryIndex
+        }
+        entry.attachments.append(Attachment(name: name, binaryIndex: binaryIndex))
       }
       // Each earlier password becomes a history version of the entry, as KeePass keeps one per change. The
       // export records only the password of each change, so a version holds the standard fields with that
@@ -125,6 +208,7 @@ struct ImportedVault {
       tree.append(entry, to: try tree.group(at: record.groupPath, clock: clock, random: &random))
     }
     database.root = tree.root()
+    database.binaries = BinaryPool(binaries: pool)
     return database
   }
 

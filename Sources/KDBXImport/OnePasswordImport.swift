@@ -177,16 +177,17 @@ enum OnePasswordImport {
       }
     }
     for attachment in attachments {
-      guard let bytes = try files.bytes(of: "\(attachment.documentID)__\(attachment.name)") else {
+      let member = "\(attachment.documentID)__\(attachment.name)"
+      guard let bytes = try files.bytes(of: member) else {
         vault.skipped.append("\(label): the file '\(attachment.name)' is not in the archive")
         continue
       }
-      record.attachments.append((attachment.name, bytes))
+      record.attachments.append((attachment.name, bytes, member))
     }
     if let category = item["categoryUuid"]?.string, category != "001", category != "005" {
       record.fields.append(("1Password Category", categories[category] ?? category, false))
     }
-    vault.records.append(record)
+    try vault.append(record)
   }
 
   /// A 1PUX field value as text, and whether it is secret; `nil` for a kind not known.

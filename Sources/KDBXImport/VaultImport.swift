@@ -41,7 +41,7 @@ public enum VaultImport {
     if format != .csv && !options.csvColumns.isEmpty {
       throw .invalidOptions("CSV columns were given for a \(format.name) file")
     }
-    let vault: ImportedVault
+    var vault: ImportedVault
     switch format {
     case .kdbx:
       throw .unrecognised("the file is a KDBX database already: open it, nothing to import")
@@ -50,19 +50,18 @@ public enum VaultImport {
     case .keePassXML:
       return try KeePassXMLImport.read(bytes, random: &random)
     case .csv:
-      guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw .unrecognised("the file is not UTF-8 text: not a CSV, JSON or KeePass 2 XML export")
-      }
-      vault = try CSVImport.read(text, columns: options.csvColumns)
+      // `detect` checked the bytes are UTF-8: the reader makes its strings straight from them.
+      vault = try CSVImport.read(bytes, columns: options.csvColumns)
     case .bitwardenJSON:
       vault = try BitwardenImport.read(bytes)
     case .onePassword1PUX:
       vault = try OnePasswordImport.read(bytes)
     }
+    // Counted before the database is made: making it empties the records.
+    let (entryCount, groupCount) = (vault.records.count, vault.groupCount)
     let database = try vault.database(clock: clock, random: &random)
     return ImportedDatabase(
-      format: format, database: database, entryCount: vault.records.count, groupCount: vault.groupCount,
-      skipped: vault.skipped)
+      format: format, database: database, entryCount: entryCount, groupCount: groupCount, skipped: vault.skipped)
   }
 }
 

@@ -22,6 +22,19 @@ struct ZipArchive {
     var maxMembers = 100_000
     var maxMemberBytes = 512 << 20
     var maxTotalBytes = 1 << 30
+    /// Past this many bytes in all, the members may hold at most ``maxExpansion`` times the archive's size:
+    /// what an archive inflates to is held in memory (and an attachment several times over while the vault is
+    /// built and saved), so beyond a fixed allowance it is bounded by the input, not only by ``maxTotalBytes``.
+    /// Real exports stay far within it: their JSON deflates about 10:1 and their attachments barely.
+    var freeBytes = 256 << 20
+    var maxExpansion = 16
+
+    /// The most bytes the members of an archive of `archiveByteCount` bytes may hold in all.
+    func allowance(archiveByteCount: Int) -> Int {
+      let (scaled, overflow) = archiveByteCount.multipliedReportingOverflow(by: maxExpansion)
+      let (sum, sumOverflow) = freeBytes.addingReportingOverflow(scaled)
+      return overflow || sumOverflow ? maxTotalBytes : min(maxTotalBytes, sum)
+    }
   }
 
   struct Member {
@@ -122,6 +135,12 @@ struct ZipArchive {
       throw ZipError(
         reason: "the members '\(ranges[index - 1].name)' and '\(ranges[index].name)' overlap (a zip bomb?)",
         offset: ranges[index].start)
+    }
+    let allowance = limits.allowance(archiveByteCount: bytes.count)
+    guard total <= allowance else {
+      throw ZipError(
+        reason: "the members hold \(total) bytes in all, over \(limits.freeBytes) bytes and "
+          + "\(limits.maxExpansion) times the archive's \(bytes.count) (a zip bomb?)", offset: end)
     }
   }
 

@@ -15,8 +15,6 @@ import KDBXFileIO
 /// Opening a vault for a command: `FILE`, `--key-file PATH`, `--no-password`, the password prompt, the progress
 /// bar, and finding entries and groups by path or UUID.
 struct VaultAccess {
-  /// The value options every vault command accepts.
-  static let valueOptions: Set<String> = ["--key-file", "-k", "--lock-timeout", "--max-kdf-seconds"]
   /// How long a command that changes a vault waits for another one saving it (`--lock-timeout`), in seconds.
   static let defaultLockTimeoutSeconds = 20.0
   /// The option that lifts the key file size limit (``FileIO/defaultMaxKeyFileByteCount``).
@@ -60,9 +58,11 @@ struct VaultAccess {
     let noPassword = arguments.flag("--no-password")
     let allowsLargeKeyFile = arguments.flag(allowLargeKeyFileFlag)
     var lockTimeout: Double? = nil
+    // Read whenever the command declares it (merge --dry-run takes it and changes nothing).
+    let lockTimeoutText = arguments.declares("--lock-timeout") ? arguments.value("--lock-timeout") : nil
     if forChange {
       lockTimeout = defaultLockTimeoutSeconds
-      if let text = arguments.value("--lock-timeout") {
+      if let text = lockTimeoutText {
         guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
           throw .usage("--lock-timeout needs a number of seconds from 0 to 3600, not '\(text)'")
         }

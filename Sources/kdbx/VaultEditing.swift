@@ -31,15 +31,6 @@ extension VaultAccess {
 
 /// Options shared by `add` and `edit`: the standard fields and how to set the password.
 struct EntryFieldOptions {
-  static let valueOptions: Set<String> = [
-    "--title", "--username", "-u", "--url", "--notes", "--tags", "--length", "-L", "--exclude", "-x",
-  ]
-  static let help = """
-      --title T  --username U  --url U  --notes N  --tags 'a;b'   set those fields
-      -p, --password-prompt   read the entry's password (the line after the vault password when piped)
-      -g, --generate          generate the password: [--length N] [--lower] [--upper] [--digits] [--symbols]
-                              [--exclude CHARS]
-    """
 
   var title: String?
   var username: String?

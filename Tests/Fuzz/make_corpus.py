@@ -136,6 +136,7 @@ def main():
     put("hashed-block-stream", "empty", b"\x00" + hashed_stream(b"", 16))
     put("hashed-block-stream", "roundtrip", b"\x01\x07\x03" + payload)
     more_seeds(kdbx)
+    import_seeds()
     for t in sorted(os.listdir(OUT)):
         print(t, len(os.listdir(os.path.join(OUT, t))), "files", sum(os.path.getsize(os.path.join(OUT, t, f)) for f in os.listdir(os.path.join(OUT, t))), "bytes")
 
@@ -236,6 +237,81 @@ def deflate_seeds(texts):
         put("deflate-roundtrip", f"{name}-gzip", bytes([6, 3 | 1 << 2]) + text)
     put("deflate-roundtrip", "repeated", bytes([6, 2]) + b"<Entry><String><Key>Title</Key></String></Entry>\n" * 3)
     put("deflate-roundtrip", "stored", bytes([0, 0]) + bytes(range(256)))
+
+
+def import_seeds():
+    """Seeds of the import targets: the import fixtures of Vectors/tools/import_fixtures.py (CSV, Bitwarden JSON,
+    1PUX), a few hand-made variants, and hand-made KeePass 1.x record lists (groups at levels, entries with times,
+    an attachment, auto-type lines, the KeePassX meta-streams)."""
+    import subprocess, tempfile, zipfile, io, json
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, os.path.join(ROOT, "Vectors/tools/import_fixtures.py"), tmp], check=True)
+        for name in sorted(os.listdir(tmp)):
+            data = open(os.path.join(tmp, name), "rb").read()
+            target = {".csv": "import-csv", ".json": "import-bitwarden", ".1pux": "import-1pux"}.get(os.path.splitext(name)[1])
+            if target:
+                put(target, name, data)
+    put("import-csv", "keepassxc", b'"Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"\n'
+        b'"Root/Work/Mail","Mail","ada","pw","https://m.example","a\nb","otpauth://totp/x?secret=JBSWY3DPEHPK3PXP","3",'
+        b'"2024-01-02T03:04:05Z","2023-01-02T03:04:05Z"\n"Root","Bank","b","p2","","","JBSWY3DPEHPK3PXP","70","",""\n')
+    put("import-csv", "mapped", b"\x01\x91Label,Secret,Site,Folder\nMail,m4il,https://mail.example,a/b/c\n")
+    put("import-csv", "extra-columns", b"Title,Password,PIN,PIN,Tags\nx,y,1,2,a;b,c\n")
+    put("import-bitwarden", "folders-fields", json.dumps({"encrypted": False, "folders": [{"id": "f1", "name": "a/b"}],
+        "items": [{"id": "i1", "type": 1, "name": "n", "folderId": "f1", "favorite": True, "notes": None,
+                   "fields": [{"name": "x", "value": "1", "type": 0}, {"name": "x", "value": None, "type": 1},
+                              {"name": "otp", "value": "v", "type": 0}],
+                   "login": {"username": "u", "password": "p", "totp": "JBSWY3DPEHPK3PXP",
+                             "uris": [{"uri": "https://a.example", "match": 1}], "passwordRevisionDate": "2024-01-01T00:00:00.000Z"},
+                   "passwordHistory": [{"password": "old", "lastUsedDate": "2023-01-01T00:00:00.000Z"}],
+                   "revisionDate": "2024-02-01T00:00:00.000Z", "deletedDate": None}]}).encode())
+    buf = io.BytesIO()
+    def info(name):  # a fixed date, so that the seed is the same on every run
+        return zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(info("export.attributes"), json.dumps({"version": 3, "description": "1PUX", "createdAt": 1}))
+        z.writestr(info("export.data"), json.dumps({"accounts": [{"attrs": {"accountName": "A"}, "vaults": [{"attrs": {"name": "V"},
+            "items": [{"uuid": "u1", "state": "active", "categoryUuid": "001", "overview": {"title": "t", "url": "https://x"},
+                       "details": {"loginFields": [{"designation": "password", "value": "p"}], "documentAttributes":
+                                   {"fileName": "f.txt", "documentId": "d1"}}}]}]}]}))
+        z.writestr(info("files/d1__f.txt"), b"hello" * 10, zipfile.ZIP_DEFLATED)
+    put("import-1pux", "minimal-with-file", buf.getvalue())
+
+    def field(t, data):
+        return struct.pack("<HI", t, len(data)) + data
+
+    end = field(0xFFFF, b"")
+    when = bytes([0x1F, 0x9E, 0x3A, 0x54, 0xC5])  # 2023-ish packed time
+    never = bytes([0x2E, 0xDF, 0xB9, 0x7E, 0xFB])  # 2999-12-28 23:59:59
+
+    def group(gid, name, level, flags=0):
+        return (field(1, struct.pack("<I", gid)) + field(2, name + b"\0") + field(3, when) + field(4, when)
+                + field(5, when) + field(6, never) + field(7, struct.pack("<I", 1)) + field(8, struct.pack("<H", level))
+                + field(9, struct.pack("<I", flags)) + end)
+
+    def entry(uuid, gid, title, notes=b"", binary=None, desc=b"", user=b"u", url=b"https://e.example", image=0):
+        e = (field(1, uuid) + field(2, struct.pack("<I", gid)) + field(3, struct.pack("<I", image)) + field(4, title + b"\0")
+             + field(5, url + b"\0") + field(6, user + b"\0") + field(7, b"pw\0") + field(8, notes + b"\0")
+             + field(9, when) + field(10, when) + field(11, when) + field(12, never) + field(13, desc + b"\0"))
+        if binary is not None:
+            e += field(14, binary)
+        return e + end
+
+    groups = group(1, b"General", 0, 1) + group(2, b"Sub", 1) + group(3, b"Backup", 0)
+    entries = (entry(b"\x01" * 16, 1, b"Mail", b"Auto-Type: {USERNAME}{TAB}{PASSWORD}{ENTER}\nAuto-Type-Window: Mail*")
+               + entry(b"\x02" * 16, 2, b"File", binary=b"attachment", desc=b"a.txt")
+               + entry(b"\x01" * 16, 9, b"dup uuid \xff\x01"))
+    icons = struct.pack("<III", 1, 1, 1) + struct.pack("<I", 4) + b"\x89PNG" + b"\x02" * 16 + struct.pack("<I", 0) + struct.pack("<II", 2, 0)
+    meta = (entry(b"\x03" * 16, 1, b"Meta-Info", b"KPX_CUSTOM_ICONS_4", icons, b"bin-stream", b"SYSTEM", b"$")
+            + entry(b"\x04" * 16, 1, b"Meta-Info", b"KPX_GROUP_TREE_STATE", struct.pack("<I", 1) + struct.pack("<IB", 2, 1),
+                    b"bin-stream", b"SYSTEM", b"$"))
+    # byte 0: group records; byte 1: bit 0 Twofish, bit 1 one entry more than the records
+    put("kdb1-records", "groups-entries-meta", bytes([3, 0]) + groups + entries + meta)
+    put("kdb1-records", "twofish", bytes([3, 1]) + groups + entries)
+    put("kdb1-records", "entries-only", bytes([0, 0]) + entries)
+    put("kdb1-records", "empty-records", bytes([2, 0]) + field(1, struct.pack("<I", 5)) + field(8, b"\0\0") + end + end * 3)
+    put("kdb1-records", "bad-level", bytes([2, 0]) + group(1, b"a", 0) + group(2, b"b", 2))
+    put("kdb1-records", "count-lies", bytes([3, 2]) + groups + entries)
 
 
 main()

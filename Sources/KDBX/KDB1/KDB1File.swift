@@ -68,7 +68,8 @@ public enum KDB1File {
     let result: KDB1Import.Result
     do {
       var records = try KDB1Records(
-        content: decrypted.content, groupCount: header.groupCount, entryCount: header.entryCount)
+        content: decrypted.content, groupCount: header.groupCount, entryCount: header.entryCount,
+        maxNodeCount: options.maxXMLNodeCount)
       result = try KDB1Import.database(
         &records, maxGroupDepth: options.maxGroupDepth, clock: clock, random: &random)
     }

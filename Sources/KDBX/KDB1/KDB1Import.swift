@@ -88,6 +88,7 @@ enum KDB1Import {
     var rootEntries: [Entry] = []
     var entryLocation: [KDBXUUID: (group: Int?, position: Int)] = [:]
     var metaStreams: [(name: String, data: [UInt8])] = []
+    var pool = AttachmentPool()
     for index in records.entries.indices {
       defer { SecureBytes.wipe(&records.entries[index].password) }
       let record = records.entries[index]
@@ -95,7 +96,7 @@ enum KDB1Import {
         metaStreams.append((String(decoding: record.notes, as: UTF8.self), record.binaryData ?? []))
         continue
       }
-      var entry = makeEntry(record, now: now, clock: clock, random: &random, database: &database)
+      var entry = makeEntry(record, now: now, clock: clock, random: &random, pool: &pool)
       let fileUUID = record.uuid.flatMap { KDBXUUID(bytes: $0) }
       if let fileUUID, !fileUUID.isZero, !usedUUIDs.contains(fileUUID) { entry.uuid = fileUUID }
       usedUUIDs.insert(entry.uuid)
@@ -111,19 +112,23 @@ enum KDB1Import {
       if let fileUUID, entryLocation[fileUUID] == nil { entryLocation[fileUUID] = (owner, position) }
     }
 
+    database.binaries = BinaryPool(binaries: pool.binaries)
+
     // Meta-streams.
     for stream in metaStreams {
       switch stream.name {
       case KDB1MetaStream.customIcons:
         let icons = KDB1MetaStream.readCustomIcons(stream.data)
         var iconUUIDs: [KDBXUUID?] = []
+        // A set of the icons added, not a search of the list per icon (quadratic in the icons of the stream).
+        var added = Set((database.meta.customIcons ?? []).map { $0.uuid })
         for data in icons.icons {
           guard !data.isEmpty else {
             iconUUIDs.append(nil)
             continue
           }
           let uuid = iconUUID(data)
-          if !(database.meta.customIcons ?? []).contains(where: { $0.uuid == uuid }) {
+          if added.insert(uuid).inserted {
             if database.meta.customIcons == nil { database.meta.customIcons = [] }
             database.meta.customIcons?.append(CustomIcon(uuid: uuid, data: data))
           }
@@ -222,9 +227,24 @@ enum KDB1Import {
     return KDBXUUID(uncheckedBytes: Array(hasher.finalize().bytes[0..<16]))
   }
 
+  /// The attachments' binaries, equal contents shared, found in a hash table (`Database.makeAttachment` compares
+  /// the new data with every binary so far: quadratic in the number of entries with an attachment). Hashing reads
+  /// each attachment once, so the work is linear in the content's size.
+  struct AttachmentPool {
+    var binaries: [BinaryPool.Binary] = []
+    var index: [[UInt8]: Int] = [:]
+
+    mutating func add(_ data: [UInt8]) -> Int {
+      if let found = index[data] { return found }
+      binaries.append(BinaryPool.Binary(data: data))
+      index[data] = binaries.count - 1
+      return binaries.count - 1
+    }
+  }
+
   static func makeEntry(
     _ record: KDB1Records.EntryRecord, now: Timestamp, clock: some WallClock, random: inout some RandomNumberGenerator,
-    database: inout Database
+    pool: inout AttachmentPool
   ) -> Entry {
     var entry = Entry.new(clock: clock, random: &random)
     if let image = record.image { entry.iconID = image < standardIconCount ? Int64(image) : 0 }
@@ -245,7 +265,7 @@ enum KDB1Import {
     if !data.isEmpty || !record.binaryDescription.isEmpty {
       let name =
         record.binaryDescription.isEmpty ? "attachment" : String(decoding: record.binaryDescription, as: UTF8.self)
-      entry.attachments.append(database.makeAttachment(name: name, data: data))
+      entry.attachments.append(Attachment(name: name, binaryIndex: pool.add(data)))
     }
     return entry
   }

@@ -49,9 +49,26 @@ struct KDB1Records {
   var groups: [GroupRecord] = []
   var entries: [EntryRecord] = []
 
+  /// The fewest XML nodes a group of the imported database takes in the saved document (a `Group.new`): `Group`,
+  /// `UUID`, `IconID`, `IsExpanded`, `EnableAutoType`, `EnableSearching` and `LastTopVisibleEntry` with their
+  /// text, `Name`, `Notes` and `DefaultAutoTypeSequence` (without text when empty), and `Times` with its 7 children
+  /// and their text: 31, counted here as 28.
+  static let groupNodeCost: UInt64 = 28
+  /// The fewest XML nodes an entry of the imported database takes in the saved document (an `Entry.new`):
+  /// `Entry`, `UUID` and `IconID` with their text, the empty colours, override URL and tags (4), `Times` (15), the 5
+  /// standard `String`s (`String`, `Key` and its text, `Value`: 20), `AutoType` with `Enabled` and
+  /// `DataTransferObfuscation` (5) and `History`: 50, counted here as 48.
+  static let entryNodeCost: UInt64 = 48
+
   /// Reads `groupCount` groups and `entryCount` entries from `content`, which they must fill exactly (KeePass 1.x
   /// and KeePassX write nothing after the last record).
-  init(content: [UInt8], groupCount: UInt32, entryCount: UInt32) throws(KDBXError) {
+  ///
+  /// `maxNodeCount` is the open's ``LoadOptions/maxXMLNodeCount``: the records are refused as soon as the groups
+  /// and entries read so far (meta-streams aside) would take more nodes in the saved document than that, at
+  /// ``groupNodeCost`` and ``entryNodeCost`` each (lower bounds), since no save of the database could be opened.
+  /// So a million empty records (6 MB) are refused after about 350,000 rather than built into a database of
+  /// gigabytes, and no more records are reserved than the budget allows.
+  init(content: [UInt8], groupCount: UInt32, entryCount: UInt32, maxNodeCount: Int = .max) throws(KDBXError) {
     let total = UInt64(groupCount) + UInt64(entryCount)
     guard total <= UInt64(content.count / KDB1Records.minimumRecordByteCount) else {
       throw .malformedRecord(
@@ -59,14 +76,32 @@ struct KDB1Records {
         reason: "the header counts \(groupCount) groups and \(entryCount) entries, more than the "
           + "\(content.count) content bytes can hold")
     }
+    let budget = UInt64(clamping: max(maxNodeCount, 0))
+    func tooMany(groups: Int, entries: Int) -> KDBXError {
+      let nodes =
+        UInt64(groups).multipliedReportingOverflow(by: KDB1Records.groupNodeCost).partialValue
+        &+ UInt64(entries).multipliedReportingOverflow(by: KDB1Records.entryNodeCost).partialValue
+      return .limitExceeded(what: "XML node count (at least, for the records read)", value: nodes, limit: budget)
+    }
+    // The groups come first and all count: refused from the header's count, before any is read.
+    guard UInt64(groupCount) <= budget / KDB1Records.groupNodeCost else {
+      throw tooMany(groups: Int(groupCount), entries: 0)
+    }
+    let entryBudget = (budget - UInt64(groupCount) * KDB1Records.groupNodeCost) / KDB1Records.entryNodeCost
     groups.reserveCapacity(Int(groupCount))
-    entries.reserveCapacity(Int(entryCount))
+    entries.reserveCapacity(Int(min(UInt64(entryCount), entryBudget)))
     var offset = 0
     for index in 0..<Int(groupCount) {
       groups.append(try KDB1Records.readGroup(content, at: &offset, index: index))
     }
+    var counted: UInt64 = 0
     for index in 0..<Int(entryCount) {
-      entries.append(try KDB1Records.readEntry(content, at: &offset, index: index))
+      let entry = try KDB1Records.readEntry(content, at: &offset, index: index)
+      if !KDB1MetaStream.isMetaStream(entry) {
+        counted += 1
+        guard counted <= entryBudget else { throw tooMany(groups: Int(groupCount), entries: Int(counted)) }
+      }
+      entries.append(entry)
     }
     // The counts are not covered by the content hash: bytes left over mean a count is wrong, and reading on would
     // drop records without a word.

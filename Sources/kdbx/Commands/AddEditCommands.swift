@@ -2,14 +2,19 @@ import KDBX
 
 /// `kdbx add FILE GROUP/TITLE [options]`: adds an entry and saves the vault atomically.
 enum AddCommand {
-  static let help = """
-    USAGE: kdbx add FILE GROUP/TITLE [field options] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "add", arguments: "FILE GROUP/TITLE",
+    summary: "Add an entry (--username, --url, --notes, --password-prompt or --generate).",
+    section: .changing,
+    details: """
       Adds an entry titled TITLE to the existing group GROUP (omit GROUP/ for the root) and saves the vault.
-    \(EntryFieldOptions.help)
-    """
+      The password is read with --password-prompt or made with --generate (and the generator options).
+      """,
+    options: CommandTable.entryFields + CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
+    var arguments = try Arguments(raw, options: command.options)
     let options = try EntryFieldOptions(&arguments)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
@@ -34,14 +39,18 @@ enum AddCommand {
 
 /// `kdbx edit FILE ENTRY [options]`: changes an entry (the old version goes to its history) and saves.
 enum EditCommand {
-  static let help = """
-    USAGE: kdbx edit FILE ENTRY [field options] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "edit", arguments: "FILE ENTRY", summary: "Change an entry; the old version goes to its history.",
+    section: .changing,
+    details: """
       Changes the fields of ENTRY (a path or UUID). The previous version is kept in the entry's history.
-    \(EntryFieldOptions.help)
-    """
+      A new password is read with --password-prompt or made with --generate (and the generator options).
+      """,
+    options: CommandTable.entryFields + CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions.union(EntryFieldOptions.valueOptions))
+    var arguments = try Arguments(raw, options: command.options)
     let options = try EntryFieldOptions(&arguments)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)

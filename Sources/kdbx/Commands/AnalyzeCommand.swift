@@ -14,15 +14,27 @@ import KDBXPasswords
 /// `kdbx analyze FILE`: the health of a vault's passwords: weak (``PasswordStrength``), reused, expired or soon to
 /// expire, not changed for long, and, with `--hibp FILE`, found in a local Have I Been Pwned list.
 enum AnalyzeCommand {
-  static let help = """
-    USAGE: kdbx analyze FILE [--hibp LIST] [--old-days N] [--soon-days N] [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "analyze", arguments: "FILE",
+    summary: "Weak, reused, expired and old passwords (--hibp LIST: a local Have I Been Pwned list).",
+    section: .reading,
+    details: """
       Reports entries (outside the recycle bin) whose password is weak (rated very weak, weak or fair by
       'kdbx estimate'), reused (the same password in several entries, listed by path), expired, expiring
       within --soon-days (default 30), or not changed for --old-days (default 365; 0 turns it off).
       --hibp LIST checks every password against a local Have I Been Pwned list of SHA-1 hashes ('HASH:COUNT'
       lines, as downloaded, many GB): it is read as a stream with bounded memory, and each breached entry is
       reported with its count. Nothing goes to the network. --json prints one document.
-    """
+      """,
+    options: [
+      OptionSpec(
+        ["--hibp"], value: "LIST", path: true,
+        "Check every password against a local Have I Been Pwned list of SHA-1 hashes."),
+      OptionSpec(["--old-days"], value: "N", "Report passwords not changed for N days (default 365; 0 turns it off)."),
+      OptionSpec(["--soon-days"], value: "N", "Report passwords expiring within N days (default 30)."),
+      OptionSpec(["--json"], "Print one JSON document."),
+    ] + CommandTable.readingVault,
+    run: run)
 
   struct Item {
     var path: String
@@ -30,8 +42,7 @@ enum AnalyzeCommand {
   }
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(
-      raw, valueOptions: VaultAccess.valueOptions.union(["--hibp", "--old-days", "--soon-days"]))
+    var arguments = try Arguments(raw, options: command.options)
     let hibpPath = arguments.value("--hibp")
     let oldDays = try arguments.integer("--old-days", in: 0...36_500) ?? 365
     let soonDays = try arguments.integer("--soon-days", in: 0...36_500) ?? 30

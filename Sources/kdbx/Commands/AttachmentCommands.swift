@@ -2,14 +2,19 @@ import KDBX
 
 /// `kdbx attachment-import FILE ENTRY NAME PATH [--force]`: attaches a file to an entry and saves.
 enum AttachmentImportCommand {
-  static let help = """
-    USAGE: kdbx attachment-import FILE ENTRY NAME PATH [-f|--force] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "attachment-import", arguments: "FILE ENTRY NAME PATH",
+    summary: "Attach a file to an entry (--force replaces).",
+    section: .changing,
+    details: """
       Attaches the file PATH to ENTRY under the name NAME (--force replaces an attachment of that name).
       The previous version of the entry is kept in its history.
-    """
+      """,
+    options: [OptionSpec(["-f", "--force"], "Replace an attachment of that name.")] + CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let force = arguments.flag("-f", "--force")
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 4)
@@ -34,13 +39,17 @@ enum AttachmentImportCommand {
 
 /// `kdbx attachment-rm FILE ENTRY NAME`: removes an attachment from an entry and saves.
 enum AttachmentRemoveCommand {
-  static let help = """
-    USAGE: kdbx attachment-rm FILE ENTRY NAME [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "attachment-rm", arguments: "FILE ENTRY NAME", summary: "Remove an attachment from an entry.",
+    section: .changing,
+    details: """
       Removes the attachment NAME from ENTRY. The previous version of the entry is kept in its history.
-    """
+      """,
+    options: CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
@@ -59,15 +68,20 @@ enum AttachmentRemoveCommand {
 
 /// `kdbx rmdir FILE GROUP`: moves a group to the recycle bin, or deletes it when it is there already.
 enum RemoveGroupCommand {
-  static let help = """
-    USAGE: kdbx rmdir FILE GROUP [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "rmdir", arguments: "FILE GROUP",
+    summary: "Move a group to the recycle bin (delete it if it is already there).",
+    section: .changing,
+    details: """
       Moves GROUP (with its content) to the recycle bin; deletes it for good when it is already in the bin,
       is the bin, or the bin is disabled. When the bin is inside GROUP, the bin first moves up to the root and
       GROUP then goes into it. The root cannot be removed.
-    """
+      """,
+    options: CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "GROUP")

@@ -3,17 +3,30 @@ import KDBX
 /// `kdbx calibrate --target-ms MS [--memory MiB] [--parallelism N] [--kdf ...] [--json]`: the KDF cost that makes
 /// unlocking take MS milliseconds on this machine. No vault needed.
 enum CalibrateCommand {
-  static let help = """
-    USAGE: kdbx calibrate --target-ms MS [--memory MiB] [--parallelism N] [--kdf argon2id|argon2d|aes-kdf] [--json]
+  static let command = Command(
+    name: "calibrate", arguments: "",
+    summary:
+      "The Argon2 iterations or AES-KDF rounds for a decryption time on this machine (--target-ms MS, --memory MiB, --parallelism N, --kdf, --json).",
+    section: .noVault,
+    details: """
       Measures the key derivation on this machine and prints the Argon2 iterations (or AES-KDF rounds) that
       make unlocking take about MS milliseconds (100 to 5000, as KeePassXC allows), with the estimated time
       and the memory used. Argon2 uses the memory and parallelism given (defaults: 64 MiB, 2) and at
       least 1 iteration; its lanes run on up to as many cores as there are lanes. AES-KDF runs on one thread,
       needs no work memory and gets at least 10000 rounds. 'kdbx create --decryption-time MS' does the same.
-    """
+      """,
+    options: [
+      OptionSpec(["--target-ms"], value: "MS", "The decryption time to aim for, 100 to 5000 ms (required)."),
+      OptionSpec(["--memory"], value: "MiB", "Argon2 memory in MiB (default 64)."),
+      OptionSpec(["--parallelism"], value: "N", "Argon2 lanes (default 2)."),
+      OptionSpec(
+        ["--kdf"], value: "KDF", choices: ["argon2id", "argon2d", "aes-kdf"],
+        "The key derivation function (default argon2id)."), CommandTable.json,
+    ],
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: ["--target-ms", "--memory", "--parallelism", "--kdf"])
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     guard let milliseconds = try arguments.integer("--target-ms", in: Calibration.targetRange) else {
       throw .usage("--target-ms MS is required")

@@ -12,18 +12,24 @@ import KDBXCrypto
 /// `kdbx clip FILE ENTRY [TIMEOUT] [--attribute NAME] [--totp]`: copies a field to the clipboard and clears it
 /// after TIMEOUT seconds if it still holds that value (keepassxc-cli's `clip`).
 enum ClipCommand {
-  static let help = """
-    USAGE: kdbx clip FILE ENTRY [TIMEOUT] [-a|--attribute NAME] [-t|--totp] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "clip", arguments: "FILE ENTRY [TIMEOUT]",
+    summary: "Copy the password (-a NAME, --totp) to the clipboard; cleared after TIMEOUT s (10).",
+    section: .reading,
+    details: """
       Copies ENTRY's password (or the field NAME, or with --totp its current one-time password) to the
       clipboard through wl-copy (Wayland), xclip or xsel (X11) or pbcopy (macOS), whichever is installed,
       then waits TIMEOUT seconds (default 10; 0 does not wait) and clears the clipboard if it still holds
       that value (something copied meanwhile is left alone). Ctrl-C while waiting stops without clearing.
-    """
+      """,
+    options: [
+      OptionSpec(["-a", "--attribute"], value: "NAME", "Copy the field NAME instead of the password."),
+      OptionSpec(["-t", "--totp"], "Copy the current one-time password."),
+    ] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(["--attribute", "-a"])
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let attribute = arguments.value("--attribute", "-a")
     let totp = arguments.flag("--totp", "-t")
     if attribute != nil && totp { throw .usage("--attribute and --totp exclude each other") }

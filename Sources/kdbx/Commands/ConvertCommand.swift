@@ -3,19 +3,21 @@ import KDBXFileIO
 
 /// `kdbx convert FILE OUT [settings] [--accept-loss]`: writes FILE's content with other format settings.
 enum ConvertCommand {
-  static let help = """
-    USAGE: kdbx convert FILE OUT [--format 3.1|4.0|4.1] [--cipher ...] [--kdf ...]
-                        [--decryption-time MS | --iterations N | --rounds N] [--memory MiB] [--parallelism N]
-                        [--accept-loss] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "convert", arguments: "FILE OUT",
+    summary: "Write FILE with other settings (--format, --cipher, --kdf, ...; --accept-loss).",
+    section: .whole,
+    details: """
       Writes the content of FILE to the new file OUT with the given settings (the others are kept), and the
       same credentials. A downgrade that would lose content lists what would be lost and stops, unless
       --accept-loss is given. --decryption-time MS calibrates the iterations or rounds as 'kdbx create' does.
-    """
+      """,
+    options: CommandTable.settings + [OptionSpec(["--accept-loss"], "Write even when a downgrade loses content.")]
+      + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(CreateCommand.settingsOptions)
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let acceptLoss = arguments.flag("--accept-loss")
     let vault = try VaultAccess.open(&arguments)
     try KeePass1Access.refuseChange(vault.opened, path: vault.path)

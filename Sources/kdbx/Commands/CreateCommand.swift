@@ -3,23 +3,25 @@ import KDBXFileIO
 
 /// `kdbx create FILE [settings]`: writes a new, empty database.
 enum CreateCommand {
-  static let help = """
-    USAGE: kdbx create FILE [--name NAME] [--cipher aes256|chacha20|twofish] [--kdf argon2id|argon2d|aes-kdf]
-                       [--format 3.1|4.0|4.1] [--decryption-time MS | --iterations N | --rounds N]
-                       [--memory MiB] [--parallelism N] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "create", arguments: "FILE",
+    summary:
+      "Create an empty database (--cipher, --kdf, --format, --decryption-time MS or --iterations/--rounds, --memory, ...).",
+    section: .whole,
+    details: """
       Creates a new database FILE (it must not exist) with a root group named NAME (default 'Passwords').
       The password is read as for other commands. Defaults: KDBX 4.0, AES-256, Argon2id with 3 iterations,
       64 MiB and parallelism 2 (AES-KDF: 600000 rounds). KDBX 3.1 needs --kdf aes-kdf.
       --decryption-time MS measures this machine (as 'kdbx calibrate' does) and sets the Argon2 iterations
       or AES-KDF rounds so that unlocking takes about MS milliseconds (100 to 5000); it cannot be combined
       with --iterations or --rounds. --memory and --parallelism are kept as given.
-    """
+      """,
+    options: [OptionSpec(["--name"], value: "NAME", "The root group's name (default 'Passwords').")]
+      + CommandTable.settings + CommandTable.newVaultKey,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(settingsOptions)
-    valueOptions.insert("--name")
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let path = try arguments.positional(0, "FILE")
     let name = arguments.value("--name") ?? "Passwords"
     let keyFilePath = arguments.value("--key-file", "-k")
@@ -39,10 +41,8 @@ enum CreateCommand {
     Terminal.out("Created \(path) (\(describe(settings))).\n")
   }
 
-  /// The value options of ``saveSettings(_:)``.
-  static let settingsOptions: Set<String> = [
-    "--cipher", "--kdf", "--format", "--iterations", "--memory", "--parallelism", "--rounds", "--decryption-time",
-  ]
+  /// The option names of ``saveSettings(_:)`` (``CommandTable/settings``).
+  static let settingsOptions = Set(CommandTable.settings.flatMap { $0.names })
 
   /// `--decryption-time MS`, which excludes explicit `--iterations` and `--rounds`.
   static func decryptionTime(_ arguments: inout Arguments) throws(CLIError) -> Duration? {

@@ -5,16 +5,20 @@ import KDBXXML
 /// `kdbx create-key-file PATH`: writes a new key file of 32 random bytes in the KeePass XML format version 2.0
 /// (hex key data with the first 4 bytes of its SHA-256 as a check, as KeePass 2.47+ and KeePassXC write it).
 enum CreateKeyFileCommand {
-  static let help = """
-    USAGE: kdbx create-key-file PATH
+  static let command = Command(
+    name: "create-key-file", arguments: "PATH", summary: "Write a new random key file (KeePass XML 2.0).",
+    section: .noVault,
+    details: """
       Writes a new key file PATH (it must not exist; mode 0600) holding 32 random bytes in the KeePass XML
       key file format 2.0, which KeePass 2, KeePassXC and kdbx read. Use it with --key-file, with
       'kdbx create --key-file PATH' or 'kdbx db-edit FILE --set-key-file PATH'. Keep a copy: a vault that
       needs a lost key file cannot be opened.
-    """
+      """,
+    options: [],
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    let arguments = try Arguments(raw, valueOptions: [])
+    let arguments = try Arguments(raw, options: command.options)
     try arguments.finish(maxPositionals: 1)
     let path = try arguments.positional(0, "PATH")
     var random = SystemRandomNumberGenerator()

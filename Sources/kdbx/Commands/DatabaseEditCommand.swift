@@ -6,27 +6,33 @@ import KDBXFileIO
 /// under the vault's lock and through the same compare-and-replace save as every other change (keepassxc-cli's
 /// `db-edit`).
 enum DatabaseEditCommand {
-  static let help = """
-    USAGE: kdbx db-edit FILE [--set-password] [--unset-password] [--set-key-file PATH] [--unset-key-file]
-                        [--format 3.1|4.0|4.1] [--cipher ...] [--kdf ...]
-                        [--decryption-time MS | --iterations N | --rounds N] [--memory MiB] [--parallelism N]
-                        [--accept-loss] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "db-edit", arguments: "FILE",
+    summary: "Change the password or key file (--set-password, --set-key-file PATH, --unset-password, "
+      + "--unset-key-file) and/or the format settings, in place.",
+    section: .whole,
+    details: """
       Changes FILE in place (locked, saved atomically; nothing is written when a step fails).
-      --set-password      a new password: asked twice on a terminal; otherwise the two lines after the
-                          current password on standard input (both must match).
-      --unset-password    open with the key file alone from now on.
-      --set-key-file PATH use the key file PATH from now on (replaces the current one; 'kdbx create-key-file'
-                          makes one).
-      --unset-key-file    open with the password alone from now on.
       The format options are those of 'kdbx convert' (what is not given is kept). A vault is never left without
       a password or a key file. The current credentials are given as for any command (--key-file,
       --no-password).
-    """
-
-  static let valueOptions = VaultAccess.valueOptions.union(CreateCommand.settingsOptions).union(["--set-key-file"])
+      """,
+    options: [
+      OptionSpec(
+        ["-p", "--set-password"],
+        "A new password: asked twice on a terminal; otherwise the two lines after the current password on standard "
+          + "input (both must match)."),
+      OptionSpec(["--unset-password"], "Open with the key file alone from now on."),
+      OptionSpec(
+        ["--set-key-file"], value: "PATH", path: true,
+        "Use the key file PATH from now on (replaces the current one; 'kdbx create-key-file' makes one)."),
+      OptionSpec(["--unset-key-file"], "Open with the password alone from now on."),
+    ] + CommandTable.settings + [OptionSpec(["--accept-loss"], "Write even when a downgrade loses content.")]
+      + CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let setPassword = arguments.flag("--set-password", "-p")
     let unsetPassword = arguments.flag("--unset-password")
     let newKeyFilePath = arguments.value("--set-key-file")
@@ -57,6 +63,8 @@ enum DatabaseEditCommand {
       settings.version = chosen.version
       settings.cipher = chosen.cipher
       settings.kdf = chosen.kdf
+    } else {
+      arguments.notGiven(CommandTable.settings)
     }
     try arguments.finish(maxPositionals: 1)
 

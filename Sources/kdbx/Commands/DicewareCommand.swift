@@ -4,18 +4,27 @@ import KDBXPasswords
 /// `kdbx diceware [--words N] [--separator TEXT] [--word-list FILE] [--count N] [--json]`: prints random
 /// passphrases from the EFF large word list (compiled in) or a word list file. No vault needed.
 enum DicewareCommand {
-  static let help = """
-    USAGE: kdbx diceware [--words N] [--separator TEXT] [--word-list FILE] [--count N] [--json]
+  static let command = Command(
+    name: "diceware", arguments: "",
+    summary: "Print a random passphrase from the EFF large word list (--words N; entropy shown).",
+    section: .noVault,
+    details: """
       Prints a random passphrase of N words (default 7) drawn uniformly from the EFF large word list
       (7,776 words, 12.9 bits each; Electronic Frontier Foundation, CC BY 3.0 US), or from FILE (one word a
       line; repeated words count once). The passphrase goes to standard output and its entropy to standard
       error ("Entropy: 90.5 bits ..."); --json prints both as one document.
-    """
-
-  static let valueOptions: Set<String> = ["--words", "-W", "--separator", "--word-list", "-w", "--count"]
+      """,
+    options: [
+      OptionSpec(["-W", "--words"], value: "N", "The number of words (default 7)."),
+      OptionSpec(["--separator"], value: "TEXT", "Between words (default a space)."),
+      OptionSpec(["-w", "--word-list"], value: "FILE", path: true, "Draw from FILE, one word a line."),
+      OptionSpec(["--count"], value: "N", "Print N passphrases."),
+      OptionSpec(["--json"], "Print the passphrase and its entropy as one document."),
+    ],
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let range = 1...PassphraseGenerator.maximumWordCount
     let shortWordCount = try arguments.integer("-W", in: range)
     let wordCount = try arguments.integer("--words", in: range) ?? shortWordCount ?? 7

@@ -4,17 +4,22 @@ import KDBXPasswords
 /// `kdbx estimate [PASSWORD] [--advanced] [--json]`: the strength of a password (``PasswordStrength``). No vault
 /// needed.
 enum EstimateCommand {
-  static let help = """
-    USAGE: kdbx estimate [PASSWORD] [--advanced] [--json]
+  static let command = Command(
+    name: "estimate", arguments: "[PASSWORD]",
+    summary: "Estimate a password's strength: bits, a rating and the reasons (zxcvbn's approach).",
+    section: .noVault,
+    details: """
       Estimates how hard PASSWORD is to guess, knowing common passwords, English words, names, keyboard
       patterns, repeats, sequences, years, dates and l33t substitutions (zxcvbn's approach, as KeePassXC).
       Without PASSWORD it is asked for (echo off) or read from the first line of standard input, which keeps
       it out of the shell history. Prints the length, the strength in bits, a rating (very weak, weak, fair,
       strong, very strong: zxcvbn's score 0-4) and the reasons. --advanced lists the parts found.
-    """
+      """,
+    options: [OptionSpec(["-a", "--advanced"], "List the parts found."), CommandTable.json],
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: [])
+    var arguments = try Arguments(raw, options: command.options)
     let advanced = arguments.flag("--advanced", "-a")
     let json = arguments.flag("--json")
     try arguments.finish(maxPositionals: 1)

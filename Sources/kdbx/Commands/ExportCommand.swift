@@ -4,8 +4,10 @@ import KDBXXML
 
 /// `kdbx export FILE --format xml|json|csv`: the whole database in clear, on standard output.
 enum ExportCommand {
-  static let help = """
-    USAGE: kdbx export FILE [-f|--format xml|json|csv] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "export", arguments: "FILE", summary: "Write the whole vault in clear (--format xml|json|csv).",
+    section: .reading,
+    details: """
       Writes the whole database IN CLEAR to standard output (default format: xml).
       xml:  KeePass 2 XML (KDBX 3.1 layout, attachments in Meta/Binaries), protected values in plain text
             marked ProtectInMemory="True", as keepassxc-cli export does. Characters XML 1.0 cannot carry
@@ -13,12 +15,14 @@ enum ExportCommand {
       json: one document, schema in the README: {"version", "meta", "groups", "entries", "deletedObjects"}.
       csv:  keepassxc-cli's columns: Group, Title, Username, Password, URL, Notes, TOTP, Icon,
             Last Modified, Created (recycle bin excluded).
-    """
+      """,
+    options: [
+      OptionSpec(["-f", "--format"], value: "FORMAT", choices: ["xml", "json", "csv"], "The format (default xml).")
+    ] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(["--format", "-f"])
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let format = arguments.value("--format", "-f") ?? "xml"
     guard ["xml", "json", "csv"].contains(format) else {
       throw .usage("--format must be xml, json or csv, not '\(format)'")

@@ -4,17 +4,21 @@ import KDBXPasswords
 /// `kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]
 /// [--exclude-similar] [--count N]`: prints random passwords. No vault needed.
 enum GenerateCommand {
-  static let help = """
-    USAGE: kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]
-                         [--exclude-similar] [--count N] [--json]
+  static let command = Command(
+    name: "generate", arguments: "", summary: "Print a random password.",
+    section: .noVault,
+    details: """
       Prints a random password. Without class flags it uses lower, upper and digits; every chosen class
       appears at least once. Default length 20.
-    """
-
-  static let valueOptions: Set<String> = ["--length", "-L", "--exclude", "-x", "--count"]
+      """,
+    options: CommandTable.generator + [
+      OptionSpec(["--exclude-similar"], "Leave out look-alike characters (0O1lI|)."),
+      OptionSpec(["--count"], value: "N", "Print N passwords."), CommandTable.json,
+    ],
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var options = PasswordGenerator.Options()
     if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {
       options.length = length

@@ -5,10 +5,12 @@ import KDBXImport
 /// `kdbx import SOURCE OUT [settings]`: writes a new database from a KeePass 2 XML export, a KeePass 1.x file, or
 /// another manager's export (CSV, Bitwarden JSON, 1Password .1pux).
 enum ImportCommand {
-  static let help = """
-    USAGE: kdbx import SOURCE OUT [--cipher ...] [--kdf ...] [--format ...]
-                       [--decryption-time MS | --iterations N | --rounds N] [--memory MiB] [--parallelism N]
-                       [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "import", arguments: "SOURCE OUT",
+    summary:
+      "Create a database from a KeePass 2 XML export, a KeePass 1.x .kdb file, a CSV export, a Bitwarden JSON export or a 1Password .1pux export (detected from the content; --columns maps CSV columns; settings as for create).",
+    section: .whole,
+    details: """
       Creates the database OUT (it must not exist) from SOURCE, with the settings of 'kdbx create'. SOURCE is
       detected from its content, not its name:
       - a KeePass 2 XML file (as written by 'kdbx export', KeePass or keepassxc-cli export): OUT gets the
@@ -32,13 +34,15 @@ enum ImportCommand {
         numbers and SSH keys protected); documents and file fields become attachments.
       The import says how many entries it imported and what it skipped. A malformed file is refused before
       any password is asked for, and nothing is written.
-    """
+      """,
+    options: [
+      OptionSpec(
+        ["--columns"], value: "MAP", "Map CSV columns: title=Name,password=Secret,... (a name or a 1-based number).")
+    ] + CommandTable.settings + CommandTable.newVaultKey,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(CreateCommand.settingsOptions)
-    valueOptions.insert("--columns")
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let columns = arguments.value("--columns")
     let xmlPath = try arguments.positional(0, "SOURCE")
     let path = try arguments.positional(1, "OUT")

@@ -2,15 +2,19 @@ import KDBX
 
 /// `kdbx info FILE [--json]`: the format version, cipher, key derivation, compression and counts.
 enum InfoCommand {
-  static let help = """
-    USAGE: kdbx info FILE [--key-file PATH] [--no-password] [--json]
+  static let command = Command(
+    name: "info", arguments: "FILE", summary: "Format version, cipher, key derivation, compression and counts.",
+    section: .reading,
+    details: """
       Prints the database's format version, cipher, key derivation function and parameters, compression,
       name, and the numbers of groups, entries, history entries, attachments and deleted objects.
       A KeePass 1.x file (.kdb) shows "Format: KeePass 1.x (import only)" (JSON: "version": "1.x").
-    """
+      """,
+    options: [CommandTable.json] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 1)

@@ -3,14 +3,22 @@ import KDBX
 /// `kdbx ls FILE [GROUP] [-R] [--flatten] [--json]`: lists a group's entries and subgroups, as keepassxc-cli does
 /// (entries first, then groups, which end with `/`).
 enum ListCommand {
-  static let help = """
-    USAGE: kdbx ls FILE [GROUP] [-R|--recursive] [-f|--flatten] [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "ls", arguments: "FILE [GROUP]",
+    summary: "List a group's entries and subgroups (-R recursive, --flatten full paths).",
+    section: .reading,
+    details: """
       Lists the entries, then the subgroups (ending with '/'), of GROUP (a path like 'Internet' or a UUID;
       default: the root). -R lists subgroups recursively, indented; --flatten prints full paths instead.
-    """
+      """,
+    options: [
+      OptionSpec(["-R", "--recursive"], "List subgroups recursively, indented."),
+      OptionSpec(["-f", "--flatten"], "Print full paths instead of indenting."), CommandTable.json,
+    ] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let recursive = arguments.flag("-R", "--recursive")
     let flatten = arguments.flag("-f", "--flatten")
     let json = arguments.flag("--json")

@@ -3,9 +3,11 @@ import KDBX
 /// `kdbx merge FILE OTHER... [--same-credentials] [--dry-run] [--keep-newer] [--json]`: merges other databases into
 /// FILE and lists every change and conflict by path.
 enum MergeCommand {
-  static let help = """
-    USAGE: kdbx merge FILE OTHER... [-s|--same-credentials] [--key-file-from PATH] [--no-password-from]
-                      [-d|--dry-run] [--keep-newer] [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "merge", arguments: "FILE OTHER...",
+    summary: "Merge other databases into FILE (--same-credentials, --dry-run, --keep-newer).",
+    section: .whole,
+    details: """
       Merges each OTHER database into FILE (KeePass/KeePassXC "Synchronize") and saves FILE. Entries and groups
       are matched by UUID and compared by content, so a copy re-saved by another app changes nothing. Of two
       different versions the newer wins and the older goes to the entry's history; with the same modification
@@ -15,12 +17,19 @@ enum MergeCommand {
       deletions, as keepassxc-cli's default mode. Without --same-credentials the password of each OTHER is read
       next (the following stdin line when piped). Every change and conflict is listed by path (added, updated,
       kept, history, trimmed, moved, deleted); --dry-run only lists them; --json prints them as JSON.
-    """
+      """,
+    options: [
+      OptionSpec(["-s", "--same-credentials"], "Open each OTHER with the credentials of FILE."),
+      OptionSpec(["--key-file-from"], value: "PATH", path: true, "The key file of each OTHER."),
+      OptionSpec(["--no-password-from"], "Each OTHER has no password."),
+      OptionSpec(["-d", "--dry-run"], "Only list the changes; write nothing."),
+      OptionSpec(["--keep-newer"], "Apply no deletions (keepassxc-cli's default mode)."),
+      OptionSpec(["--json"], "Print the changes as JSON."),
+    ] + CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.insert("--key-file-from")
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let same = arguments.flag("-s", "--same-credentials")
     let otherKeyFile = arguments.value("--key-file-from")
     let otherNoPassword = arguments.flag("--no-password-from")

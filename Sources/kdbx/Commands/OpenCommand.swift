@@ -13,8 +13,12 @@ import KDBXFileIO
 /// password) against the vault in memory, with the one-shot commands' own code and options; `save` writes it.
 /// Locks (drops the key and the database) on `exit`, at the end of input, or after `--timeout` idle seconds.
 enum OpenCommand {
-  static let help = """
-    USAGE: kdbx open FILE [--timeout SECONDS] [--key-file PATH] [--no-password] [--max-kdf-seconds N]
+  static let command = Command(
+    name: "open", arguments: "FILE",
+    summary:
+      "Unlock once, then run ls, show, search, totp, clip, add, edit, rm, mv, mkdir, rmdir and save at a prompt (or piped after the password); locks on exit or after --timeout S idle.",
+    section: .reading,
+    details: """
       Unlocks FILE once and reads commands, one a line, with the options of the one-shot commands and without
       FILE: ls, show, search, totp, clip, add, edit, rm, mv, mkdir, rmdir; 'save' writes the changes (atomically,
       refusing if another program saved the vault meanwhile), 'help' lists the commands, 'exit' (or 'quit', or
@@ -24,7 +28,12 @@ enum OpenCommand {
       command that failed). --timeout locks and ends after SECONDS without a command (default 600; 0: never).
       Piped: the first line is the password, then the commands; 'add -p' reads the entry's password from the
       line after the command.
-    """
+      """,
+    options: [
+      OptionSpec(
+        ["--timeout"], value: "SECONDS", "Lock and end after SECONDS without a command (default 600; 0: never).")
+    ] + CommandTable.readingVault,
+    run: run)
 
   /// The commands a session takes; each runs with the session's vault as FILE.
   static let sessionCommands = [
@@ -32,9 +41,7 @@ enum OpenCommand {
   ]
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.insert("--timeout")
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let timeout = try arguments.integer("--timeout", in: 0...86_400) ?? 600
     let session = InteractiveSession(vault: try VaultAccess.open(&arguments))
     try arguments.finish(maxPositionals: 1)
@@ -45,7 +52,7 @@ enum OpenCommand {
       InteractiveSession.current = nil
     }
     let interactive = Terminal.standardInputIsTerminal
-    let commands = allCommands().filter { sessionCommands.contains($0.name) }
+    let commands = CommandTable.all().filter { sessionCommands.contains($0.name) }
     var failures = 0
     var warnedUnsaved = false
     if interactive { Terminal.error("Unlocked \(path). Type 'help' for the commands, 'exit' to lock.\n") }
@@ -204,7 +211,7 @@ final class InteractiveSession {
     _ = arguments.value("--key-file", "-k")
     _ = arguments.flag("--no-password")
     _ = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
-    _ = arguments.value("--lock-timeout")
+    if arguments.declares("--lock-timeout") { _ = arguments.value("--lock-timeout") }
     _ = arguments.value("--max-kdf-seconds")
     guard let vault else { throw .failure("the vault is locked") }
     return vault

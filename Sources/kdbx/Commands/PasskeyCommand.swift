@@ -6,12 +6,17 @@ import KDBXPasskeys
 /// `kdbx passkey ls|register|assert|export-public`: passkeys stored as KeePassXC stores them, and the WebAuthn
 /// authenticator side for callers that are not a browser.
 enum PasskeyCommand {
-  static let help = """
-    USAGE: kdbx passkey ls FILE [--json]
-           kdbx passkey register FILE GROUP/TITLE --rp ID --user NAME [--algorithm es256|eddsa]
-                                 [--user-handle B64URL] [--challenge B64URL --origin URL] [--no-uv] [--json]
-           kdbx passkey assert FILE ENTRY --challenge B64URL --origin URL [--no-uv]
-           kdbx passkey export-public FILE ENTRY [--json] [--show-protected]
+  static let command = Command(
+    name: "passkey", arguments: "ls|register|assert|export-public FILE [ENTRY]",
+    summary: "Passkeys as KeePassXC stores them: list, register, sign an assertion, export the public key.",
+    section: .changing,
+    details: """
+      kdbx passkey ls FILE
+      kdbx passkey register FILE GROUP/TITLE --rp ID --user NAME [--algorithm es256|eddsa] [--user-handle B64URL]
+                            [--challenge B64URL --origin URL] [--no-uv] [--json]
+      kdbx passkey assert FILE ENTRY --challenge B64URL --origin URL [--no-uv]
+      kdbx passkey export-public FILE ENTRY [--json] [--show-protected]
+
       ls lists the passkeys outside the recycle bin: relying party, user, algorithm and entry path.
       register makes a new key pair and credential ID and stores them as KeePassXC does (KPEX_PASSKEY_*; the key,
       credential ID and user handle protected), on the entry GROUP/TITLE when it exists (its old version goes to
@@ -21,23 +26,53 @@ enum PasskeyCommand {
       assert prints the assertion for the challenge and origin as WebAuthn's PublicKeyCredential JSON (the
       signature over authenticatorData || SHA-256(clientDataJSON), the user handle). The vault is not changed.
       export-public prints the public key as COSE (base64url) and PEM; --show-protected adds the private key.
-      UV (user verified) is set unless --no-uv.
-    """
+      UV (user verified) is set unless --no-uv. An option of another subcommand is refused.
+      """,
+    options: [
+      OptionSpec(["--rp"], value: "ID", "register: the relying party ID (a domain)."),
+      OptionSpec(["--user"], value: "NAME", "register: the user name."),
+      OptionSpec(["--algorithm"], value: "ALG", choices: ["es256", "eddsa"], "register: the key type (es256)."),
+      OptionSpec(["--user-handle"], value: "B64URL", "register: the user handle (32 random bytes)."),
+      OptionSpec(["--challenge"], value: "B64URL", "register, assert: the relying party's challenge."),
+      OptionSpec(["--origin"], value: "URL", "register, assert: the origin of the page that asks."),
+      OptionSpec(["--no-uv"], "register, assert: leave the user-verified flag unset."),
+      OptionSpec(["--json"], "ls, register, export-public: print JSON."),
+      OptionSpec(["-s", "--show-protected"], "export-public: print the private key too."),
+    ] + CommandTable.changingVault,
+    positionalChoices: ["ls", "register", "assert", "export-public"],
+    run: run)
 
-  static let valueOptions: Set<String> = [
-    "--rp", "--user", "--algorithm", "--user-handle", "--challenge", "--origin",
+  /// The options only some subcommands take.
+  static let optionsBySubcommand: [String: Set<String>] = [
+    "ls": ["--json"],
+    "register": [
+      "--rp", "--user", "--algorithm", "--user-handle", "--challenge", "--origin", "--no-uv", "--json",
+    ],
+    "assert": ["--challenge", "--origin", "--no-uv", "--json"],
+    "export-public": ["--json", "--show-protected"],
   ]
 
   static func run(_ raw: [String]) throws(CLIError) {
     guard let sub = raw.first else { throw .usage("kdbx passkey needs ls, register, assert or export-public") }
-    let rest = Array(raw.dropFirst())
-    var arguments = try Arguments(rest, valueOptions: VaultAccess.valueOptions.union(valueOptions))
+    guard let allowed = optionsBySubcommand[sub] else {
+      throw .usage("unknown passkey command '\(sub)' (ls, register, assert, export-public)")
+    }
+    var arguments = try Arguments(Array(raw.dropFirst()), options: command.options)
+    // An option of another subcommand is refused (and so read: the table's check sees every option asked for).
+    for option in command.options.prefix(9) {
+      guard let name = option.names.last, !allowed.contains(name) else { continue }
+      var given = false
+      for spelling in option.names
+      where option.value == nil ? arguments.flag(spelling) : arguments.value(spelling) != nil {
+        given = true
+      }
+      if given { throw .usage("\(name) does not apply to passkey \(sub)") }
+    }
     switch sub {
     case "ls": try list(&arguments)
     case "register": try register(&arguments)
     case "assert": try assert(&arguments)
-    case "export-public": try exportPublic(&arguments)
-    default: throw .usage("unknown passkey command '\(sub)' (ls, register, assert, export-public)")
+    default: try exportPublic(&arguments)
     }
   }
 

@@ -2,14 +2,21 @@ import KDBX
 
 /// `kdbx search FILE TERM [--json]`: entries whose title, user name, URL, tags or notes contain TERM.
 enum SearchCommand {
-  static let help = """
-    USAGE: kdbx search FILE TERM [--all-fields] [--include-recycle-bin] [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "search", arguments: "FILE TERM", summary: "Find entries by title, user name, URL, tags or notes.",
+    section: .reading,
+    details: """
       Prints the paths of the entries whose title, user name, URL, tags or notes contain TERM (case- and
       accent-insensitive, KeePass-style). --all-fields also searches custom fields and the UUID.
-    """
+      """,
+    options: [
+      OptionSpec(["--all-fields"], "Also search custom fields and the UUID."),
+      OptionSpec(["--include-recycle-bin"], "Also search the recycle bin."), CommandTable.json,
+    ] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     let allFields = arguments.flag("--all-fields")
     let includeBin = arguments.flag("--include-recycle-bin")

@@ -5,25 +5,38 @@ import KDBXFileIO
 /// `kdbx selftest [--json] [--vectors DIR]`: the library's known-answer self-test (`KDBXSelfTest.run()`), and
 /// optionally every `.vec` file of a vectors folder through the same primitives.
 enum SelfTestCommand {
-  static let help = """
-    USAGE: kdbx selftest [--json] [--vectors DIR [--corpus DIR]]
+  static let command = Command(
+    name: "selftest", arguments: "",
+    summary: "The library's known-answer self-test, one line per check (--json; --vectors DIR runs every .vec file "
+      + "of Vectors/ too).",
+    section: .noVault,
+    details: """
       Runs the known-answer self-test compiled into the library, the one an app runs at start-up: SHA-1/256/512,
       HMAC, AES-256 (table and constant-time kernels), CBC, Twofish, ChaCha20, Salsa20, BLAKE2b, Argon2d/i/id,
       AES-KDF, CRC-32, inflate, deflate, the XML reader and writer, and a whole KDBX 4 open of a tiny vault, each
       against a published vector (RFC, NIST, KeePass files kept in Vectors/), and every fast kernel against the
       library's reference path on fixed pseudo-random input. One line per check: 'ok NAME SOURCE', or
       'FAIL NAME SOURCE' with the expected and actual value. No vault, no password, no files needed.
-      --vectors DIR  Also run every .vec file under DIR (the repository's Vectors/ folder) through the same
-                     primitives and print the record count of each file: a full verification with nothing but
-                     this binary and the vector files.
-      --corpus DIR   The acceptance corpus, for the vector files derived from it (header fields, key files);
-                     default: ../shared/corpus or ../../shared/corpus beside the vectors folder's parent.
-                     Without it those files are reported as skipped, as are the two that need the corpus's
-                     manifest or expected JSON (checked by swift test).
-      --json         One JSON document: passed, milliseconds, checks [{primitive, source, passed, expected,
-                     actual, error}], and with --vectors the files [{file, records, failed, skipped, failures}].
       Exit status 0 when everything passed, 1 otherwise (do not trust this build with a vault then).
-    """
+      """,
+    options: [
+      OptionSpec(
+        ["--vectors"], value: "DIR", path: true,
+        "Also run every .vec file under DIR (the repository's Vectors/ folder) through the same primitives and "
+          + "print the record count of each file: a full verification with nothing but this binary and the vector "
+          + "files."),
+      OptionSpec(
+        ["--corpus"], value: "DIR", path: true,
+        "With --vectors: the acceptance corpus, for the vector files derived from it (header fields, key files); "
+          + "default: ../shared/corpus or ../../shared/corpus beside the vectors folder's parent. Without it those "
+          + "files are reported as skipped, as are the two that need the corpus's manifest or expected JSON "
+          + "(checked by swift test)."),
+      OptionSpec(
+        ["--json"],
+        "One JSON document: passed, milliseconds, checks [{primitive, source, passed, expected, actual, error}], and "
+          + "with --vectors the files [{file, records, failed, skipped, failures}]."),
+    ],
+    run: run)
 
   /// Files that hold facts about the acceptance corpus (`../shared/corpus`), which is not part of the repository;
   /// `swift test` checks them against the corpus.
@@ -33,7 +46,7 @@ enum SelfTestCommand {
   ]
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: ["--vectors", "--corpus"])
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     let vectorsFolder = arguments.value("--vectors")
     let corpusOption = arguments.value("--corpus")

@@ -13,21 +13,26 @@ import KDBX
 /// `kdbx show FILE ENTRY [--show-protected] [--attributes A...] [--totp] [--json]`: prints an entry's fields, as
 /// keepassxc-cli does (protected values as `PROTECTED` unless `--show-protected`).
 enum ShowCommand {
-  static let help = """
-    USAGE: kdbx show FILE ENTRY [-s|--show-protected] [-a|--attributes NAME]... [-t|--totp] [--json]
-                     [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "show", arguments: "FILE ENTRY", summary: "Show an entry (--show-protected, --attributes NAME, --totp).",
+    section: .reading,
+    details: """
       Prints the entry ENTRY (a path like 'Internet/GitHub', or a UUID): Title, UserName, Password, URL, Notes,
       custom fields, tags and attachments. Protected values print as PROTECTED unless --show-protected.
       With --attributes, prints only the values of the named fields, one per line (shown in clear).
       --totp adds the current one-time password and the seconds it stays valid.
-    """
+      """,
+    options: [
+      OptionSpec(["-s", "--show-protected"], "Show protected values in clear."),
+      OptionSpec(["-a", "--attributes"], value: "NAME", "Print only the value of the field NAME (may be repeated)."),
+      OptionSpec(["-t", "--totp"], "Add the current one-time password."), CommandTable.json,
+    ] + CommandTable.readingVault,
+    run: run)
 
   static let standardFields = Entry.standardFieldNames
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var valueOptions = VaultAccess.valueOptions
-    valueOptions.formUnion(["--attributes", "-a"])
-    var arguments = try Arguments(raw, valueOptions: valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let showProtected = arguments.flag("-s", "--show-protected")
     let attributes = arguments.values("--attributes", "-a")
     let totp = arguments.flag("-t", "--totp")
@@ -139,14 +144,18 @@ enum ShowCommand {
 
 /// `kdbx totp FILE ENTRY [--json]`: the entry's current one-time password.
 enum TOTPCommand {
-  static let help = """
-    USAGE: kdbx totp FILE ENTRY [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "totp", arguments: "FILE ENTRY", summary: "Print the entry's current one-time password.",
+    section: .reading,
+    details: """
       Prints the current one-time password of ENTRY and the seconds it stays valid. Reads otpauth:// URIs
       ('otp' field), KeePassXC's 'TOTP Seed'/'TOTP Settings' and KeePass's TimeOtp-* fields.
-    """
+      """,
+    options: [CommandTable.json] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 2)

@@ -3,13 +3,18 @@ import KDBX
 /// `kdbx rm FILE ENTRY`: moves the entry to the recycle bin, or deletes it when it is already there (or the bin is
 /// disabled).
 enum RemoveCommand {
-  static let help = """
-    USAGE: kdbx rm FILE ENTRY [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "rm", arguments: "FILE ENTRY",
+    summary: "Move an entry to the recycle bin (delete it if it is already there).",
+    section: .changing,
+    details: """
       Moves ENTRY to the recycle bin; deletes it for good when it is already in the bin or the bin is disabled.
-    """
+      """,
+    options: CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
@@ -32,13 +37,17 @@ enum RemoveCommand {
 
 /// `kdbx mv FILE ENTRY GROUP`: moves an entry into another group.
 enum MoveCommand {
-  static let help = """
-    USAGE: kdbx mv FILE ENTRY GROUP [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "mv", arguments: "FILE ENTRY GROUP", summary: "Move an entry to another group.",
+    section: .changing,
+    details: """
       Moves ENTRY (a path or UUID) into GROUP (a path, '/' for the root, or a UUID).
-    """
+      """,
+    options: CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
@@ -55,13 +64,17 @@ enum MoveCommand {
 
 /// `kdbx mkdir FILE GROUP`: adds a group under an existing parent.
 enum MakeGroupCommand {
-  static let help = """
-    USAGE: kdbx mkdir FILE PARENT/NAME [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "mkdir", arguments: "FILE PARENT/NAME", summary: "Add a group.",
+    section: .changing,
+    details: """
       Adds a group NAME inside the existing group PARENT (omit PARENT/ for the root).
-    """
+      """,
+    options: CommandTable.changingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     var vault = try VaultAccess.open(&arguments, forChange: true)
     try arguments.finish(maxPositionals: 2)
     let path = try arguments.positional(1, "GROUP")
@@ -82,13 +95,18 @@ enum MakeGroupCommand {
 
 /// `kdbx attachment-export FILE ENTRY NAME PATH`: writes an attachment to a file (or standard output).
 enum AttachmentExportCommand {
-  static let help = """
-    USAGE: kdbx attachment-export FILE ENTRY NAME [PATH] [--stdout] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "attachment-export", arguments: "FILE ENTRY NAME [PATH]",
+    summary: "Write an attachment to a new file (or --stdout).",
+    section: .reading,
+    details: """
       Writes the attachment NAME of ENTRY to PATH (a new file, mode 0600), or to standard output with --stdout.
-    """
+      """,
+    options: [OptionSpec(["--stdout"], "Write to standard output instead of PATH.")] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let toStandardOutput = arguments.flag("--stdout")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: toStandardOutput ? 3 : 4)

@@ -2,8 +2,10 @@ import KDBX
 
 /// `kdbx verify FILE`: opens the file (which checks every integrity layer) and checks the tree's references.
 enum VerifyCommand {
-  static let help = """
-    USAGE: kdbx verify FILE [--json] [--key-file PATH] [--no-password]
+  static let command = Command(
+    name: "verify", arguments: "FILE", summary: "Check every integrity layer and the tree's references, and explain.",
+    section: .whole,
+    details: """
       Opens FILE, which checks the outer header, its hash or HMAC, the key, every block's hash or HMAC, the
       decompression and the XML. Then checks the tree: unique UUIDs, attachments that point at stored data,
       unused attachment data, history entries that carry their entry's UUID, and the recycle bin reference
@@ -13,10 +15,12 @@ enum VerifyCommand {
       Exit status 0 when everything is sound, 1 when a problem was found, 2 for a wrong password.
       A 'warning:' line names a harmless irregularity of another writer that was accepted once every block
       had verified (bytes after the compressed data, malformed final padding); a save removes it. Exit 0.
-    """
+      """,
+    options: [CommandTable.json] + CommandTable.readingVault,
+    run: run)
 
   static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, valueOptions: VaultAccess.valueOptions)
+    var arguments = try Arguments(raw, options: command.options)
     let json = arguments.flag("--json")
     let vault = try VaultAccess.open(&arguments)
     try arguments.finish(maxPositionals: 1)
