@@ -31,7 +31,8 @@ enum WasmStatus: Int32 {
   /// The status for a library error.
   static func of(_ error: KDBXError) -> WasmStatus {
     switch error {
-    case .invalidCredentials: return .wrongKey
+    case .invalidCredentials, .cachedKeyIsStale: return .wrongKey
+    case .invalidCachedKey: return .badKeyFile
     case .notKeePassFile, .unsupportedPreReleaseFormat: return .notKeePass
     case .unsupportedKDB1, .unsupportedVersion, .unsupportedCipher, .unsupportedKDF, .unsupportedInnerRandomStream,
       .unsupportedCompression:
