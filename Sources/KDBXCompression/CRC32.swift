@@ -28,12 +28,14 @@ public struct CRC32: Sendable {
 
   /// Feeds `bytes`; several updates give the same value as one update over the joined bytes.
   public mutating func update(_ bytes: [UInt8]) {
+    // SAFETY: the pointer is used only inside the closure, over the array's own count.
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// Feeds `bytes[range]`.
   public mutating func update(_ bytes: [UInt8], range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
+    // SAFETY: `range` lies inside the array (the precondition above), and the slice is used only in the closure.
     bytes.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0[range])) }
   }
 

@@ -16,6 +16,8 @@ enum WasmPrimitives {
 
   static var blockMemory: StandardPrimitives.BlockMemoryProvider {
     StandardPrimitives.BlockMemoryProvider(
+      // SAFETY: the buffer is exactly the `count` bytes posix_memalign gave (nil on refusal), owned by the Argon2
+      // derivation until it hands the same buffer back to `release`, which frees it once.
       allocate: { count in
         var pointer: UnsafeMutableRawPointer? = nil
         guard wasmPosixMemalign(&pointer, 64, count) == 0, let pointer else { return nil }

@@ -75,6 +75,8 @@ public struct XMLReader {
     // A local reference to the array (the same storage as `input`, which is never mutated): its pointer stays
     // valid for the closure, and taking it does not overlap the closure's access to `self`.
     let input = self.input
+    // SAFETY: `borrowed` holds the pointer only while `body` runs inside this scope and is restored on the way
+    // out (defer), so no read through it outlives the array's `withUnsafeBufferPointer`.
     return try input.withUnsafeBufferPointer { (bytes) throws(E) -> R in
       let outer = borrowed
       borrowed = bytes
@@ -98,6 +100,7 @@ public struct XMLReader {
       if let borrowed { return try scan(borrowed) }
       // A local reference to the array, so that reading it does not overlap the scan's access to `self`.
       let input = self.input
+      // SAFETY: the scan reads through the pointer only within this closure, bounded by the buffer's count.
       return try input.withUnsafeBufferPointer { bytes throws(ScanFailure) in try scan(bytes) }
     } catch {
       let error = self.error(error.kind, at: error.offset)

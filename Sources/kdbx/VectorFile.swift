@@ -160,6 +160,8 @@ private func listVectorFiles(_ root: String, relative: String, into found: inout
   guard depth < 16, let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else { return false }
   defer { closedir(directory) }
   while let entry = readdir(directory) {
+    // SAFETY: `entry` is readdir's record for `directory`, valid until the next readdir or closedir (both after
+    // this iteration); d_name is a fixed array inside it, read only up to its NUL within the array's bounds.
     let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
       String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }

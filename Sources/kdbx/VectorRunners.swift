@@ -153,6 +153,8 @@ extension VectorRunners {
     try check(plaintext.count == ciphertext.count && plaintext.count % 16 == 0, "lengths")
     let table = try crypto { () throws(CryptoError) in try AES(key: key) }
     let bitsliced = try crypto { () throws(CryptoError) in try ConstantTimeAES(key: key) }
+    // SAFETY: each `withUnsafeMutableBytes` hands the cipher the buffer's own bytes for the closure only; the
+    // length is a whole number of 16-byte blocks (checked above), which is what the block functions require.
     if try record.string("direction") == "encrypt" {
       var buffer = plaintext
       buffer.withUnsafeMutableBytes { table.encryptBlocks($0) }
