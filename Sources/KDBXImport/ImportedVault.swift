@@ -93,8 +93,9 @@ struct ImportedVault {
         ).description)
   }
 
-  /// The number of distinct groups below the root.
-  var groupCount: Int { ImportedGroupTree.count(emptyGroups + records.map { $0.groupPath }) }
+  /// The number of distinct groups below the root, counted once by ``database(clock:random:)`` (the records'
+  /// paths are gone afterwards).
+  private(set) var groupCount = 0
 
   /// The database, with a fresh root group named ``rootName``. The records are emptied as their entries are made
   /// (``records`` keeps its count, each record is left empty), so that the text of the export is not held twice,
@@ -107,6 +108,7 @@ struct ImportedVault {
     guard let root = database.root else { throw .malformed("cannot make a new database") }
     // Every path's depth first, and the number of entries and groups: a file that makes too deep or too large a
     // tree is refused before anything is built.
+    groupCount = ImportedGroupTree.count(emptyGroups + records.map { $0.groupPath })
     try checkNodeBudget(groups: groupCount, recount: true)
     for path in emptyGroups { try ImportedGroupTree.check(path) }
     for record in records { try ImportedGroupTree.check(record.groupPath) }

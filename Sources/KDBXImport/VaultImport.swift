@@ -57,11 +57,11 @@ public enum VaultImport {
     case .onePassword1PUX:
       vault = try OnePasswordImport.read(bytes)
     }
-    // Counted before the database is made: making it empties the records.
-    let (entryCount, groupCount) = (vault.records.count, vault.groupCount)
+    // The records keep their count when the database is made (each is emptied); the groups are counted there.
     let database = try vault.database(clock: clock, random: &random)
     return ImportedDatabase(
-      format: format, database: database, entryCount: entryCount, groupCount: groupCount, skipped: vault.skipped)
+      format: format, database: database, entryCount: vault.records.count, groupCount: vault.groupCount,
+      skipped: vault.skipped)
   }
 }
 
