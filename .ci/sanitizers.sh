@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Runs the test suite under AddressSanitizer (debug build, its own build path .build-asan so the normal debug
-# build is not clobbered). Called from .ci/run.
+# Runs the test suite under AddressSanitizer, in its own build path (.build-asan) so the normal builds are not
+# clobbered.
 #
-# CI (.ci/run) skips the peer-driven suites and the 20,000-item scale bounds through ASAN_SKIP; by hand, without it,
-# every suite runs. Measured 2026-12-02 on the shared 2-core machine at load ~11: 617 tests pass in 1,267 s after a
-# 7-minute ASan build (2026-12-01 at load ~10: 379 tests, 165 s).
+#   bash .ci/sanitizers.sh                # debug build, the suite of `swift test` (end-to-end suites skipped)
+#   bash .ci/sanitizers.sh --release-e2e  # CI: optimised build, the whole suite with KDBX_E2E=1 KDBX_HEAVY_TESTS=1
+#
+# --release-e2e is the README's end-to-end command under ASan: every unit, vector, corpus and model test, the `kdbx`
+# binary end to end (the kdbx of this build, instrumented too), the peers, the Python cross-checks, the scale bounds
+# and the heavy corpus files. ASan on optimised code (as OSS-Fuzz builds) reports the same invalid accesses; it
+# costs one build and one run where a debug ASan suite and a plain release suite cost two of each.
 # ThreadSanitizer is not run here (see the reliability notes): run it by hand with
 #   swift test --sanitize=thread --build-path .build-tsan
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SKIP="${ASAN_SKIP:-}"
-BUILD=(--sanitize=address --build-path .build-asan)
+CONFIG=(-c debug)
+if [ "${1:-}" = "--release-e2e" ]; then
+  CONFIG=(-c release)
+  export KDBX_E2E=1 KDBX_HEAVY_TESTS=1
+fi
+BUILD=("${CONFIG[@]}" --sanitize=address --build-path .build-asan)
 started=$(date +%s)
-swift build --build-tests "${BUILD[@]}" 2>&1 | tail -1
-args=()
-[ -n "$SKIP" ] && args=(--skip "$SKIP")
 set +e
-# Leak detection is off: the Swift runtime keeps metadata caches alive on purpose, which LeakSanitizer reports.
+# Leak detection is off: the Swift runtime keeps metadata caches alive on purpose, which LeakSanitizer reports. The
+# options reach the instrumented kdbx that the end-to-end suites start, too.
 ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}" SWIFT_BACKTRACE=enable=no \
-  swift test --skip-build "${BUILD[@]}" "${args[@]}" >.ci/asan.log 2>&1
+  swift test "${BUILD[@]}" >.ci/asan.log 2>&1
 status=$?
 set -e
-grep -E '✘|ERROR: AddressSanitizer|SUMMARY: AddressSanitizer' .ci/asan.log | head -40 || true
+grep -E '✘|ERROR: AddressSanitizer|SUMMARY: AddressSanitizer|error:' .ci/asan.log | head -40 || true
+grep -E 'SKIP|skipped' .ci/asan.log | sort | uniq -c | head -20 || true
 grep -E 'Test run with|Executed [0-9]+ test' .ci/asan.log | tail -2
-echo "ASan suite: exit $status, $(( $(date +%s) - started )) s (skipped: ${SKIP:-nothing})"
+echo "ASan suite (${CONFIG[*]}${KDBX_E2E:+, KDBX_E2E=1 KDBX_HEAVY_TESTS=1}): exit $status, $(( $(date +%s) - started )) s"
+[ "$status" -eq 0 ] || tail -60 .ci/asan.log
 exit "$status"

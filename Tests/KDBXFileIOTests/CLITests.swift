@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import VectorSupport
 
-/// End-to-end tests of the `kdbx` command-line tool: each runs the built binary `.build/debug/kdbx` (found from
-/// this file's path) with the password piped on standard input, and checks its output and exit status.
+/// End-to-end tests of the `kdbx` command-line tool: each runs the `kdbx` of this build (`EndToEnd.kdbxBinary`:
+/// beside the test executable) with the password piped on standard input, and checks its output and exit status.
 ///
-/// A test target cannot build the executable itself. When `.build/debug/kdbx` is missing (for example
+/// A test target cannot build the executable itself. When the binary is missing (for example
 /// `swift test --skip-build`), these tests are skipped and the skip is printed. `swift build` or `swift test`
 /// builds it. `.ci/cli-tests.sh` runs the same scenarios from bash.
 enum CLI {

@@ -105,7 +105,7 @@ struct ChildOutcome {
 }
 
 enum HostileVaultHarness {
-  /// The `kdbx` binary of this build (`.build/debug/kdbx`, found from this file's path).
+  /// The `kdbx` binary of this build (`EndToEnd.kdbxBinary`).
   static let binary = EndToEnd.kdbxBinary
 
   /// Whether the end-to-end suites run (`KDBX_E2E=1`) and the binary is built.

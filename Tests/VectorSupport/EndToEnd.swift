@@ -34,9 +34,15 @@ public enum EndToEnd {
     return parts.joined(separator: "/")
   }()
 
-  /// The `kdbx` binary of the configuration these tests were built in (`.build/debug/kdbx` or
-  /// `.build/release/kdbx`).
+  /// The `kdbx` binary of the build these tests belong to: `KDBX_BINARY` when set, else the `kdbx` beside the
+  /// test executable (any build path: `.build/debug`, `.build/release`, a sanitizer's `--build-path`), else
+  /// `.build/debug/kdbx` or `.build/release/kdbx` by configuration.
   public static let kdbxBinary: String = {
+    if let value = getenv("KDBX_BINARY"), value.pointee != 0 { return String(cString: value) }
+    if let executable = CommandLine.arguments.first, let slash = executable.lastIndex(of: "/") {
+      let beside = executable[..<slash] + "/kdbx"
+      if access(beside, X_OK) == 0 { return beside }
+    }
     #if DEBUG
       return root + "/.build/debug/kdbx"
     #else
