@@ -9,31 +9,34 @@ import VectorSupport
   var unlockProgress = 0.0
   var titles: [String] = []
   var message: String?
-  private var session: VaultSession<FileVaultStorage>?
+  private var session: VaultSession<AnyVaultStorage>?  // any storage: a path, a file provider URL, memory
 
   func open(path: String, password: String) async {
+    // Progress in order: one stream read on the main actor (not one Task per callback, which may run out of order).
+    let (progress, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+    Task { for await fraction in progress { self.unlockProgress = fraction } }
+    defer { reporter.finish() }
     do {
       let session = try await VaultSession.open(
-        storage: FileVaultStorage(path: path), key: CompositeKey(password: password)
-      ) { fraction in
-        Task { @MainActor in self.unlockProgress = fraction }  // after every Argon2 slice
-      }
+        storage: AnyVaultStorage(FileVaultStorage(path: path)), key: CompositeKey(password: password)
+      ) { fraction in reporter.yield(fraction) }  // after every Argon2 slice
       self.session = session
       Task { [weak self] in  // follows lock, unlock, saving, "changed on disk" without polling
         for await state in await session.stateUpdates() { self?.state = state }
       }
       await refresh()
     } catch {
-      message = error.description  // .kdbx(.invalidCredentials): "wrong password or key file"
+      switch error.category {  // one question per alert: wrong key, damaged, unsupported, too large, I/O...
+      case .wrongKey: message = "Wrong password or key file."
+      default: message = error.description  // one sentence naming the cause
+      }
     }
   }
 
   func rename(entry uuid: KDBXUUID, to title: String) async {
     guard let session else { return }
     do {
-      try await session.update {
-        $0.editEntry(uuid, clock: SystemClock()) { $0[field: Entry.titleField] = .plain(title) }
-      }
+      try await session.update { $0.editEntry(uuid, clock: SystemClock()) { $0.title = title } }
       try await session.save()  // a coordinated write: never over another device's save
     } catch .changedOnDisk {
       message = "The vault changed on another device."  // offer: merge, reload or overwrite
@@ -54,8 +57,7 @@ import VectorSupport
   }
 
   private func refresh() async {
-    let database = await session?.database
-    titles = database?.flatEntries.compactMap { $0.entry[field: Entry.titleField]?.reveal() } ?? []
+    titles = (await session?.database)?.flatEntries.map { $0.entry.title } ?? []
   }
 }
 // --- end ---

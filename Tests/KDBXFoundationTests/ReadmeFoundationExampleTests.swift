@@ -21,8 +21,11 @@ import VectorSupport
 
   func unlock(_ url: URL, password: String) async throws(VaultSessionError) {
     let storage = CoordinatedVaultStorage(url: url, isSecurityScoped: true)  // from the document picker
+    let (progress, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+    Task { for await fraction in progress { self.unlockProgress = fraction } }  // in order, on the main actor
+    defer { reporter.finish() }
     session = try await VaultSession.open(storage: storage, key: CompositeKey(password: password)) { fraction in
-      Task { @MainActor in self.unlockProgress = fraction }
+      reporter.yield(fraction)
     }
     await refresh()
   }

@@ -7,8 +7,12 @@ import VectorSupport
 
 // --- README async quick start (keep in sync) ---
 @MainActor func unlock(_ fileBytes: [UInt8], password: String) async throws(KDBXError) -> OpenedDatabase {
+  // Progress, 0...1 after every Argon2 slice or AES-KDF step, in order through one stream read on the main actor.
+  let (progress, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+  Task { for await fraction in progress { unlockProgress = fraction } }
+  defer { reporter.finish() }
   let opened = try await KDBXFile.open(bytes: fileBytes, key: CompositeKey(password: password)) { fraction in
-    Task { @MainActor in unlockProgress = fraction }  // 0...1, after every Argon2 slice or AES-KDF step
+    reporter.yield(fraction)
   }
   return opened  // later: try await KDBXFile.save(database, key: key, settings: SaveSettings(keeping: opened))
 }

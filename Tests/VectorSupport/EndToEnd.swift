@@ -40,7 +40,7 @@ public enum EndToEnd {
   public static let kdbxBinary: String = {
     if let value = getenv("KDBX_BINARY"), value.pointee != 0 { return String(cString: value) }
     if let executable = CommandLine.arguments.first, let slash = executable.lastIndex(of: "/") {
-      let beside = executable[..<slash] + "/kdbx"
+      let beside = String(executable[..<slash]) + "/kdbx"
       if access(beside, X_OK) == 0 { return beside }
     }
     #if DEBUG

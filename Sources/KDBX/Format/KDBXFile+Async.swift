@@ -7,9 +7,10 @@ import KDBXCrypto
     /// `StandardPrimitives/transformKey(_:parameters:progress:)`).
     ///
     /// ```swift
-    /// let opened = try await KDBXFile.open(bytes: bytes, key: key) { fraction in
-    ///   Task { @MainActor in model.unlockProgress = fraction }
-    /// }
+    /// let (progress, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+    /// Task { @MainActor in for await fraction in progress { model.unlockProgress = fraction } }  // in order
+    /// let opened = try await KDBXFile.open(bytes: bytes, key: key) { fraction in reporter.yield(fraction) }
+    /// reporter.finish()
     /// ```
     ///
     /// - Parameters:

@@ -35,8 +35,9 @@ import KDBXCrypto
   /// the caller's actor, and whose ``state`` can be followed without polling (``stateUpdates()``).
   ///
   /// ```swift
+  /// // `reporter`: the continuation of an AsyncStream<Double> the view model reads on the main actor (in order)
   /// let session = try await VaultSession.open(storage: FileVaultStorage(path: path), key: key) { fraction in
-  ///   Task { @MainActor in model.progress = fraction }
+  ///   reporter.yield(fraction)
   /// }
   /// try await session.update { database in database.meta.databaseName = "Home" }
   /// do { try await session.save() }                        // .changedOnDisk if another device saved
@@ -152,6 +153,47 @@ import KDBXCrypto
       return VaultSession(core: core, maxConcurrency: maxConcurrency)
     }
 
+    /// Creates a new vault file in `storage` from `database` (for example
+    /// ``Database/new(name:generator:clock:random:)``) with `key` and `settings`, and returns the unlocked session.
+    /// The KDF runs once, with a fresh seed, off the caller's actor.
+    ///
+    /// - Throws: `.fileExists` when `storage` already holds a file (nothing is written), `.storage(...)`,
+    ///   `.kdbx(...)`, `.kdbx(.cancelled)`.
+    public static func create(
+      _ database: Database, in storage: sending Storage, key: CompositeKey, settings: SaveSettings,
+      options: VaultSessionOptions = VaultSessionOptions(), maxConcurrency: Int? = nil,
+      progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws(VaultSessionError) -> VaultSession {
+      var storage = storage
+      let exists: Bool
+      do throws(VaultStorageError) {
+        _ = try storage.read()
+        exists = true
+      } catch {
+        guard case .notFound = error else { throw .storage(error) }
+        exists = false
+      }
+      if exists { throw .fileExists }
+      let core = SynchronousVaultSession(
+        storage: storage, options: options,
+        loaded: .init(database: database, settings: settings, digest: [], version: nil),
+        material: SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey))
+      let session = VaultSession(core: core, maxConcurrency: maxConcurrency)
+      try await session.writeFirstVersion(progress: progress)
+      return session
+    }
+
+    /// Writes the database of a session made by ``create(_:in:key:settings:options:maxConcurrency:progress:)`` as
+    /// the file's first version.
+    private func writeFirstVersion(progress: (@Sendable (Double) -> Void)?) async throws(VaultSessionError) {
+      guard let material = core.keyMaterial, let database = core.database else { throw .locked }
+      do {
+        try await write(database, settings: core.settings, material: material, replacing: nil, progress: progress)
+      } catch .storage(.changedSinceRead) {
+        throw .fileExists  // another writer created the file meanwhile
+      }
+    }
+
     /// A stream of the session's states: the current one first, then every change, until the session is released
     /// or the stream's consumer stops (a SwiftUI `.task { for await state in await session.stateUpdates() ... }`).
     public func stateUpdates() -> AsyncStream<VaultSessionState> {
@@ -191,8 +233,37 @@ import KDBXCrypto
       return body(&database)
     }
 
+    /// Edits the database in place, on the actor, with an edit that may throw. When `body` throws, the database is left as it was before the
+    /// call (the edit is all or nothing) and its error is thrown as ``VaultUpdateError/failed(_:)``.
+    ///
+    /// ```swift
+    /// try await session.update { database throws(OTPFormatError) in
+    ///   var random = SystemRandomNumberGenerator()
+    ///   try database.editEntry(id, clock: clock) { entry throws(OTPFormatError) in
+    ///     try entry.setOneTimePassword(configuration, random: &random)
+    ///   }
+    /// }
+    /// ```
+    /// - Throws: ``VaultUpdateError/locked`` while locked; ``VaultUpdateError/failed(_:)`` with `body`'s error.
+    @discardableResult
+    public func update<Result: Sendable, Failure: Error>(
+      _ body: @Sendable (inout Database) throws(Failure) -> Result
+    ) throws(VaultUpdateError<Failure>) -> Result {
+      guard let original = core.database else { throw .locked }
+      var database = original
+      core.database = nil
+      do throws(Failure) {
+        let result = try body(&database)
+        core.database = database
+        return result
+      } catch {
+        core.database = original
+        throw .failed(error)
+      }
+    }
+
     /// Runs `body` with the storage, on the actor (tests simulate another device's save this way).
-    public func withStorage<Result: Sendable>(_ body: @Sendable (inout Storage) -> Result) -> Result {
+    package func withStorage<Result: Sendable>(_ body: @Sendable (inout Storage) -> Result) -> Result {
       body(&core.storage)
     }
 
@@ -399,6 +470,31 @@ import KDBXCrypto
   extension VaultSession: CustomStringConvertible {
     /// The session's state; never shows content or keys.
     public nonisolated var description: String { "VaultSession" }
+  }
+
+  /// Why `VaultSession.update(_:)` with an edit that may throw failed: the session was locked, or the edit threw (the database is then as
+  /// it was before the call). With a body that cannot throw, only ``locked`` occurs.
+  public enum VaultUpdateError<Failure: Error>: Error {
+    /// The session is locked: unlock it first.
+    case locked
+    /// The edit threw `Failure`; none of its changes were kept.
+    case failed(Failure)
+  }
+
+  extension VaultUpdateError: Equatable where Failure: Equatable {}
+
+  extension VaultUpdateError: CustomStringConvertible {
+    /// A one-line description; never contains key material.
+    public var description: String {
+      switch self {
+      case .locked: return "the vault is locked"
+      case .failed(let error): return "the edit failed and was undone: \(error)"
+      }
+    }
+
+    /// Which alert this error calls for (see ``VaultErrorCategory``): a locked session or a refused edit is
+    /// `.invalidRequest`.
+    public var category: VaultErrorCategory { .invalidRequest }
   }
 
 #endif

@@ -79,8 +79,8 @@ public enum VaultStorageError: Error, Equatable, Sendable, CustomStringConvertib
 ///
 /// Its `Version` is a generation number that every change of ``bytes`` increments, so a coordinated write
 /// (``write(_:replacing:)``) refuses to replace content that changed since it was read. To simulate another device
-/// writing the file, assign ``bytes`` directly (for a session's storage: `await session.withStorage { $0.bytes =
-/// otherBytes }`).
+/// writing the file, assign ``bytes`` of a copy that shares nothing with the session's, or wrap one storage in an
+/// ``AnyVaultStorage`` (shared by reference) and write through it.
 public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
   /// The file's content, or `nil` when there is no file. Every assignment makes a new ``generation``.
   public var bytes: [UInt8]? {
