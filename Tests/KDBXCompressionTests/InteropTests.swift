@@ -4,7 +4,7 @@ import VectorSupport
 
 /// Interop with the reference tools: Python's zlib and GNU gzip. Each test is skipped, with a
 /// printed note, when its tool is missing.
-@Suite("DEFLATE interop")
+@Suite("DEFLATE interop", .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason))
 struct InteropTests {
   static let text: [UInt8] = {
     var random = SplitMix64(seed: 1951)

@@ -2,7 +2,7 @@ import KDBXCrypto
 import Testing
 import VectorSupport
 
-@Suite("Public-key cross-check with cryptography")
+@Suite("Public-key cross-check with cryptography", .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason))
 struct PublicKeyCrossCheckTests {
   /// The records of a cross-check file with the public key each one uses (a record without `pk` keeps the last).
   static func signed(_ file: String) -> [(pk: [UInt8], msg: [UInt8], sig: [UInt8], where: String)] {

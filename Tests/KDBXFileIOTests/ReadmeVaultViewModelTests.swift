@@ -67,7 +67,7 @@ struct ReadmeVaultViewModelTests {
   @MainActor @Test func viewModelFollowsTheSession() async throws {
     let scratch = ScratchDirectory()
     let path = scratch.file("demo.kdbx")
-    try FileIO.atomicWrite(try #require(Vectors.data("demo/demo.kdbx")), toPath: path)
+    try FileIO.atomicWrite(try #require(Vectors.data("demo/demo-light.kdbx")), toPath: path)
     let model = VaultViewModel()
     await model.open(path: path, password: "wrong")
     #expect(model.message?.contains("password") == true, "\(model.message ?? "no message")")

@@ -9,7 +9,7 @@ import VectorSupport
 @Suite struct DataAndURLTests {
   static let key = CompositeKey(password: "demo")
 
-  static func demo() throws -> [UInt8] { try #require(Vectors.data("demo/demo.kdbx")) }
+  static func demo() throws -> [UInt8] { try #require(Vectors.data("demo/demo-light.kdbx")) }
 
   @Test func dataOpenEqualsByteOpen() throws {
     let bytes = try Self.demo()

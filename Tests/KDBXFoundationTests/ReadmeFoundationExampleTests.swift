@@ -72,7 +72,7 @@ import VectorSupport
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("demo.kdbx")
-    try Data(try #require(Vectors.data("demo/demo.kdbx"))).write(to: url)
+    try Data(try #require(Vectors.data("demo/demo-light.kdbx"))).write(to: url)
 
     let model = VaultListModel()
     await #expect(throws: VaultSessionError.kdbx(.invalidCredentials)) {

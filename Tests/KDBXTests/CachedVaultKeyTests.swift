@@ -9,16 +9,16 @@ import Testing
 @Suite struct CachedVaultKeyTests {
   static let key = CompositeKey(password: "correct horse")
   static let clock = FixedClock(Timestamp(unixSeconds: 1_772_366_400))
-  /// Argon2id with 8 MiB: a cheap derivation whose memory is still over the small budgets below.
+  /// Argon2id with 2 MiB: a cheap derivation whose memory is still over the small budget below.
   static let argon = SaveSettings(
     version: .v4_1, cipher: .chaCha20,
     kdf: .argon2(
       Argon2KDFParameters(
-        variant: .id, iterations: 1, memoryBytes: 8 << 20, parallelism: 1, salt: [UInt8](repeating: 3, count: 32))))
+        variant: .id, iterations: 1, memoryBytes: 2 << 20, parallelism: 1, salt: [UInt8](repeating: 3, count: 32))))
   static let aes3 = SaveSettings(
     version: .v3_1, cipher: .aes256, kdf: .aesKDF(AESKDFParameters(rounds: 300, seed: [UInt8](repeating: 5, count: 32)))
   )
-  /// A budget smaller than the KDF's 8 MiB.
+  /// A budget smaller than the KDF's 2 MiB.
   static let tight = LoadOptions(availableMemoryBytes: 1 << 20)
 
   static func vault(_ settings: SaveSettings = argon) throws -> [UInt8] {

@@ -6,7 +6,7 @@ import VectorSupport
 @Suite("Vault JSON export")
 struct VaultJSONExportTests {
   static func demo() throws -> OpenedDatabase {
-    let bytes = try #require(Vectors.data("demo/demo.kdbx"))
+    let bytes = try #require(Vectors.data("demo/demo-light.kdbx"))
     return try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "demo"))
   }
 
