@@ -80,17 +80,22 @@ private func checkPythonWritten(writer: String, seed: Int) throws {
   #expect(try ourDump(bytes) == theirs.output, "\(writer) seed \(seed)")
 }
 
-@Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason), .enabled(if: hasPython, "python3 missing: xml.etree interop skipped"))
+@Test(
+  .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason),
+  .enabled(if: hasPython, "python3 missing: xml.etree interop skipped"))
 func readsDocumentsWrittenByPythonEtree() throws {
   for seed in 1...5 { try checkPythonWritten(writer: "write-etree", seed: seed) }
 }
 
-@Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason), .enabled(if: hasPython && hasLXML, "python3 lxml missing: lxml interop skipped"))
+@Test(
+  .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason),
+  .enabled(if: hasPython && hasLXML, "python3 lxml missing: lxml interop skipped"))
 func readsDocumentsWrittenByLXML() throws {
   for seed in 1...5 { try checkPythonWritten(writer: "write-lxml", seed: seed) }
 }
 
-@Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason), .enabled(if: hasPython, "python3 missing: interop skipped"))
+@Test(
+  .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason), .enabled(if: hasPython, "python3 missing: interop skipped"))
 func pythonReadsDocumentsWeWrite() throws {
   // Documents from lxml (or etree) have every tricky character; we read them into a tree, write the tree (compact,
   // so no white space is added) and both Python parsers must read what we read.
@@ -117,7 +122,9 @@ func pythonReadsDocumentsWeWrite() throws {
   }
 }
 
-@Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason), .enabled(if: hasPython && hasLXML, "python3 lxml missing: differential well-formedness test skipped"))
+@Test(
+  .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason),
+  .enabled(if: hasPython && hasLXML, "python3 lxml missing: differential well-formedness test skipped"))
 func acceptsExactlyWhatLXMLAccepts() throws {
   // Mutated documents (insertions of markup fragments, bad UTF-8, deletions, truncations): we must accept a
   // document exactly when lxml does. No DOCTYPE fragments are inserted, since we refuse those by design.
