@@ -16,7 +16,7 @@ trap 'rm -rf "$dir"' EXIT
 (cd "$(dirname "$archive")" && sha256sum -c --quiet "$(basename "$archive").sha256") && ok || fail "archive checksum"
 tar -C "$dir" -xzf "$archive" || { echo "FAIL cannot unpack $archive"; exit 1; }
 root="$(find "$dir" -mindepth 1 -maxdepth 1 -type d)"
-for file in kdbx kdbx.1 completions/kdbx.bash completions/_kdbx completions/kdbx.fish README.md CHANGELOG.md SHA256SUMS; do
+for file in kdbx kdbx.1 completions/kdbx.bash completions/_kdbx completions/kdbx.fish README.md CHANGELOG.md LICENSE SHA256SUMS; do
   [ -f "$root/$file" ] && ok || fail "archive lacks $file"
 done
 (cd "$root" && sha256sum -c --quiet SHA256SUMS) && ok || fail "SHA256SUMS"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the release archive of the kdbx command-line tool for this machine:
 #   kdbx-VERSION-OS-ARCH.tar.gz with kdbx (static Swift runtime), kdbx.1, completions/{kdbx.bash,_kdbx,kdbx.fish},
-#   README.md, CHANGELOG.md, the licence when the repository has one, and SHA256SUMS; and beside it
+#   README.md, CHANGELOG.md, LICENSE and SHA256SUMS; and beside it
 #   kdbx-VERSION-OS-ARCH.tar.gz.sha256.
 #
 # Usage: bash .ci/release.sh [--out DIR] [--binary PATH]
@@ -66,11 +66,7 @@ cp "$binary" "$stage/$name/kdbx"
 "$binary" completions zsh > "$stage/$name/completions/_kdbx"
 "$binary" completions fish > "$stage/$name/completions/kdbx.fish"
 cp README.md CHANGELOG.md "$stage/$name/"
-licence=""
-for candidate in LICENSE LICENSE.md LICENSE.txt COPYING; do
-  if [ -f "$candidate" ]; then cp "$candidate" "$stage/$name/"; licence="$candidate"; fi
-done
-[ -n "$licence" ] || echo "release.sh: NOTE the repository has no LICENSE file; the archive carries none"
+cp LICENSE "$stage/$name/"
 (cd "$stage/$name" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | sort | xargs sha256sum > SHA256SUMS)
 
 mkdir -p "$out"
