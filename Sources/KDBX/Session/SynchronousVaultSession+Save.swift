@@ -44,6 +44,39 @@ extension SynchronousVaultSession {
   private func saveOnce(onConflict: VaultConflictPolicy, progress: ((Double) -> Bool)?)
     throws(VaultSessionError) -> VaultSaveOutcome
   {
+    let (plan, material) = try savePlan(onConflict: onConflict)
+    switch plan {
+    case .write(let content, let expected, let outcome):
+      try write(content, settings: settings, material: material, replacing: expected, progress: progress)
+      return outcome
+    case .reload(let bytes, let version):
+      install(
+        try Self.open(bytes, version: version, material: material, options: options, progress: progress),
+        material: material)
+      return .reloaded
+    case .merge(let bytes, let version, let method):
+      let remote = try Self.open(bytes, version: version, material: material, options: options, progress: progress)
+      guard let local = database else { throw .locked }
+      let merged = merge(local, with: remote, method: method)
+      try write(merged.database, settings: merged.settings, material: material, replacing: version, progress: progress)
+      return .merged(merged.report)
+    }
+  }
+
+  /// What one save attempt does, decided from what storage holds now and the conflict policy: the one decision
+  /// both session kinds follow (``VaultSession`` runs the same plan with its key derivations awaited).
+  enum SavePlan {
+    /// Write `content` over `expected` (`nil`: no file), reporting `outcome` (`.saved` or `.overwrote`).
+    case write(Database, replacing: Storage.Version?, outcome: VaultSaveOutcome)
+    /// Load the version on disk, dropping the local changes.
+    case reload(bytes: [UInt8], version: Storage.Version)
+    /// Open the version on disk, merge it with the local one and write the result over it.
+    case merge(bytes: [UInt8], version: Storage.Version, method: VaultMergeMethod)
+  }
+
+  /// Reads storage and decides (see ``SavePlan``); throws `.locked`, `.changedOnDisk` (policy `.fail` and the file
+  /// changed) or the storage's error (a missing file counts as changed: only `.overwrite` writes it again).
+  func savePlan(onConflict: VaultConflictPolicy) throws(VaultSessionError) -> (SavePlan, SessionKeyMaterial) {
     guard let material = keyMaterial, let local = database else { throw .locked }
     let current: [UInt8]
     let version: Storage.Version
@@ -51,38 +84,34 @@ extension SynchronousVaultSession {
       (current, version) = try storage.read()
     } catch {
       guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
-      try write(local, settings: settings, material: material, replacing: nil, progress: progress)
-      return .overwrote
+      return (.write(local, replacing: nil, outcome: .overwrote), material)
     }
     if ConstantTime.equals(SHA256.hash(current).bytes, knownFileDigest) {
-      try write(local, settings: settings, material: material, replacing: version, progress: progress)
-      return .saved
+      return (.write(local, replacing: version, outcome: .saved), material)
     }
     switch onConflict {
-    case .fail:
-      throw .changedOnDisk
-    case .overwrite:
-      try write(local, settings: settings, material: material, replacing: version, progress: progress)
-      return .overwrote
-    case .reload:
-      install(
-        try Self.open(current, version: version, material: material, options: options, progress: progress),
-        material: material)
-      return .reloaded
-    case .merge(let method):
-      let remote = try Self.open(current, version: version, material: material, options: options, progress: progress)
-      let result: MergeResult
-      switch method {
-      case .threeWay(let now):
-        result = DatabaseMerge.threeWay(
-          base: base ?? remote.database, local: local, remote: remote.database, clock: FixedClock(now))
-      case .synchronize(let mode):
-        result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
-      }
-      let target = settings == loadedSettings ? remote.settings : settings
-      try write(result.database, settings: target, material: material, replacing: version, progress: progress)
-      return .merged(result.report)
+    case .fail: throw .changedOnDisk
+    case .overwrite: return (.write(local, replacing: version, outcome: .overwrote), material)
+    case .reload: return (.reload(bytes: current, version: version), material)
+    case .merge(let method): return (.merge(bytes: current, version: version, method: method), material)
     }
+  }
+
+  /// `local` merged with the version on disk, `remote`, by `method`, and the settings the result is written with:
+  /// those found on disk when the local ``settings`` are unchanged (another device may have strengthened the KDF),
+  /// else the local ones.
+  func merge(_ local: Database, with remote: Loaded, method: VaultMergeMethod)
+    -> (database: Database, settings: SaveSettings, report: MergeReport)
+  {
+    let result: MergeResult
+    switch method {
+    case .threeWay(let now):
+      result = DatabaseMerge.threeWay(
+        base: base ?? remote.database, local: local, remote: remote.database, clock: FixedClock(now))
+    case .synchronize(let mode):
+      result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
+    }
+    return (result.database, settings == loadedSettings ? remote.settings : settings, result.report)
   }
 
   /// Saves `content` with `target` settings over the storage's version `expected` (a coordinated write) and, once

@@ -356,52 +356,32 @@ import KDBXCrypto
 
     static var maxSaveAttempts: Int { SynchronousVaultSession<Storage>.maxSaveAttempts }
 
+    /// One save attempt: ``SynchronousVaultSession``'s plan (`savePlan(onConflict:)`), carried out with the key
+    /// derivations awaited.
     private func saveOnce(onConflict: VaultConflictPolicy, progress: (@Sendable (Double) -> Void)?)
       async throws(VaultSessionError) -> VaultSaveOutcome
     {
-      guard let material = core.keyMaterial, let local = core.database else { throw .locked }
-      let current: [UInt8]
-      let version: Storage.Version
-      do throws(VaultStorageError) {
-        (current, version) = try core.storage.read()
-      } catch {
-        guard case .notFound = error, onConflict == .overwrite else { throw .storage(error) }
-        try await write(local, settings: core.settings, material: material, replacing: nil, progress: progress)
-        return .overwrote
-      }
-      if ConstantTime.equals(SHA256.hash(current).bytes, core.knownFileDigest) {
-        try await write(local, settings: core.settings, material: material, replacing: version, progress: progress)
-        return .saved
-      }
-      switch onConflict {
-      case .fail:
-        throw .changedOnDisk
-      case .overwrite:
-        try await write(local, settings: core.settings, material: material, replacing: version, progress: progress)
-        return .overwrote
-      case .reload:
+      let (plan, material) = try core.savePlan(onConflict: onConflict)
+      switch plan {
+      case .write(let content, let expected, let outcome):
+        try await write(content, settings: core.settings, material: material, replacing: expected, progress: progress)
+        return outcome
+      case .reload(let bytes, let version):
         let loaded = try await Self.open(
-          current, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
+          bytes, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
           progress)
         guard core.keyMaterial === material else { throw .locked }
         core.install(loaded, material: material)
         return .reloaded
-      case .merge(let method):
+      case .merge(let bytes, let version, let method):
         let remote = try await Self.open(
-          current, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
+          bytes, version: version, material: material, options: core.options, maxConcurrency: maxConcurrency,
           progress)
         guard core.keyMaterial === material, let latest = core.database else { throw .locked }
-        let result: MergeResult
-        switch method {
-        case .threeWay(let now):
-          result = DatabaseMerge.threeWay(
-            base: core.base ?? remote.database, local: latest, remote: remote.database, clock: FixedClock(now))
-        case .synchronize(let mode):
-          result = DatabaseMerge.synchronize(local: latest, remote: remote.database, mode: mode)
-        }
-        let target = core.settings == core.loadedSettings ? remote.settings : core.settings
-        try await write(result.database, settings: target, material: material, replacing: version, progress: progress)
-        return .merged(result.report)
+        let merged = core.merge(latest, with: remote, method: method)
+        try await write(
+          merged.database, settings: merged.settings, material: material, replacing: version, progress: progress)
+        return .merged(merged.report)
       }
     }
 
