@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end checks of the kdbx command-line tool: runs the built binary through the same scenarios as
-# Tests/KDBXFileIOTests/CLITests.swift and checks outputs and exit statuses. Run after `swift build`.
+# Tests/KDBXEndToEndTests/CLITests.swift and checks outputs and exit statuses. Run after `swift build`.
 # Usage: bash .ci/cli-tests.sh [path/to/kdbx]   (default: .build/debug/kdbx)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -554,7 +554,7 @@ check "CR survives the save" 0 '^Notes: a	b\\r$' -- pw fixture show "$PF" Email/
 # A KDF the machine cannot supply or that would run for minutes is refused before it runs (exit 1, a message, no
 # signal). The hostile files here are fixtures with KDF parameters patched in the header and the header's SHA-256
 # recomputed, so only the keyed header HMAC is off, which nothing checks before the KDF: the cost checks must refuse
-# them first (Tests/KDBXFileIOTests/HostileVaultTests.swift makes the same files with valid cryptography throughout).
+# them first (Tests/KDBXEndToEndTests/HostileVaultTests.swift makes the same files with valid cryptography throughout).
 SMALL_MACHINE_KIB=2097152   # ulimit -v 2 GiB stands for a machine with less memory than the vault asks for
 if command -v python3 >/dev/null; then
   # patch_kdf SRC DST KEY VALUE: sets the UInt64 KEY of a KDBX 4 header's KDF parameters (a VariantDictionary) and

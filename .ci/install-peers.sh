@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the interop tests need: keepassxc-cli, pykeepass, and KeePass 2 (KeePassLib on mono, driven by
-# ../shared/peers/kp2dump.sh) for the peer matrix (Tests/KDBXFileIOTests/PeerMatrixTests.swift). Tests that find a
+# ../shared/peers/kp2dump.sh) for the peer matrix (Tests/KDBXEndToEndTests/PeerMatrixTests.swift). Tests that find a
 # peer missing report a skip; they never pass silently.
 set -uo pipefail
 need_apt=()

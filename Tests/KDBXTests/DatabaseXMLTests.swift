@@ -212,7 +212,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
       try read(el("KeePassFile", nil, [], [el("Root", nil, [], [el("Group"), el("Group")])]))
     }
     // A dangling attachment reference (`Ref="3"` with no binary 3) no longer throws (issue #19 item 14): the
-    // attachment is kept as missing; Tests/KDBXFileIOTests/HostileXMLTests.swift checks it.
+    // attachment is kept as missing; Tests/KDBXEndToEndTests/HostileXMLTests.swift checks it.
     #expect(throws: KDBXError.malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")) {
       let entry = el("Entry", nil, [], [el("Binary", nil, [], [el("Key", "a")])])
       return try read(el("KeePassFile", nil, [], [el("Root", nil, [], [el("Group", nil, [], [entry])])]))
