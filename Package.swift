@@ -64,7 +64,10 @@ let package = Package(
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),
-    .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "KDBXPasswords", "VectorSupport"]),
+    // AutoFill/ holds the candidate tests that use the library fixtures of this target.
+    .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXAutoFill", "VectorSupport"]),
+    .testTarget(name: "KDBXAutoFillTests", dependencies: ["KDBXAutoFill", "KDBX", "VectorSupport"]),
+    .testTarget(name: "KDBXPasswordsTests", dependencies: ["KDBXPasswords", "KDBX", "KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXImportTests", dependencies: ["KDBXImport", "KDBX", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto", "VectorSupport"]),
     // The `kdbx` binary end to end and the peers (keepassxc-cli, pykeepass, KeePass 2): reported as skipped by

@@ -67,8 +67,8 @@ for module in "${MODULES[@]}"; do
 done
 # What an app writes must compile against the public API alone: the app scenario and the README's quick starts are
 # type-checked here as a module outside this package (no -package-name, so `package` declarations are hidden).
-app_files=(Tests/KDBXTests/AppScenarioTests.swift Tests/KDBXTests/ReadmeQuickStartTests.swift
-  Tests/KDBXTests/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/DocExampleTests.swift
+app_files=(Tests/KDBXTests/App/AppScenarioTests.swift Tests/KDBXTests/App/ReadmeQuickStartTests.swift
+  Tests/KDBXTests/App/ReadmeAsyncQuickStartTests.swift Tests/KDBXTests/App/DocExampleTests.swift
   Tests/KDBXFoundationTests/ReadmeFoundationExampleTests.swift)
 if [ "$mode" != --count ]; then
   if swiftc -typecheck -swift-version 6 -module-name AppSurfaceCheck -I "$modules" "${app_files[@]}" Tests/Fuzz/Support/SplitMix64.swift \

@@ -1,5 +1,6 @@
 import KDBXCompression
 import Testing
+import VectorSupport
 
 /// DEFLATE in pieces (`Deflate.compress(_:piece:level:isFinal:)`): the concatenated pieces form one RFC 1951
 /// stream, which our inflater and zlib both decode, whatever the piece boundaries.

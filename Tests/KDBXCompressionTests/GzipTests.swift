@@ -1,5 +1,6 @@
 import KDBXCompression
 import Testing
+import VectorSupport
 
 @Suite("Gzip")
 struct GzipTests {

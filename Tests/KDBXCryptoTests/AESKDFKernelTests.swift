@@ -1,4 +1,5 @@
 import Testing
+import VectorSupport
 
 @testable import KDBXCrypto
 

@@ -1,5 +1,6 @@
 import KDBXCrypto
 import Testing
+import VectorSupport
 
 /// A deterministic generator for the BLAKE2b and Argon2 property tests (SplitMix64).
 struct Argon2TestRandom: RandomNumberGenerator {

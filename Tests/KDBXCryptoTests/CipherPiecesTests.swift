@@ -1,5 +1,6 @@
 import KDBXCrypto
 import Testing
+import VectorSupport
 
 /// CBC decryption and the ChaCha20 key stream in pieces on several cores
 /// (`CBC.decrypt(_:cipher:iv:maxConcurrency:minimumPieceByteCount:)`, `ChaCha20.applyInPieces`): the same bytes

@@ -1,19 +1,2 @@
 // Shared helpers for the cipher tests: a deterministic PRNG.
 
-/// SplitMix64 (Steele, Lea, Flood 2014), for reproducible property-test inputs.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  mutating func bytes(_ count: Int) -> [UInt8] {
-    (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-  }
-}

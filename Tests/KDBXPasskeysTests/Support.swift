@@ -1,3 +1,4 @@
+import VectorSupport
 import KDBX
 import KDBXCrypto
 import KDBXPasskeys

@@ -1,5 +1,6 @@
 import KDBXXML
 import Testing
+import VectorSupport
 
 /// ``XMLStreamWriter`` fed event by event gives the bytes ``XMLWriter`` gives for the same tree, and its layout
 /// rules match hand-written KeePass-style documents.

@@ -1,5 +1,6 @@
 import KDBXXML
 import Testing
+import VectorSupport
 
 // The reader's character-data scanner skips indentation and text eight bytes at a time and jumps to the first
 // special byte of a word from its mask. These tests put each special byte at every position of texts of 0...64

@@ -1,5 +1,6 @@
 import KDBXXML
 import Testing
+import VectorSupport
 
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

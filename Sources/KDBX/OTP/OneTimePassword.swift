@@ -10,7 +10,7 @@ import KDBXCrypto
 /// ```
 ///
 /// From an entry, ``Entry/oneTimePassword()`` reads whichever TOTP fields the entry has (`otp`, KeePassXC's, KeePass
-/// 2's). `Tests/KDBXTests/DocExampleTests.swift` compiles and runs this example.
+/// 2's). `Tests/KDBXTests/App/DocExampleTests.swift` compiles and runs this example.
 public struct OneTimePassword: Equatable, Sendable {
   /// The HMAC hash function (RFC 6238 §1.2 allows SHA-1, SHA-256 and SHA-512).
   public enum Algorithm: Equatable, Sendable {

@@ -1,0 +1,254 @@
+import KDBXXML
+import Testing
+import VectorSupport
+
+@testable import KDBX
+
+/// A deterministic stand-in for the Salsa20/ChaCha20 inner stream: byte n of the key stream is `n * 7 + 3`.
+/// Reader and writer must consume it in document order, so a test stream started afresh must line up.
+struct CountingStream: InnerRandomStream {
+  var position = 0
+  mutating func apply(to bytes: inout [UInt8]) {
+    for index in 0..<bytes.count {
+      bytes[index] ^= UInt8(truncatingIfNeeded: position * 7 + 3)
+      position += 1
+    }
+  }
+}
+
+func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = [], _ children: [XMLElement] = [])
+  -> XMLElement
+{
+  var nodes: [XMLNode] = children.map { .element($0) }
+  if let text, !text.isEmpty { nodes.insert(.text(text), at: 0) }
+  return XMLElement(name: name, attributes: attributes, children: nodes)
+}
+
+@Suite struct DatabaseXMLTests {
+  static let time = KDBXTime.encodeBinary(Timestamp(unixSeconds: 1_700_000_000))
+  static let uuidA = KDBXUUID(string: "00112233-4455-6677-8899-aabbccddeeff") ?? .zero
+  static let uuidB = KDBXUUID(string: "ffeeddcc-bbaa-9988-7766-554433221100") ?? .zero
+
+  /// A KDBX 4.1 document with protected values in document order (history after current fields), unknown
+  /// elements and attributes in Meta, Group and Entry, a comment, an empty Notes and every entry feature.
+  static func document() -> XMLElement {
+    var stream = CountingStream()
+    func protected(_ text: String) -> XMLElement {
+      var bytes = Array(text.utf8)
+      stream.apply(to: &bytes)
+      return el("Value", Base64.encode(bytes), [XMLAttribute(name: "Protected", value: "True")])
+    }
+    let times = el("Times", nil, [], [el("CreationTime", time), el("Expires", "False"), el("UsageCount", "4")])
+    let current = protected("s3cr3t!")
+    let history = el(
+      "History", nil, [],
+      [
+        el(
+          "Entry", nil, [],
+          [
+            el("UUID", uuidA.base64), el("String", nil, [], [el("Key", "Password"), protected("old")]),
+          ])
+      ])
+    let entry = el(
+      "Entry", nil, [XMLAttribute(name: "x-plugin", value: "1")],
+      [
+        el("UUID", uuidA.base64), el("IconID", "0"), el("ForegroundColor"), el("QualityCheck", "False"),
+        el("Tags", "web;test"), el("PluginThing", "x", [XMLAttribute(name: "a", value: "1")]),
+        el("PreviousParentGroup", uuidB.base64), times,
+        el(
+          "CustomData", nil, [],
+          [el("Item", nil, [], [el("Key", "k"), el("Value", "v"), el("LastModificationTime", time)])]),
+        el("String", nil, [], [el("Key", "Title"), el("Value", "Simple"), el("PluginHint", "h")]),
+        el("String", nil, [], [el("Key", "Password"), current]),
+        el("String", nil, [], [el("Key", "Empty"), el("Value")]),
+        el("Binary", nil, [], [el("Key", "hello.txt"), el("Value", nil, [XMLAttribute(name: "Ref", value: "0")])]),
+        el(
+          "AutoType", nil, [],
+          [
+            el("Enabled", "True"), el("DataTransferObfuscation", "0"),
+            el("Association", nil, [], [el("Window", "Firefox*"), el("KeystrokeSequence", "{USERNAME}")]),
+          ]),
+        history,
+      ])
+    var group = el(
+      "Group", nil, [],
+      [
+        el("UUID", uuidB.base64), el("Name", "Root"), el("Notes"), el("EnableAutoType", "null"), el("Tags", "corpus"),
+        entry, el("Group", nil, [], [el("UUID", uuidA.base64), el("Name", "Sub")]),
+      ])
+    group.children.insert(.comment(" kept "), at: 2)
+    let meta = el(
+      "Meta", nil, [],
+      [
+        el("Generator", "KeePassXC"), el("DatabaseName", "Generated Sample"), el("DatabaseNameChanged", time),
+        el("MemoryProtection", nil, [], [el("ProtectTitle", "False"), el("ProtectPassword", "True")]),
+        el(
+          "CustomIcons", nil, [],
+          [
+            el(
+              "Icon", nil, [],
+              [el("UUID", uuidA.base64), el("Data", "iVBORw=="), el("Name", "icon"), el("LastModificationTime", time)])
+          ]),
+        el("UnknownMetaField", "keep me"),
+        el("RecycleBinEnabled", "True"), el("RecycleBinUUID", uuidB.base64), el("HistoryMaxItems", "10"),
+        el(
+          "CustomData", nil, [],
+          [el("Item", nil, [], [el("Key", "KPXC_DECRYPTION_TIME_PREFERENCE"), el("Value", "100")])]),
+      ])
+    let root = el(
+      "Root", nil, [],
+      [
+        group,
+        el(
+          "DeletedObjects", nil, [],
+          [el("DeletedObject", nil, [], [el("UUID", uuidA.base64), el("DeletionTime", time)])]),
+      ])
+    return el("KeePassFile", nil, [], [meta, root])
+  }
+
+  @Test func readsEveryFeature() throws {
+    var stream = CountingStream()
+    var random = SplitMix64(seed: 9)
+    let database = try DatabaseXMLReader.read(
+      document: Self.document(), binaries: [.init(isProtected: false, data: Array("hello world!\n".utf8))],
+      stream: &stream, random: &random, gzip: NoGzipDecompressor())
+    #expect(database.meta.generator == "KeePassXC")
+    #expect(database.meta.databaseName == "Generated Sample")
+    #expect(database.meta.memoryProtection?.protectPassword == true)
+    #expect(database.meta.memoryProtection?.protectURL == nil)
+    #expect(database.meta.customIcons?.first?.name == "icon")
+    #expect(database.meta.customIcons?.first?.data == [0x89, 0x50, 0x4E, 0x47])
+    #expect(database.meta.recycleBinUUID == Self.uuidB)
+    #expect(database.meta.customData?["KPXC_DECRYPTION_TIME_PREFERENCE"] == "100")
+    #expect(database.meta.layout.unknownNodes.count == 1)
+    let root = try #require(database.root)
+    #expect(root.name == "Root")
+    #expect(root.notes == "")  // empty, not absent
+    #expect(root.defaultAutoTypeSequence == nil)
+    #expect(root.enableAutoType == .some(nil))
+    #expect(root.tagsText == "corpus")
+    #expect(root.groups.first?.name == "Sub")
+    let entry = try #require(root.entries.first)
+    #expect(entry[field: "Title"] == .plain("Simple"))
+    #expect(entry[field: "Password"]?.isProtected == true)
+    #expect(entry[field: "Password"]?.reveal() == "s3cr3t!")
+    #expect(entry[field: "Empty"] == .plain(""))
+    #expect(entry.foregroundColor == "")
+    #expect(entry.backgroundColor == nil)
+    #expect(entry.qualityCheck == false)
+    #expect(entry.previousParentGroup == Self.uuidB)
+    #expect(entry.times?.usageCount == 4)
+    #expect(entry.times?.creationTime == Timestamp(unixSeconds: 1_700_000_000))
+    #expect(entry.customData?.items.first?.lastModificationTime == Timestamp(unixSeconds: 1_700_000_000))
+    #expect(entry.attachments == [Attachment(name: "hello.txt", binaryIndex: 0)])
+    #expect(database.binaries[0]?.data == Array("hello world!\n".utf8))
+    #expect(entry.autoType?.associations.first?.keystrokeSequence == "{USERNAME}")
+    #expect(entry.history?.first?[field: "Password"]?.reveal() == "old")
+    #expect(entry.layout.unknownNodes.count == 1)
+    #expect(database.deletedObjects?.first?.uuid == Self.uuidA)
+    #expect(stream.position == "s3cr3t!".utf8.count + "old".utf8.count)
+  }
+
+  @Test func roundTripIsLossless() throws {
+    var readStream = CountingStream()
+    var random = SplitMix64(seed: 10)
+    let input = Self.document()
+    let database = try DatabaseXMLReader.read(
+      document: input, binaries: [.init(isProtected: false, data: [1])], stream: &readStream, random: &random,
+      gzip: NoGzipDecompressor())
+    var writeStream = CountingStream()
+    let output = DatabaseXMLWriter.write(database, version: .v4_1, stream: &writeStream)
+    #expect(output == input)
+    #expect(writeStream.position == readStream.position)
+    // The comparison is sensitive: an absent field differs from an empty one.
+    var changed = database
+    changed.root?.notesText = nil
+    var otherStream = CountingStream()
+    #expect(DatabaseXMLWriter.write(changed, version: .v4_1, stream: &otherStream) != input)
+  }
+
+  @Test func olderVersionsDropNewerFieldsAndUseISOTimes() throws {
+    var stream = CountingStream()
+    var random = SplitMix64(seed: 11)
+    var database = try DatabaseXMLReader.read(
+      document: Self.document(), binaries: [.init(isProtected: true, data: [1, 2, 3])], stream: &stream,
+      random: &random, gzip: NoGzipDecompressor())
+    database.meta.headerHash = [UInt8](repeating: 0xAB, count: 32)
+    var writeStream = CountingStream()
+    let output = DatabaseXMLWriter.write(database, version: .v3_1, stream: &writeStream)
+    var reread = CountingStream()
+    let back = try DatabaseXMLReader.read(
+      document: output, stream: &reread, random: &random, gzip: NoGzipDecompressor())
+    #expect(back.root?.entries.first?.qualityCheck == nil)
+    #expect(back.root?.entries.first?.customData == nil)
+    #expect(back.root?.tagsText == nil)
+    #expect(back.meta.customIcons?.first?.name == nil)
+    #expect(back.meta.headerHash == [UInt8](repeating: 0xAB, count: 32))
+    #expect(back.binaries[0] == BinaryPool.Binary(data: [1, 2, 3], isProtected: true))
+    #expect(back.root?.entries.first?[field: "Password"]?.reveal() == "s3cr3t!")
+    #expect(back.root?.entries.first?.times?.creationTime == Timestamp(unixSeconds: 1_700_000_000))
+    // KDBX 3.1 times are ISO 8601 text.
+    let meta = output.children.compactMap {
+      if case .element(let e) = $0, e.name == "Meta" { return e } else { return nil }
+    }
+    let changed = meta.first?.children.compactMap {
+      if case .element(let e) = $0, e.name == "DatabaseNameChanged" { return e } else { return nil }
+    }
+    #expect(changed?.first?.children == [.text("2023-11-14T22:13:20Z")])
+  }
+
+  @Test func malformedDocumentsThrow() {
+    var stream = CountingStream()
+    var random = SplitMix64(seed: 12)
+    func read(_ document: XMLElement) throws(KDBXError) -> Database {
+      try DatabaseXMLReader.read(document: document, stream: &stream, random: &random, gzip: NoGzipDecompressor())
+    }
+    #expect(throws: KDBXError.malformedDocument(path: "Root", reason: "root element is not KeePassFile")) {
+      try read(el("Root"))
+    }
+    #expect(throws: KDBXError.malformedValue(element: "UUID", reason: "not a base64 16-byte UUID")) {
+      try read(el("KeePassFile", nil, [], [el("Root", nil, [], [el("Group", nil, [], [el("UUID", "AAAA")])])]))
+    }
+    #expect(throws: KDBXError.malformedDocument(path: "Root", reason: "more than one root group")) {
+      try read(el("KeePassFile", nil, [], [el("Root", nil, [], [el("Group"), el("Group")])]))
+    }
+    // A dangling attachment reference (`Ref="3"` with no binary 3) no longer throws (issue #19 item 14): the
+    // attachment is kept as missing; Tests/KDBXEndToEndTests/HostileXMLTests.swift checks it.
+    #expect(throws: KDBXError.malformedDocument(path: "Entry/Binary", reason: "missing Key or Value")) {
+      let entry = el("Entry", nil, [], [el("Binary", nil, [], [el("Key", "a")])])
+      return try read(el("KeePassFile", nil, [], [el("Root", nil, [], [el("Group", nil, [], [entry])])]))
+    }
+    var deep = el("Group")
+    for _ in 0..<20 { deep = el("Group", nil, [], [deep]) }
+    let options = LoadOptions(maxXMLDepth: 10)
+    #expect(throws: KDBXError.self) {
+      try DatabaseXMLReader.read(
+        document: el("KeePassFile", nil, [], [el("Root", nil, [], [deep])]), stream: &stream, random: &random,
+        gzip: NoGzipDecompressor(), options: options)
+    }
+  }
+
+  @Test func protectedValueNeverPrints() {
+    var random = SplitMix64(seed: 13)
+    let value = ProtectedValue("hunter2", using: &random)
+    #expect(value.reveal() == "hunter2")
+    #expect("\(value)" == "<protected>")
+    #expect(String(reflecting: value) == "ProtectedValue(<protected>)")
+    var dumped = ""
+    dump(FieldValue.protected(value), to: &dumped)
+    #expect(!dumped.contains("hunter2"))
+    #expect(value.masked != Array("hunter2".utf8))
+    #expect(value == ProtectedValue("hunter2", using: &random))
+    #expect(value != ProtectedValue("hunter3", using: &random))
+  }
+
+  @Test func binaryPoolDeduplicates() {
+    var pool = BinaryPool()
+    #expect(pool.add([1, 2]) == 0)
+    #expect(pool.add([3]) == 1)
+    #expect(pool.add([1, 2], isProtected: true) == 0)
+    #expect(pool.count == 2)
+    #expect(pool[0]?.isProtected == true)
+    #expect(pool[5] == nil)
+  }
+}
