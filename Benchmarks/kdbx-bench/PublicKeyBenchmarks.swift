@@ -92,8 +92,23 @@ private func welch(_ a: [Double], _ b: [Double]) -> Double {
 /// `ct-p256-key` (the message is the fixed one in both classes, only the key differs), `ct-p256-message` (the key is
 /// the fixed one in both classes, only the message differs) and `ct-p256-keygen` (making the key from its 32 bytes:
 /// the scalar multiplication d·G, the field inversion of the affine conversion and the encoding, no nonce, no
-/// scalar inversion). The fixed key is SHA-256(`label`). Returns the exit status.
+/// scalar inversion). `ct-p256-decompress` is a control on public data: reading a compressed public key (a square
+/// root, x^((p+1)/4), by the same field arithmetic with one instruction sequence for every input) of the fixed key
+/// against random keys; a |t| above 4.5 there is a timing difference of the machine for the same instructions on
+/// other values, not a leak of the code. `ct-sha256` is another such control without P-256: SHA-256 of 4 KiB of
+/// zeros and a fixed or random 32-byte tail. The parts of signing alone (`P256TimingProbe`): `ct-p256-nonce`
+/// (RFC 6979's k from the key and the digest), `ct-p256-mul` (k·G from the generator table, projective),
+/// `ct-p256-field-inverse` (Fermat inversion mod p) and `ct-p256-scalar-inverse` (Fermat inversion mod n), on
+/// the fixed or a random 32-byte value. The fixed key is SHA-256(`label`). Returns the exit status.
 func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fixed key") -> Int32 {
+  let variants = [
+    "ct-p256", "ct-p256-key", "ct-p256-message", "ct-p256-keygen", "ct-p256-decompress", "ct-p256-nonce", "ct-p256-mul",
+    "ct-p256-field-inverse", "ct-p256-scalar-inverse", "ct-sha256", "ct-ed25519",
+  ]
+  guard variants.contains(which) else {
+    print("unknown check \(which); one of: \(variants.joined(separator: " "))")
+    return 1
+  }
   var random = BenchRandom(seed: 0xd0de)
   let clock = ContinuousClock()
   // Both classes are pools of 256 separately made keys (the fixed class: 256 copies of one key and message), made
@@ -108,9 +123,35 @@ func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fi
     let fixed = index % 2 == 0
     let seed = fixed || which == "ct-p256-message" ? fixedSeed : random.bytes(32)
     let message = fixed || which == "ct-p256-key" ? fixedMessage : random.bytes(32)
-    if which == "ct-ed25519" {
+    let input = [0x01] + seed.dropFirst()
+    if which == "ct-p256-nonce" {
+      sign.append { blackHole(P256TimingProbe.nonce(key: input, digest: message)) }
+    } else if which == "ct-p256-mul" {
+      sign.append { blackHole(P256TimingProbe.generatorMultiple(input)) }
+    } else if which == "ct-p256-field-inverse" {
+      sign.append { blackHole(P256TimingProbe.fieldInverse(input)) }
+    } else if which == "ct-p256-scalar-inverse" {
+      sign.append { blackHole(P256TimingProbe.scalarInverse(input)) }
+    } else if which == "ct-sha256" {
+      let block = [UInt8](repeating: 0, count: 4096) + (fixed ? fixedMessage : message)
+      sign.append { blackHole(SHA256.hash(block)) }
+    } else if which == "ct-ed25519" {
       guard let key = try? Ed25519.PrivateKey(rawRepresentation: seed) else { return 1 }
       sign.append { blackHole(key.signature(for: message)) }
+    } else if which == "ct-p256-decompress" {
+      // The random keys are drawn until their compressed form has the fixed key's prefix byte (02 or 03), which the
+      // decoder's `switch` compares: both classes then take the same branches.
+      guard let fixedKey = try? P256.Signing.PrivateKey(rawRepresentation: [0x01] + fixedSeed.dropFirst()) else {
+        return 1
+      }
+      let prefix = fixedKey.publicKey.sec1Representation(compressed: true)[0]
+      var encoded = fixedKey.publicKey.sec1Representation(compressed: true)
+      while !fixed {
+        guard let key = try? P256.Signing.PrivateKey(rawRepresentation: [0x01] + random.bytes(31)) else { return 1 }
+        encoded = key.publicKey.sec1Representation(compressed: true)
+        if encoded[0] == prefix { break }
+      }
+      sign.append { [encoded] in blackHole(try? P256.Signing.PublicKey(sec1Representation: encoded)) }
     } else if which == "ct-p256-keygen" {
       let bytes = [0x01] + seed.dropFirst()
       sign.append { blackHole(try? P256.Signing.PrivateKey(rawRepresentation: bytes)) }

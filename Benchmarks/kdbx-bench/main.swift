@@ -57,7 +57,7 @@ for argument in CommandLine.arguments.dropFirst() {
       argument == "--cache-key"
         ? cacheKey(vault: values[0], password: values[1], keyPath: values[2])
         : autoFill(vault: values[0], keyPath: values[1], host: values[2]))
-  case "ct-p256", "ct-p256-key", "ct-p256-message", "ct-p256-keygen", "ct-ed25519":
+  case _ where argument.hasPrefix("ct-"):
     // dudect-style constant-time check of signing (Welch's t-test, fixed vs random keys), optionally with the label
     // whose SHA-256 is the fixed key.
     let values = Array(CommandLine.arguments.drop { $0 != argument }.dropFirst().prefix(2))
@@ -73,7 +73,7 @@ for argument in CommandLine.arguments.dropFirst() {
     exit(secretFlowCheck(values[0], label: values[1], count: count))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [--cache-key VAULT PASSWORD KEYFILE] [--autofill VAULT KEYFILE HOST] [ct-p256|ct-p256-key|ct-p256-message|ct-p256-keygen|ct-ed25519 SAMPLES [LABEL]] [--secret-flow p256|ed25519 LABEL COUNT] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [--cache-key VAULT PASSWORD KEYFILE] [--autofill VAULT KEYFILE HOST] [ct-p256|ct-p256-key|ct-p256-message|ct-p256-keygen|ct-p256-decompress|ct-p256-nonce|ct-p256-mul|ct-p256-field-inverse|ct-p256-scalar-inverse|ct-sha256|ct-ed25519 SAMPLES [LABEL]] [--secret-flow p256|ed25519 LABEL COUNT] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())
