@@ -99,7 +99,9 @@ private func welch(_ a: [Double], _ b: [Double]) -> Double {
 /// zeros and a fixed or random 32-byte tail. The parts of signing alone (`P256TimingProbe`): `ct-p256-nonce`
 /// (RFC 6979's k from the key and the digest), `ct-p256-mul` (k·G from the generator table, projective),
 /// `ct-p256-field-inverse` (Fermat inversion mod p) and `ct-p256-scalar-inverse` (Fermat inversion mod n), on
-/// the fixed or a random 32-byte value. The fixed key is SHA-256(`label`). Returns the exit status.
+/// the fixed or a random 32-byte value. The fixed value is SHA-256(`label`), or the 32 bytes written after
+/// `hex:` (for the parts: `hex:` and 63 zeros and a 1 is the value 1, whose powers are all 1); keys take its last
+/// 31 bytes after a byte 1. Returns the exit status.
 func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fixed key") -> Int32 {
   let variants = [
     "ct-p256", "ct-p256-key", "ct-p256-message", "ct-p256-keygen", "ct-p256-decompress", "ct-p256-nonce", "ct-p256-mul",
@@ -116,14 +118,15 @@ func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fi
   // only the secret values differ.
   // The fixed key and message are themselves random-looking (a hash of a label), with a Hamming weight like the
   // random class's: a value like 0x4242... also draws less power, which can change the clock (Hertzbleed).
-  let fixedSeed = SHA256.hash(Array(label.utf8)).bytes
+  let fixedSeed = fixedValue(label)
   let fixedMessage = SHA256.hash(Array("dudect fixed message".utf8)).bytes
   var sign: [() -> Void] = []
   for index in 0..<512 {
     let fixed = index % 2 == 0
     let seed = fixed || which == "ct-p256-message" ? fixedSeed : random.bytes(32)
     let message = fixed || which == "ct-p256-key" ? fixedMessage : random.bytes(32)
-    let input = [0x01] + seed.dropFirst()
+    // The parts take any 32-byte value (so that `hex:` can give them, say, 1); keys have a first byte of 1.
+    let input = seed
     if which == "ct-p256-nonce" {
       sign.append { blackHole(P256TimingProbe.nonce(key: input, digest: message)) }
     } else if which == "ct-p256-mul" {
@@ -192,6 +195,27 @@ func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fi
   }
   print("max |t| = \(format(worst)) (dudect threshold 4.5); control (fixed vs fixed) max |t| = \(format(worstControl))")
   return 0
+}
+
+/// SHA-256(`label`), or the 32 bytes of hexadecimal after `hex:` (SHA-256 of the label when they are not 64 digits).
+private func fixedValue(_ label: String) -> [UInt8] {
+  let digits = Array(label.utf8.dropFirst(4))
+  guard label.hasPrefix("hex:"), digits.count == 64 else { return SHA256.hash(Array(label.utf8)).bytes }
+  func nibble(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+    default: return nil
+    }
+  }
+  var bytes: [UInt8] = []
+  for index in stride(from: 0, to: 64, by: 2) {
+    guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+      return SHA256.hash(Array(label.utf8)).bytes
+    }
+    bytes.append(high << 4 | low)
+  }
+  return bytes
 }
 
 /// Bytes equal to `bytes` that valgrind's memcheck takes for undefined: each byte is XORed twice with the same
