@@ -57,13 +57,23 @@ for argument in CommandLine.arguments.dropFirst() {
       argument == "--cache-key"
         ? cacheKey(vault: values[0], password: values[1], keyPath: values[2])
         : autoFill(vault: values[0], keyPath: values[1], host: values[2]))
-  case "ct-p256", "ct-ed25519":
-    // dudect-style constant-time check of signing (Welch's t-test, fixed vs random keys).
-    let value = CommandLine.arguments.drop { $0 != argument }.dropFirst().first.flatMap { Int($0) }
-    exit(constantTimeCheck(argument, samples: value ?? 100_000))
+  case _ where argument.hasPrefix("ct-"):
+    // dudect-style constant-time check of signing (Welch's t-test, fixed vs random keys), optionally with the label
+    // whose SHA-256 is the fixed key.
+    let values = Array(CommandLine.arguments.drop { $0 != argument }.dropFirst().prefix(2))
+    let samples = values.first.flatMap { Int($0) } ?? 100_000
+    exit(constantTimeCheck(argument, samples: samples, label: values.count > 1 ? values[1] : "dudect fixed key"))
+  case "--secret-flow":
+    // Signing with a key that valgrind's memcheck sees as undefined (PublicKeyBenchmarks.swift).
+    let values = Array(CommandLine.arguments.drop { $0 != argument }.dropFirst().prefix(3))
+    guard values.count == 3, let count = Int(values[2]) else {
+      print("usage: kdbx-bench --secret-flow p256|ed25519 LABEL COUNT")
+      exit(1)
+    }
+    exit(secretFlowCheck(values[0], label: values[1], count: count))
   case "--help", "-h":
     print(
-      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [--cache-key VAULT PASSWORD KEYFILE] [--autofill VAULT KEYFILE HOST] [ct-p256|ct-ed25519 SAMPLES] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
+      "usage: kdbx-bench [--list] [--json] [--write-document] [--write-large-document] [--derive d|id MiB T P] [--emit-signatures N] [--cache-key VAULT PASSWORD KEYFILE] [--autofill VAULT KEYFILE HOST] [ct-p256|ct-p256-key|ct-p256-message|ct-p256-keygen|ct-p256-decompress|ct-p256-nonce|ct-p256-mul|ct-p256-field-inverse|ct-p256-scalar-inverse|ct-sha256|ct-ed25519 SAMPLES [LABEL]] [--secret-flow p256|ed25519 LABEL COUNT] [FILTER...]  (a FILTER is a case-insensitive substring of a name)"
     )
     exit(0)
   default: filters.append(argument.lowercased())

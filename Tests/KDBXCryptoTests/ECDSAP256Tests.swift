@@ -17,6 +17,24 @@ struct ECDSAP256Tests {
     #expect(key.publicKey.isValidSignature(signature, for: record.bytes("msg")))
   }
 
+  @Test("the timing probes compute the parts of signing", arguments: Vectors.records("ecdsa-p256/rfc6979-a25.vec"))
+  func timingProbes(_ record: VectorRecord) {
+    // kdbx-bench's ct-p256-nonce etc. time these: they must be the computations they are named after.
+    #expect(
+      P256TimingProbe.nonce(key: record.bytes("d"), digest: SHA256.hash(record.bytes("msg")).bytes) == record.bytes("k")
+    )
+    let one = [UInt8](repeating: 0, count: 31) + [1]
+    #expect(P256TimingProbe.fieldInverse(one) == one)
+    #expect(P256TimingProbe.scalarInverse(one) == one)
+    // -1 is its own inverse: p - 1 and n - 1.
+    let pMinus1 =
+      [UInt8](repeating: 0xff, count: 4) + [0, 0, 0, 1] + [UInt8](repeating: 0, count: 12)
+      + [UInt8](repeating: 0xff, count: 11) + [0xfe]
+    #expect(P256TimingProbe.fieldInverse(pMinus1) == pMinus1)
+    #expect(P256TimingProbe.generatorMultiple([UInt8](repeating: 0, count: 32)) == [UInt8](repeating: 0, count: 32))
+    #expect(P256TimingProbe.nonce(key: [1], digest: one).isEmpty)
+  }
+
   @Test("edge cases (r, s out of range, high s, bad keys)", arguments: Vectors.records("ecdsa-p256/edge-cases.vec"))
   func edgeCases(_ record: VectorRecord) {
     let valid = record.int("valid") == 1
