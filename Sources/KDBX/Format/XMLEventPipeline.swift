@@ -182,6 +182,8 @@ package struct XMLEventPipelineSettings: Sendable {
         ring.isCancelled ? false : ring.batches.count < ringLength ? true : nil
       }
       if let now { return now }
+      // SAFETY: the continuation is resumed exactly once: here when the ring answers at once, or else by whoever
+      // takes it out of `ring.parked` under the ring's lock and sets it to nil (takeQueued or finish), never both.
       return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
         let now = ring.withLock { ring -> Bool? in
           if ring.isCancelled { return false }
