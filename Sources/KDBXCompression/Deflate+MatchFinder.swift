@@ -296,7 +296,7 @@ extension DeflateEncoder {
     let nice = level.niceLength
     let depth = level.chainLength
     let lazyCutoff = min(nice, level.lazyLength)
-    // SAFETY (for every symbol and observation store below): symbolCount stays at most
+    // SAFETY: (for every symbol and observation store below) symbolCount stays at most
     // maxBlockSymbols + 1 (literals are only added below maxBlockSymbols, and one match after them)
     // and at most the bytes of the piece, below the symbols capacity; observation indices are below 20.
     @inline(__always) func literal(_ at: Int) {

@@ -83,7 +83,7 @@ extension InflateState {
     let inLimit = inEnd &- Self.fastInputMargin
     let outLimit = outEnd &- Self.fastOutputMargin
     if let inp, inPos <= inLimit && outPos <= outLimit {
-      // SAFETY (pointers): 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
+      // SAFETY: (pointers) 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
       // these point into the buffers.
       var ip = inp + inPos
       let ipLimit = inp + inLimit
@@ -94,7 +94,7 @@ extension InflateState {
         inPos = inp.distance(to: ip)
         outPos = out.distance(to: op)
       }
-      // SAFETY (every refill): ip + 8 <= inEnd, as the margin (32) is checked before each iteration
+      // SAFETY: (every refill) ip + 8 <= inEnd, as the margin (32) is checked before each iteration
       // and an iteration refills once, advancing at most 7 bytes.
       @inline(__always) func refill() {
         bitBuffer |= UInt64(littleEndian: ip.loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: bitCount)
@@ -107,14 +107,14 @@ extension InflateState {
         bitCount &-= Int(entry & 0xFF)
       }
       refill()
-      // SAFETY (every table read): entries index the tables by at most `primaryBits` bits; subtable
+      // SAFETY: (every table read) entries index the tables by at most `primaryBits` bits; subtable
       // pointers were checked against the table size when it was built.
       var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
       repeat {
         // Literals first, with one test each: up to four from the primary table on one refill (4 x 11
         // bits consumed leave at least 12 of the 56 for the next lookup).
         if entry & HuffmanEntry.literal != 0 {
-          // SAFETY (literal stores): op + 4 <= op + fastOutputMargin <= outEnd.
+          // SAFETY: (literal stores) op + 4 <= op + fastOutputMargin <= outEnd.
           consume(entry)
           op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]

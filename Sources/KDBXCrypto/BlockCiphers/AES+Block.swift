@@ -72,7 +72,7 @@ struct AESKernel {
   let words: UnsafePointer<UInt32>
   let bytes: UnsafePointer<UInt8>
 
-  // SAFETY (all lookups below): indices are a byte (0...255) plus a table offset that is a
+  // SAFETY: (all lookups below) indices are a byte (0...255) plus a table offset that is a
   // multiple of 256 below 2048 for `words` (8 tables) or below 512 for `bytes` (S, Si); `keys`
   // is read at 4 * round + column with round <= 14, inside the 60-word schedule.
 

@@ -155,7 +155,7 @@ struct AESKDFPairKernel {
   let entries: UnsafePointer<UInt64>
   let sbox: UnsafePointer<UInt8>
 
-  // SAFETY (all lookups below): table indices are a byte (0...255) plus a multiple of 256 below 2048; key indices
+  // SAFETY: (all lookups below) table indices are a byte (0...255) plus a multiple of 256 below 2048; key indices
   // are 2048 + 4 * round + column with round <= 14 and column <= 3, below 2108; S-box indices are bytes.
 
   /// Both halves' Te[table] entries for the bytes at `shift` (first block) and `shift + 32` (second block).

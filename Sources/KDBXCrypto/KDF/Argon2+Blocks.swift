@@ -23,7 +23,7 @@ let argon2RegistersPerBlock = 64
 /// One Argon2 run over a block memory: m' blocks of 1 KiB, lane after lane.
 ///
 /// `@unchecked Sendable`, so that segments of different lanes can be filled by concurrent tasks.
-/// SAFETY (RFC 9106 §3.4 sync points): within one slice, the segment of lane l writes only blocks
+/// SAFETY: (RFC 9106 §3.4 sync points) within one slice, the segment of lane l writes only blocks
 /// `l * laneLength + slice * segmentLength ..< + segmentLength`, so concurrent segments of the same slice
 /// write disjoint blocks. A segment reads (a) its own lane's blocks, and (b) other lanes' blocks only in
 /// segments of *other* slices (`Argon2Geometry.referenceColumn` never yields a column of the current slice
