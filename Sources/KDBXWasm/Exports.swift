@@ -64,7 +64,8 @@ public func kdbxHeapPeak() -> Int32 { Int32(clamping: WasmHeap.peakInUse) }
 /// A wrong password or key file gives ``WasmStatus/wrongKey``, a damaged file ``WasmStatus/damaged``.
 // SAFETY: the three input ranges are read only through WasmArguments.bytes, which checks each length is not
 // negative and the pointer is not nil before copying; a range outside linear memory makes the engine trap, never
-// read other memory. `handleOut` is checked for nil; a wasm store needs no alignment, so any host address works.
+// read other memory. `handleOut` is checked for nil; the glue passes a kdbx_alloc block (16-aligned), and a
+// misaligned address would still be stored correctly (wasm stores do not trap on alignment).
 @_expose(wasm, "kdbx_open")
 @_cdecl("kdbx_open")
 public func kdbxOpen(
