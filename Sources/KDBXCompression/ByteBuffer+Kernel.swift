@@ -8,6 +8,9 @@ extension Array where Element == UInt8 {
   mutating func grow(toCount count: Int) {
     if count <= self.count { return }
     let old = self
+    // SAFETY: the old bytes are copied to the front (old.count < count); the tail is counted as initialised
+    // without being written, which for UInt8 (trivial) only leaves its values unspecified: the kernels write each
+    // byte before reading it, and the callers trim to what was written.
     self = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
       // SAFETY: old.count < count == buffer.count.
       old.withUnsafeBytes { source in

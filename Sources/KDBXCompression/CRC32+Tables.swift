@@ -20,6 +20,8 @@ let crc32Tables: [UInt32] = {
 }()
 
 extension CRC32 {
+  // SAFETY: `bytes` is lent for the call and read below its count (the braid covers whole 40-byte strides of
+  // `count`, the tail byte by byte); the table is the immutable 40 * 256-entry global, read inside its closure.
   static func update(_ initial: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
     guard let base = bytes.baseAddress else { return initial }
     let count = bytes.count

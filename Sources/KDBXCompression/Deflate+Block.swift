@@ -17,6 +17,9 @@ extension DeflateBlockCoder {
     var bitBufferIn = writer.bitBuffer
     var bitCountIn = writer.bitCount
     let distanceSymbol = self.distanceSymbol
+    // SAFETY: each buffer is an array's own storage (the writer's bytes moved into a local, so no overlap with
+    // `writer`), used inside these closures only; the writes stay below `capacity` by the slack the caller reserved
+    // (noted inside), and table reads are bounded as noted there.
     bytes.withUnsafeMutableBytes { outBuffer in
       symbols.withUnsafeBufferPointer { symbolBuffer in
         encodeTable.withUnsafeBufferPointer { tableBuffer in

@@ -5,6 +5,9 @@
 // A kernel never returns with a match pending, so a block always ends on a symbol boundary.
 
 /// Raw pointers to the encoder's buffers for one kernel call.
+// SAFETY: built only by withContext, whose closures lend each array's storage for the body's call; the
+// context is not stored and dies with the body. Sizes: head 2^hashBits, head3 2^hash3Bits, chain windowSize
+// (32 KiB), symbols min(maxBlockSymbols, input) + 4, observations 20; `bytes` is the whole input.
 struct MatchFinderContext {
   let bytes: UnsafeRawPointer
   /// The latest position (relative to `segmentStart`) of each 4-byte hash.
@@ -14,6 +17,8 @@ struct MatchFinderContext {
   /// Distance from each window position back to the previous position with the same 4-byte hash
   /// (16-bit distances to halve the cache footprint); 0xFFFF ends the chain.
   let chain: UnsafeMutablePointer<UInt16>
+  // SAFETY: see the note on the struct: lent for one kernel call; symbols and observations are bounded by
+  // the kernels' block-full test and the 20-entry layout.
   let symbols: UnsafeMutablePointer<UInt32>
   let observations: UnsafeMutablePointer<UInt32>
   let segmentStart: Int
@@ -142,6 +147,8 @@ extension DeflateEncoder {
     self.symbols = []
     self.observations = []
     let segmentStart = self.segmentStart
+    // SAFETY: the tables are moved into locals first, so the closures' mutable access to them does not
+    // overlap `self` (and the bodies never touch self); every buffer outlives the body, which keeps no pointer.
     input.withUnsafeBytes { bytes in
       head.withUnsafeMutableBufferPointer { head in
         head3.withUnsafeMutableBufferPointer { head3 in
@@ -175,6 +182,7 @@ extension DeflateEncoder {
   /// 0.5. Otherwise the round is merged into the block's counts. (The threshold was tuned on the
   /// benchmark document: 0.5 beats both 0.31 and no splitting at levels 1 and 6.)
   @inline(__always)
+  // SAFETY: `observations` is the context's 20-entry table; indices below are index and 10 + index, < 20.
   static func shouldEndBlock(_ observations: UnsafeMutablePointer<UInt32>, blockCount: Int, roundCount: Int) -> Bool {
     if blockCount >= minBlockObservations {
       var delta = 0
@@ -296,7 +304,7 @@ extension DeflateEncoder {
     let nice = level.niceLength
     let depth = level.chainLength
     let lazyCutoff = min(nice, level.lazyLength)
-    // SAFETY (for every symbol and observation store below): symbolCount stays at most
+    // SAFETY: (for every symbol and observation store below) symbolCount stays at most
     // maxBlockSymbols + 1 (literals are only added below maxBlockSymbols, and one match after them)
     // and at most the bytes of the piece, below the symbols capacity; observation indices are below 20.
     @inline(__always) func literal(_ at: Int) {

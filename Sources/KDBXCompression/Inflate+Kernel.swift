@@ -23,6 +23,10 @@ extension InflateState {
     var registers = InflateRegisters(
       inPos: inputPosition, bitBuffer: bitBuffer, bitCount: bitCount, outPos: outputPosition)
     let outStart = outputStart
+    // SAFETY: the three buffers are the arrays' own storage, used by the kernel inside these closures only; the
+    // table's size is checked (decodeTablesSize) before `lit` is used, and the kernel stays within inBuffer.count
+    // and outBuffer.count (the notes in decodeKernel), with inputPosition <= input.count and outputStart <=
+    // outputPosition <= output.count kept by the decoder between calls.
     let status: InflateKernelStatus = input.withUnsafeBufferPointer { inBuffer in
       output.withUnsafeMutableBufferPointer { outBuffer in
         tables.withUnsafeBufferPointer { tableBuffer in
@@ -51,6 +55,8 @@ extension InflateState {
 
   /// The kernel proper. The decoder registers live in locals here (not in captured variables) so
   /// that the optimizer keeps them in machine registers.
+  // SAFETY: the caller lends inBuffer (inEnd bytes), `out` with outEnd writable bytes and `lit` (the whole
+  // decode table) for this call only; every pointer step below is bounded as its note says.
   static func decodeKernel(
     _ inBuffer: UnsafeBufferPointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ outEnd: Int,
     _ lit: UnsafePointer<UInt32>, outStart: Int, registers: inout InflateRegisters
@@ -69,6 +75,7 @@ extension InflateState {
       registers.bitCount = bitCount
       registers.outPos = outPos
     }
+    // SAFETY: nil only for an empty input, and then the fast loop (if let inp) is skipped.
     let inp = UnsafeRawPointer(inBuffer.baseAddress)
     let inEnd = inBuffer.count
     let litMask: UInt64 = (1 << UInt64(HuffmanEntry.literalLengthPrimaryBits)) - 1
@@ -83,7 +90,7 @@ extension InflateState {
     let inLimit = inEnd &- Self.fastInputMargin
     let outLimit = outEnd &- Self.fastOutputMargin
     if let inp, inPos <= inLimit && outPos <= outLimit {
-      // SAFETY (pointers): 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
+      // SAFETY: (pointers) 0 <= inPos <= inLimit < inEnd and 0 <= outPos <= outLimit < outEnd, so
       // these point into the buffers.
       var ip = inp + inPos
       let ipLimit = inp + inLimit
@@ -94,7 +101,7 @@ extension InflateState {
         inPos = inp.distance(to: ip)
         outPos = out.distance(to: op)
       }
-      // SAFETY (every refill): ip + 8 <= inEnd, as the margin (32) is checked before each iteration
+      // SAFETY: (every refill) ip + 8 <= inEnd, as the margin (32) is checked before each iteration
       // and an iteration refills once, advancing at most 7 bytes.
       @inline(__always) func refill() {
         bitBuffer |= UInt64(littleEndian: ip.loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: bitCount)
@@ -107,14 +114,14 @@ extension InflateState {
         bitCount &-= Int(entry & 0xFF)
       }
       refill()
-      // SAFETY (every table read): entries index the tables by at most `primaryBits` bits; subtable
+      // SAFETY: (every table read) entries index the tables by at most `primaryBits` bits; subtable
       // pointers were checked against the table size when it was built.
       var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
       repeat {
         // Literals first, with one test each: up to four from the primary table on one refill (4 x 11
         // bits consumed leave at least 12 of the 56 for the next lookup).
         if entry & HuffmanEntry.literal != 0 {
-          // SAFETY (literal stores): op + 4 <= op + fastOutputMargin <= outEnd.
+          // SAFETY: (literal stores) op + 4 <= op + fastOutputMargin <= outEnd.
           consume(entry)
           op.pointee = UInt8(truncatingIfNeeded: entry >> 16)
           entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
@@ -299,6 +306,9 @@ extension InflateState {
   /// Copies a match of `length` bytes from `distance` bytes before `destination`, in 16- or 8-byte
   /// words where the distance allows. It may write up to 31 bytes past `destination + length`.
   @inline(__always)
+  // SAFETY: only the fast loop calls this, with op <= opLimit = outEnd - 300 (so target + max(length, 32) +
+  // 16 <= outEnd for length <= 258) and distance <= op - opStart checked before the call. Overlapping copies read
+  // only bytes already final: a word at index - distance ends at or before index (distance >= word size).
   static func copyMatch(_ target: UnsafeMutablePointer<UInt8>, distance: Int, length: Int) {
     // SAFETY: the caller guarantees target + max(length, 32) + 16 <= the buffer's end and that
     // target - distance is within the buffer.
@@ -346,6 +356,7 @@ extension InflateState {
   ) {
     precondition(inputOffset + count <= input.count && outputOffset + count <= output.count)
     if count == 0 { return }
+    // SAFETY: both arrays' own storage, inside the closures; ranges checked by the precondition above.
     input.withUnsafeBytes { source in
       output.withUnsafeMutableBytes { destination in
         // SAFETY: both ranges were checked against the buffer sizes above.

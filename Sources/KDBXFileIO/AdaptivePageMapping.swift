@@ -85,6 +85,8 @@ package final class AdaptivePageMapping: Sendable {
   package init?(byteCount: Int, policy: Policy = .adaptive) {
     let thp = MappedMemory.transparentHugePagesEnabled
     let advisesHugePages = thp && policy != .smallPages
+    // SAFETY: the mapping is kept as an address and a count (no pointer stored); this object owns it until
+    // unmap(), which the owner calls once after the last use of `memory`.
     guard let memory = MappedMemory.map(byteCount: byteCount, hugePages: advisesHugePages),
       let start = memory.baseAddress
     else { return nil }
@@ -104,6 +106,7 @@ package final class AdaptivePageMapping: Sendable {
   package let policy: Policy
 
   /// The memory, for `Argon2.deriveKey(password:salt:parameters:memory:...)`.
+  // SAFETY: rebuilds the exact mapping made in init (address, byteCount), valid until unmap().
   package var memory: UnsafeMutableRawBufferPointer {
     UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: address), count: byteCount)
   }
@@ -129,6 +132,9 @@ package final class AdaptivePageMapping: Sendable {
   /// chosen so far: the `Argon2.MemoryPrefault` hook. Returns `false` when the kernel refused the memory (see
   /// ``MappedMemory/populate(_:)``): the caller must then not write to `part`.
   @discardableResult
+  // SAFETY: `part` is a range of a live mapping (Argon2 passes parts of the memory it was given). Only madvise
+  // is applied to it (populate/no-huge-page advice), which never changes contents; a part of another mapping (a
+  // provider shared by two derivations) gets the same harmless advice on its own, still mapped, range.
   package func populate(_ part: UnsafeMutableRawBufferPointer) -> Bool {
     guard let base = part.baseAddress, part.count > 0 else { return true }
     var start = Int(bitPattern: base)
@@ -304,6 +310,8 @@ extension StandardPrimitives.BlockMemoryProvider {
           defer { value = nil }
           return value
         }
+        // SAFETY: each memory is unmapped exactly once: by its own mapping object when it is the current one (same
+        // base address), else directly; `release` receives what `allocate` returned, after the derivation's last use.
         if let mapping, mapping.memory.baseAddress == memory.baseAddress {
           mapping.unmap()
         } else {

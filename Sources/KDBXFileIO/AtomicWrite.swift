@@ -153,6 +153,8 @@ extension FileIO {
   static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileIOError) {
     var offset = 0
     while offset < bytes.count {
+      // SAFETY: `write` reads at most `$0.count` bytes of the slice's own storage (offset < bytes.count, so the
+      // slice is valid), inside the closure; it never writes to them.
       let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       if written < 0 {
         if errno == EINTR { continue }

@@ -192,6 +192,8 @@ public struct AvailableMemory: Sendable, Equatable, CustomStringConvertible {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
     while bytes.count < 64 << 10 {
+      // SAFETY: `read` writes at most `$0.count` (4096) bytes into the buffer's own storage, inside the closure;
+      // only the first `count` it reports are appended.
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }

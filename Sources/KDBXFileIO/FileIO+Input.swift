@@ -42,6 +42,8 @@ extension FileIO {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
+      // SAFETY: `read` writes at most `$0.count` bytes into the chunk's own storage, inside the closure; only the
+      // first `count` it reports are appended.
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }

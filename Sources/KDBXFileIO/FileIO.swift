@@ -68,6 +68,8 @@ public enum FileIO {
     var bytes = [UInt8](repeating: 0, count: size)
     var offset = 0
     while offset < size {
+      // SAFETY: offset < size == bytes.count, so the slice is valid; `pread` writes at most `$0.count` (size -
+      // offset) bytes into it, inside the closure.
       let count = bytes[offset...].withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
       if count < 0 {
         if errno == EINTR { continue }

@@ -118,10 +118,13 @@ extension FileIO {
     -> (digest: [UInt8], byteCount: Int)
   {
     var hash = SHA256()
+    // SAFETY: the hasher reads the array's own bytes inside the closure only.
     prefix.withUnsafeBytes { hash.update($0) }
     var total = prefix.count
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
+      // SAFETY: `read` writes at most `$0.count` bytes into the buffer's own storage, inside the closure; the hash
+      // below reads only the first `count` (0 < count <= buffer.count: read never reports more than asked).
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }

@@ -19,6 +19,8 @@ package enum MappedMemory {
   /// With `hugePages`, the range is advised `MADV_HUGEPAGE`, so that where transparent huge pages are enabled
   /// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `always` or `madvise`) the first touch of each 2 MiB
   /// faults it in at once instead of 512 faults of 4 KiB: a large part of a first Argon2 pass over fresh memory.
+  // SAFETY: the buffer is exactly the fresh private mapping (byteCount > 0 bytes, page-aligned, zero-filled by
+  // the kernel, MAP_FAILED checked); the caller owns it until it passes the same buffer to unmap once.
   package static func map(byteCount: Int, hugePages: Bool) -> UnsafeMutableRawBufferPointer? {
     guard byteCount > 0 else { return nil }
     guard let address = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
@@ -44,6 +46,9 @@ package enum MappedMemory {
   /// not supply): writing to those pages would then get the process killed, so the caller must not. Any other
   /// failure (an older kernel, an interrupted call) returns `true`.
   @discardableResult
+  // SAFETY: `memory` is part of a mapping from map(byteCount:hugePages:), which consists of whole pages, so the
+  // range [start, end) (start rounded up inside it, end > start checked) and the page holding `end` are mapped;
+  // MADV_POPULATE_WRITE changes no contents and no pointer is kept.
   package static func populate(_ memory: UnsafeMutableRawBufferPointer) -> Bool {
     guard let address = memory.baseAddress, memory.count > 0 else { return true }
     let page = 4096
@@ -60,6 +65,8 @@ package enum MappedMemory {
   static func refusesMemory(_ code: Int32) -> Bool { PageAdvice.refusesMemory(code) }
 
   /// Unmaps memory returned by ``map(byteCount:hugePages:)``.
+  // SAFETY: the caller passes the whole buffer map returned, once, after its last use (munmap of that exact
+  // range; nothing else in the process shares an anonymous private mapping).
   package static func unmap(_ memory: UnsafeMutableRawBufferPointer) {
     guard let address = memory.baseAddress else { return }
     munmap(address, memory.count)

@@ -185,6 +185,8 @@ public struct FileLockHolder: Equatable, Sendable, CustomStringConvertible {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 14)
     while bytes.count < 1 << 22 {
+      // SAFETY: `read` writes at most `$0.count` bytes into the buffer's own storage, inside the closure; only the
+      // first `count` it reports are appended.
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }

@@ -10,6 +10,8 @@ import KDBXCrypto
 // and the library's errors come back as a status and a message.
 
 /// Memory for the host to write an argument into; 0 when the module's memory cap is reached.
+// SAFETY: the pointer is a block of at least `count` bytes from WasmHeap (16-byte aligned), or nil; the host
+// owns it until kdbx_free. A negative count is refused before the Int conversion.
 @_expose(wasm, "kdbx_alloc")
 @_cdecl("kdbx_alloc")
 public func kdbxAlloc(_ count: Int32) -> UnsafeMutableRawPointer? {
@@ -18,10 +20,14 @@ public func kdbxAlloc(_ count: Int32) -> UnsafeMutableRawPointer? {
 }
 
 /// Gives back memory from `kdbx_alloc` (zeroed: it may have held a password).
+// SAFETY: WasmHeap.release checks the pointer is inside the heap and carries one of its header tags before
+// touching it; a pointer the heap did not hand out (or nil) is left alone.
 @_expose(wasm, "kdbx_free")
 @_cdecl("kdbx_free")
 public func kdbxFree(_ pointer: UnsafeMutableRawPointer?) { wasmFree(pointer) }
 
+// SAFETY: the result buffer stays allocated, with `kdbx_result_length` bytes, until the next call or
+// kdbx_result_clear; the host only reads it, on the module's one thread.
 @_expose(wasm, "kdbx_result_pointer")
 @_cdecl("kdbx_result_pointer")
 public func kdbxResultPointer() -> UnsafeMutableRawPointer? { WasmResult.pointer }
@@ -56,6 +62,10 @@ public func kdbxHeapPeak() -> Int32 { Int32(clamping: WasmHeap.peakInUse) }
 /// is a password); bit 1, the JSON holds protected values in clear. On success `*handleOut` is the vault's handle
 /// and the result is the vault as `kdbx export --format json` writes it (protected values `null` without bit 1).
 /// A wrong password or key file gives ``WasmStatus/wrongKey``, a damaged file ``WasmStatus/damaged``.
+// SAFETY: the three input ranges are read only through WasmArguments.bytes, which checks each length is not
+// negative and the pointer is not nil before copying; a range outside linear memory makes the engine trap, never
+// read other memory. `handleOut` is checked for nil; the glue passes a kdbx_alloc block (16-aligned), and a
+// misaligned address would still be stored correctly (wasm stores do not trap on alignment).
 @_expose(wasm, "kdbx_open")
 @_cdecl("kdbx_open")
 public func kdbxOpen(
@@ -90,6 +100,8 @@ public func kdbxExportJSON(_ handle: Int32, _ flags: Int32) -> Int32 {
 }
 
 /// One field of an entry in clear (for "show" and "copy" of a protected value): the result is its UTF-8 text.
+// SAFETY: the host's ranges are read only through WasmArguments (length not negative, pointer not nil,
+// copied before use); nothing keeps a host pointer after the call.
 @_expose(wasm, "kdbx_entry_field")
 @_cdecl("kdbx_entry_field")
 public func kdbxEntryField(
@@ -110,6 +122,8 @@ public func kdbxEntryField(
 
 /// The entry's current one-time password (TOTP or HOTP as KeePassXC and KeePass store them), at the host's clock:
 /// `{"code", "period", "remaining"}` (`period` and `remaining` are `null` for HOTP).
+// SAFETY: the host's ranges are read only through WasmArguments (length not negative, pointer not nil,
+// copied before use); nothing keeps a host pointer after the call.
 @_expose(wasm, "kdbx_totp")
 @_cdecl("kdbx_totp")
 public func kdbxTOTP(_ handle: Int32, _ uuid: UnsafeRawPointer?, _ uuidLength: Int32) -> Int32 {
@@ -125,6 +139,8 @@ public func kdbxTOTP(_ handle: Int32, _ uuid: UnsafeRawPointer?, _ uuidLength: I
 
 /// Changes fields of an entry (`name NUL value NUL ...`); the previous version goes to its history, as KeePass
 /// does. `Password` and fields that were protected stay protected. The result is the vault's JSON.
+// SAFETY: the host's ranges are read only through WasmArguments (length not negative, pointer not nil,
+// copied before use); nothing keeps a host pointer after the call.
 @_expose(wasm, "kdbx_edit_entry")
 @_cdecl("kdbx_edit_entry")
 public func kdbxEditEntry(
@@ -141,6 +157,8 @@ public func kdbxEditEntry(
 
 /// Adds an entry with the given fields to a group (an empty UUID: the root group); the result is the new entry's
 /// UUID.
+// SAFETY: the host's ranges are read only through WasmArguments (length not negative, pointer not nil,
+// copied before use); nothing keeps a host pointer after the call.
 @_expose(wasm, "kdbx_add_entry")
 @_cdecl("kdbx_add_entry")
 public func kdbxAddEntry(

@@ -10,6 +10,8 @@ enum Host {
   /// Grows the linear memory by `pages` 64 KiB pages: the previous size in pages, or -1 when refused.
   static func growMemory(pages: Int32) -> Int32 { hostMemoryGrow(pages) }
 
+  // SAFETY: the callers pass `count` writable bytes at `pointer` (arc4random_buf's contract); the host writes
+  // exactly min(count, Int32.max) bytes there through its view of linear memory and keeps no reference.
   /// Fills `count` bytes at `pointer` from the host's cryptographically secure generator.
   static func fillRandom(_ pointer: UnsafeMutableRawPointer, _ count: Int) {
     // crypto.getRandomValues takes at most 65536 bytes a call: the host splits larger requests.
@@ -31,6 +33,8 @@ func hostMemoryPages() -> Int32
 @_extern(c)
 func hostMemoryGrow(_ pages: Int32) -> Int32
 
+// SAFETY: the host writes `count` bytes at `pointer` and nothing else (Web/kdbx-wasm.mjs fills a Uint8Array
+// view of exactly that range).
 @_extern(wasm, module: "env", name: "random_fill")
 @_extern(c)
 func hostRandomFill(_ pointer: UnsafeMutableRawPointer, _ count: Int32)
@@ -45,6 +49,8 @@ func hostProgress(_ fraction: Double) -> Int32
 
 /// The source of `SystemRandomNumberGenerator` in Embedded Swift, which the library uses for seeds, IVs, salts and
 /// the pads of protected values: the host's `crypto.getRandomValues`.
+// SAFETY: the Swift runtime passes a buffer of `count` writable bytes (the C contract); nil or an empty
+// count returns before any write.
 @_cdecl("arc4random_buf")
 func wasmArc4randomBuf(_ pointer: UnsafeMutableRawPointer?, _ count: Int) {
   guard let pointer, count > 0 else { return }

@@ -3,6 +3,7 @@
 // with an overflow check). `memcpy`, `memmove` and `memset` are not needed: the target's bulk-memory instructions
 // do them.
 
+// SAFETY: see the note in the body: reads `count` bytes of each range, nothing else.
 /// `memcmp`: the sign of the first differing byte, 0 when the ranges are equal.
 @_cdecl("memcmp")
 func wasmMemcmp(_ lhs: UnsafeRawPointer?, _ rhs: UnsafeRawPointer?, _ count: Int) -> Int32 {
@@ -19,6 +20,8 @@ func wasmMemcmp(_ lhs: UnsafeRawPointer?, _ rhs: UnsafeRawPointer?, _ count: Int
 /// `__multi3`: the low 128 bits of the product of two 128-bit integers. On wasm32 the result is returned through a
 /// pointer and each operand is passed as two 64-bit halves (low first). Built from 32-bit multiplications only, so
 /// that it cannot call itself.
+// SAFETY: compiler-rt's contract: `result` points to the caller's two UInt64 slots (16 bytes, 8-aligned)
+// for the low and high halves; nil is refused.
 @_cdecl("__multi3")
 func wasmMulti3(
   _ result: UnsafeMutablePointer<UInt64>?, _ aLow: UInt64, _ aHigh: UInt64, _ bLow: UInt64, _ bHigh: UInt64

@@ -29,6 +29,9 @@ enum WasmHeap {
   static let alignedTag: UInt32 = 0x5357_4141  // "SWAA"
   static let freeTag: UInt32 = 0x5357_4146  // "SWAF"
 
+  // SAFETY: nonisolated(unsafe) because the module is single-threaded: no shared memory and no threads in the
+  // wasm build, so the allocator's state is only ever touched by the one thread running the instance, and none of
+  // these functions re-enters another while it updates them (they call no Swift that allocates).
   /// The most linear memory the module may own (default 1 GiB; the page can lower it before the first call).
   nonisolated(unsafe) static var capBytes: UInt = 1 << 30
   nonisolated(unsafe) static var start: UInt = 0
@@ -296,11 +299,14 @@ enum WasmHeap {
 
 // MARK: The C allocation functions Embedded Swift links against (posix_memalign and free)
 
+// SAFETY: allocate returns 0 (-> nil) or the payload address of a block of at least `size` bytes inside
+// [start, end); negative sizes are refused before the UInt conversion.
 func wasmMalloc(_ size: Int) -> UnsafeMutableRawPointer? {
   guard size >= 0 else { return nil }
   return UnsafeMutableRawPointer(bitPattern: WasmHeap.allocate(UInt(size)))
 }
 
+// SAFETY: the product is overflow-checked and both factors not negative before wasmMalloc sizes the block.
 func wasmCalloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
   // Freed blocks are zeroed and fresh memory is zero, so the block is already zero.
   let (total, overflow) = count.multipliedReportingOverflow(by: size)
@@ -311,11 +317,16 @@ func wasmCalloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
 /// `free`. Named `__wrap_free` because Swift reserves the name `free` for its runtime's own declaration; the link
 /// (`wasm-ld --wrap=free`, in Web/build.sh) sends the runtime's calls to `free` here.
 @_cdecl("__wrap_free")
+// SAFETY: release range-checks the address against [start + headerSize, end) and its header tag before
+// writing anything, so a foreign pointer is ignored.
 func wasmFree(_ pointer: UnsafeMutableRawPointer?) {
   guard let pointer else { return }
   WasmHeap.release(UInt(bitPattern: pointer))
 }
 
+// SAFETY: `pointer` is one this heap handed out (only the Swift runtime calls this); a block with no small
+// or large tag gives capacity 0 and nil. The copy reads the old payload (capacity - headerSize bytes) and writes
+// into `moved`, which holds more than that (size > old payload), before the old block is freed.
 func wasmRealloc(_ pointer: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
   guard let pointer else { return wasmMalloc(size) }
   let payload = UInt(bitPattern: pointer)
@@ -328,6 +339,9 @@ func wasmRealloc(_ pointer: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMuta
   return moved
 }
 
+// SAFETY: `result` is the caller's slot for one pointer (checked for nil). The padded block holds
+// size + alignment + 16 bytes, and `aligned` (rounded up from raw + 16) is at most raw + 16 + alignment - 1, so
+// its 16-byte header lies inside the block and `size` payload bytes fit before the block's end.
 @_cdecl("posix_memalign")
 func wasmPosixMemalign(
   _ result: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ alignment: Int, _ size: Int
@@ -343,6 +357,7 @@ func wasmPosixMemalign(
   guard let aligned = WasmHeap.roundUp(rawAddress + WasmHeap.headerSize, UInt(alignment)) else { return 12 }
   WasmHeap.setWord(aligned - WasmHeap.headerSize, WasmHeap.alignedTag)
   WasmHeap.setWord(aligned - WasmHeap.headerSize + 4, UInt32(aligned - rawAddress))
+  // SAFETY: `aligned` lies inside the padded block (see the note above); the slot is the caller's, non-nil.
   result.pointee = UnsafeMutableRawPointer(bitPattern: aligned)
   return 0
 }

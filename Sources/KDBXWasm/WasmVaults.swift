@@ -11,6 +11,8 @@ enum WasmVaults {
     var key: CompositeKey
   }
 
+  // SAFETY: nonisolated(unsafe) because the module is single-threaded (no shared memory, no threads in the
+  // wasm build): every export runs to completion on the one thread that owns the instance, so no access overlaps.
   nonisolated(unsafe) static var vaults: [Vault?] = []
 
   static func add(_ vault: Vault) -> Int32 {
@@ -45,6 +47,8 @@ enum WasmVaults {
 /// The output of the last call: JSON, a value, the bytes of a saved file or an error message. The host reads it
 /// with `kdbx_result_pointer` and `kdbx_result_length` before its next call, which replaces it.
 enum WasmResult {
+  // SAFETY: single-threaded module (see WasmVaults.vaults): only the exports touch these, one call at a time.
+  // `pointer` is nil or a live WasmHeap block of at least `length` bytes, freed only by `clear()`.
   nonisolated(unsafe) static var pointer: UnsafeMutableRawPointer?
   nonisolated(unsafe) static var length = 0
 
@@ -72,6 +76,7 @@ enum WasmResult {
 /// Reading the host's arguments: byte ranges of linear memory.
 enum WasmArguments {
   /// `count` bytes at `pointer`, copied; an empty array for a count of 0.
+  // SAFETY: the pointer is only read, by the copy below, after the count and nil checks; no pointer escapes.
   static func bytes(_ pointer: UnsafeRawPointer?, _ count: Int32, _ name: String) throws(WasmFailure) -> [UInt8] {
     guard count >= 0 else { throw WasmFailure(.badRequest, "\(name): negative length \(count)") }
     guard count > 0 else { return [] }
@@ -90,6 +95,7 @@ enum WasmArguments {
     return text
   }
 
+  // SAFETY: reads the range only through `text` -> `bytes` (checked count, copied).
   static func uuid(_ pointer: UnsafeRawPointer?, _ count: Int32, _ name: String) throws(WasmFailure) -> KDBXUUID {
     let text = try text(pointer, count, name)
     guard let uuid = KDBXUUID(string: text) else { throw WasmFailure(.badRequest, "\(name) is not a UUID") }
@@ -98,6 +104,7 @@ enum WasmArguments {
 
   /// Field names and values, as `name NUL value NUL name NUL value ...` (XML cannot store NUL, so no value holds
   /// one): in the order given, each name once.
+  // SAFETY: reads the range only through `text` -> `bytes` (checked count, copied).
   static func fields(_ pointer: UnsafeRawPointer?, _ count: Int32) throws(WasmFailure) -> [(String, String)] {
     let raw = try text(pointer, count, "the fields")
     var parts = raw.split(separator: "\0", omittingEmptySubsequences: false).map { String($0) }

@@ -17,6 +17,9 @@ enum XMLEscapeContext {
 /// 3 = forbidden C0 control, 4 = `0xEF` (may start U+FFFE or U+FFFF).
 enum XMLEscapeTable {
   // Written once during lazy initialization, read-only afterwards.
+  // SAFETY: nonisolated(unsafe) because UnsafePointer is not Sendable: the table is filled inside the lazy
+  // initializer, which Swift runs once (swift_once) before any reader sees the pointer, and is never written or
+  // freed afterwards (256 entries, so any UInt8 indexes it).
   nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     for byte in 0..<256 {
@@ -47,6 +50,7 @@ extension XMLStreamWriter {
   /// Appends `value` escaped for `context`.
   mutating func appendEscaped(_ value: String, _ context: XMLEscapeContext) throws(XMLError) {
     let failure: UInt32?
+    // SAFETY: the string's own UTF-8 (or a local copy's, through withUTF8), read inside the closure only.
     if let result = value.utf8.withContiguousStorageIfAvailable({ bytes in appendEscaped(bytes, context) }) {
       failure = result
     } else {
@@ -57,6 +61,8 @@ extension XMLStreamWriter {
   }
 
   /// Returns the first character that cannot be written (when the policy is to throw), or `nil`.
+  // SAFETY: `bytes` is lent for the call; reads are at index < count (index + 8 <= count for word loads,
+  // unaligned), and the runs flushed are 0 <= runStart <= index <= count.
   private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ context: XMLEscapeContext) -> UInt32? {
     let table = escapeClasses
     let count = bytes.count
@@ -136,6 +142,7 @@ extension XMLStreamWriter {
     return special != 0
   }
 
+  // SAFETY: the rebased slice start..<end lies in `bytes` (see below) and is copied into the output at once.
   private mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
     if start < end {
       // SAFETY: callers pass 0 <= start <= end <= bytes.count.
@@ -146,6 +153,7 @@ extension XMLStreamWriter {
   /// Appends `name` after checking that it matches the `Name` production (§2.3).
   mutating func appendName(_ name: String) throws(XMLError) {
     let valid: Bool
+    // SAFETY: the name's own UTF-8 (or a local copy's), read inside the closure only.
     if let result = name.utf8.withContiguousStorageIfAvailable({ bytes in appendName(bytes, name) }) {
       valid = result
     } else {
@@ -156,6 +164,7 @@ extension XMLStreamWriter {
   }
 
   /// Appends `bytes` (the UTF-8 of `name`) when they form a `Name`; returns whether they did.
+  // SAFETY: `bytes` is lent for the call and only iterated (for-in, `first`), then copied into the output.
   private mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
     let table = nameClasses
     guard let first = bytes.first else { return false }

@@ -22,6 +22,9 @@ struct XMLNameTable {
   }
 
   /// The shared string for the (already validated) UTF-8 name `bytes[start..<end]`.
+  // SAFETY: `input` is the reader's lent document buffer, used for this call only; the precondition below puts
+  // start..<end inside it before any read, and the bytes are copied into `storage` before returning. The probe
+  // loop ends: at most 512 of the 1024 slots are ever filled.
   mutating func name(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
     precondition(start >= 0 && start <= end && end <= input.count)
     let count = end - start
@@ -52,6 +55,7 @@ struct XMLNameTable {
 
   /// A hash of the name from at most two 8-byte loads (names of 8 bytes or more) or its bytes.
   @inline(__always)
+  // SAFETY: called only from name(_:from:to:) after its precondition (start + count <= input.count).
   private static func hash(_ input: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> UInt32 {
     guard let base = input.baseAddress else { return 0 }
     var mixed: UInt64

@@ -3,6 +3,9 @@
 
 /// A stack of ``XMLNode``s whose top part can be moved out into an array.
 final class XMLNodeStack {
+  // SAFETY: `base` is this object's own allocation of `capacity` nodes, of which exactly the first `count`
+  // are initialised (push initialises slot count < capacity, popArray moves out start..<count, grow moves all);
+  // deinit deinitialises those and frees it once. Not Sendable: one tree builder uses it on one thread.
   private var base: UnsafeMutablePointer<XMLNode>
   private var capacity: Int
   /// The number of nodes on the stack.

@@ -6,12 +6,16 @@
 final class XMLOutputBuffer {
   private static let chunkSize = 1 << 20
 
+  // SAFETY: `base` and every chunk in `full` are this object's own allocations of chunkSize UInt8s (a trivial
+  // type, so writing them uninitialised is fine), freed once in deinit; `full` chunks are counted by their first
+  // `count` (written) bytes and `base` by `used`. The class is not Sendable: one writer uses it on one thread.
   private var full: [UnsafeMutableBufferPointer<UInt8>] = []
   private var fullCount = 0
   private var base: UnsafeMutablePointer<UInt8>
   private var used = 0
 
   init() {
+    // SAFETY: the first chunk; see the note on `full`.
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
   }
 
@@ -26,6 +30,8 @@ final class XMLOutputBuffer {
   /// A copy holding the same bytes.
   func copy() -> XMLOutputBuffer {
     let other = XMLOutputBuffer()
+    // SAFETY: the written parts of this buffer's chunks (`chunk.count`, then `used` bytes of `base`), copied
+    // into `other`'s own chunks during the call.
     for chunk in full { other.append(UnsafeBufferPointer(chunk)) }
     other.append(UnsafeBufferPointer(start: base, count: used))
     return other
@@ -60,6 +66,8 @@ final class XMLOutputBuffer {
   }
 
   @inline(__always)
+  // SAFETY: `bytes` is lent for the call (never a range of this buffer's own chunks) and copied at once; the
+  // capacity checks are noted below.
   func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     let length = bytes.count
@@ -94,11 +102,14 @@ final class XMLOutputBuffer {
   }
 
   func append(_ string: String) {
+    // SAFETY: the string's own UTF-8, copied inside the closure.
     if let done: Void = string.utf8.withContiguousStorageIfAvailable({ append($0) }) { return done }
     append(Array(string.utf8))
   }
 
   private func spill() {
+    // SAFETY: the full chunk moves to `full` (its written `used` bytes; deinit frees the whole allocation from
+    // its start) and a fresh chunk replaces it; nothing else holds the old `base`.
     full.append(UnsafeMutableBufferPointer(start: base, count: used))
     fullCount += used
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
@@ -108,6 +119,8 @@ final class XMLOutputBuffer {
   /// All bytes appended, as one array.
   func bytes() -> [UInt8] {
     let total = count
+    // SAFETY: the chunks' written bytes sum to `total` (= count), so they fill the new array's capacity
+    // exactly, in order, and `initialized` is set to what was written.
     return [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
       var offset = 0
       for chunk in full + [UnsafeMutableBufferPointer(start: base, count: used)] {
@@ -123,6 +136,8 @@ final class XMLOutputBuffer {
   /// The bytes appended at offsets `range` (within `0..<count`), as one array.
   func bytes(in range: Range<Int>) -> [UInt8] {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the output")
+    // SAFETY: `range` lies in 0..<count (precondition above); the loop copies its bytes in order, chunk by
+    // chunk, so exactly range.count bytes are initialised before `initialized` says so.
     return [UInt8](unsafeUninitializedCapacity: range.count) { target, initialized in
       var chunkStart = 0
       var written = 0

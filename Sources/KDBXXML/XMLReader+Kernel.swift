@@ -18,6 +18,8 @@ extension XMLReader {
 
   /// Character data from `position` up to the next `<` (§2.4). Returns `nil` for white space that
   /// ``Options/keepsWhitespaceText`` says to skip.
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // every read below is at an index checked against `count` first (index + 8 <= count for the word loads).
   mutating func text(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
     let start = position
     let count = p.count
@@ -27,6 +29,7 @@ extension XMLReader {
     var nonSpace = false
     // Indentation (line feeds, tabs, spaces) is the most common text of all: skip it eight bytes at a time, then
     // byte by byte, without the table.
+    // SAFETY: `base` is p's start; the loads below are unaligned and inside `count` (index + 8 <= count).
     if let base = p.baseAddress {
       while index + 8 <= count {
         // SAFETY: index + 8 <= count.
@@ -158,6 +161,8 @@ extension XMLReader {
 
   /// An attribute value; `position` is at its opening quote (§3.1 `AttValue`). Leaves `position` after the closing
   /// quote. The value is normalized as for CDATA attributes (§3.3.3).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // position < count is a precondition (the caller saw the quote), and each later read is guarded `< count`.
   mutating func attributeValue(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> String {
     let count = p.count
     precondition(position < count)
@@ -200,6 +205,8 @@ extension XMLReader {
   }
 
   /// Scans a `Name` (§2.3) at `position` and leaves `position` after it.
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are at `start < count` (guard) and `index < count` (loop); the 256-entry table takes any byte.
   mutating func scanName(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) {
     let count = p.count
     let start = position
@@ -236,6 +243,8 @@ extension XMLReader {
 
   /// Skips `S` (§2.3) at `position`; returns whether there was any.
   @discardableResult
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads only while index < p.count.
   mutating func skipSpaces(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
     let start = position
     var index = position
@@ -259,6 +268,8 @@ extension XMLReader {
 
   /// Decodes and checks the UTF-8 sequence at `index` (a byte `>= 0x80`): no overlongs, surrogates, values above
   /// U+10FFFF or truncation (RFC 3629 §4), and a `Char` (§2.2).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // index < count is a precondition, and each continuation byte is read after its `index + k < count` guard.
   func decodeScalar(_ p: UnsafeBufferPointer<UInt8>, at index: Int) throws(ScanFailure) -> (UInt32, Int) {
     let count = p.count
     precondition(index < count)
@@ -337,6 +348,8 @@ extension XMLReader {
     return String(decoding: scratch, as: UTF8.self)
   }
 
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // the rebased slice start..<end is inside it (callers pass start <= end <= p.count) and is copied at once.
   private mutating func appendRun(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
     if start < end {
       // SAFETY: callers pass start <= end <= p.count.

@@ -5,6 +5,8 @@
 
 extension XMLReader {
   /// Reads up to the next event; `nil` at the end of the document.
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // each read below names its guard (`position < count`, `position + k < count`, or `matches`).
   mutating func scan(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
     if pendingEnd {
       pendingEnd = false
@@ -68,6 +70,8 @@ extension XMLReader {
   }
 
   /// Whether the bytes at `position` spell `literal` (ASCII or UTF-8).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads only after position + length <= p.count.
   func matches(_ p: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
     let length = literal.utf8CodeUnitCount
     guard position + length <= p.count else { return false }
@@ -87,6 +91,8 @@ extension XMLReader {
   }
 
   /// A start tag or empty-element tag (§3.1) at `position` (`<`).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // each read below is after a `position < count` (or `+ 1 < count`) guard, as its note says.
   mutating func startTag(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let count = p.count
     let tagStart = position
@@ -159,6 +165,8 @@ extension XMLReader {
   }
 
   /// An end tag (§3.1) at `position` (`</`).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // the name comparison reads nameStart..<nameStart + length only after `nameStart + length < p.count`.
   mutating func endTag(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let tagStart = position
     guard let open = openElements.last else { throw ScanFailure(.malformed("end tag without start tag"), tagStart) }
@@ -198,6 +206,8 @@ extension XMLReader {
   }
 
   /// Whether `length` bytes at `a` and `b` are equal (both ranges must be readable).
+  // SAFETY: callers pass two ranges of `length` readable bytes of the same buffer (endTag checks both end
+  // inside p.count); only reads.
   @inline(__always)
   private func memoryEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     var offset = 0
@@ -256,6 +266,8 @@ extension XMLReader {
     throw ScanFailure(.unexpectedEndOfInput, count)
   }
 
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are guarded by `matches` or `< count` tests, as the notes inside say.
   private mutating func characters(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ decodes: Bool)
     throws(ScanFailure) -> String
   {
@@ -263,6 +275,8 @@ extension XMLReader {
   }
 
   /// A comment (§2.5) at `position` (`<!--`).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are guarded by `matches` or `< count` tests, as the notes inside say.
   mutating func comment(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let start = position + 4
     let (end, hasCarriageReturn) = try scanDelimited(p, from: start, until: "--")
@@ -285,6 +299,8 @@ extension XMLReader {
   }
 
   /// A processing instruction (§2.6) at `position` (`<?`).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are guarded by `matches` or `< count` tests, as the notes inside say.
   mutating func processingInstruction(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let piStart = position
     position += 2
@@ -309,6 +325,8 @@ extension XMLReader {
   }
 
   /// Checks and skips the XML declaration (§2.8 `XMLDecl`) at `position` (`<?xml`).
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are guarded by `matches` or `< count` tests, as the notes inside say.
   mutating func declaration(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) {
     let declarationStart = position
     position += 5
@@ -361,6 +379,8 @@ extension XMLReader {
   }
 
   /// Refuses, or skips unread, a document type declaration (§2.8 `doctypedecl`) at `position`.
+  // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
+  // reads are guarded by `matches` or `< count` tests, as the notes inside say.
   mutating func doctype(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) {
     guard options.allowsDoctype else { throw ScanFailure(.doctypeNotAllowed, position) }
     let count = p.count

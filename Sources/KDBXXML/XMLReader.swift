@@ -30,6 +30,8 @@ public struct XMLReader {
   let input: [UInt8]
   /// The bytes of `input` while ``withBorrowedInput(_:)`` runs (`nil` otherwise): taken once for a whole scan,
   /// because `withUnsafeBufferPointer` on every event retains and releases the array each time.
+  // SAFETY: set only inside withBorrowedInput's `withUnsafeBufferPointer` scope and reset by its defer, so
+  // it is non-nil only while the pointer is valid (a copy of the reader must not outlive that call, as documented).
   var borrowed: UnsafeBufferPointer<UInt8>? = nil
   var position = 0
   var phase = Phase.start

@@ -13,6 +13,9 @@
 /// buffer, so that a block read for one line never loses the lines after it.
 final class StandardInput {
   /// The process's standard input. The tool reads it from the main thread only.
+  // SAFETY: nonisolated(unsafe) because the class is not Sendable: its only callers (Terminal.readLine and
+  // OpenCommand's buffered-line test) run in the synchronous commands on the main thread, so its state is never
+  // touched from two threads; the let itself is initialised once by Swift's lazy global initialisation.
   nonisolated(unsafe) static let shared = StandardInput()
 
   private var buffer: [UInt8] = []

@@ -167,6 +167,7 @@ extension VectorRunners {
       buffer.withUnsafeMutableBytes { table.decryptBlocks($0) }
       try check(buffer == plaintext, "table decrypt \(hex(buffer))")
       buffer = ciphertext
+      // SAFETY: as above: the buffer's own bytes, whole blocks, for the closure only.
       buffer.withUnsafeMutableBytes { bitsliced.decryptBlocks($0) }
       try check(buffer == plaintext, "constant-time decrypt \(hex(buffer))")
     }

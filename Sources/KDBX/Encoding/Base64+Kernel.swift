@@ -4,6 +4,9 @@
 
 extension Base64 {
   /// Encodes `bytes` with padding (RFC 4648 §4).
+  // SAFETY: `bytes` is the caller's closure-scoped buffer, read only below `inputCount`; the alphabet's buffer and
+  // the string's uninitialised storage (`outputCount` bytes, all written before returning outputCount) live only
+  // inside their closures.
   static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
     let inputCount = bytes.count
     let outputCount = (inputCount + 2) / 3 * 4
@@ -40,6 +43,7 @@ extension Base64 {
 
   /// Encodes the 8 little-endian bytes of `value` (the KDBX 4 form of times).
   static func encode(littleEndian value: UInt64) -> String {
+    // SAFETY: the 8 bytes of the local copy are read inside the closure only.
     withUnsafeBytes(of: value.littleEndian) { encode($0) }
   }
 

@@ -27,6 +27,7 @@ package enum Base64 {
 
   /// Encodes `bytes` with padding (RFC 4648 §4).
   package static func encode(_ bytes: [UInt8]) -> String {
+    // SAFETY: the encoder reads the array's own `count` bytes inside the closure and returns a new String.
     bytes.withUnsafeBytes { encode($0) }
   }
 

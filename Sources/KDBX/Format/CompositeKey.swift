@@ -98,6 +98,8 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   package func compositeKey(for version: KDBXVersion) -> [UInt8]? {
     guard case .components(let components, let response) = storage else { return nil }
     var hasher = SHA256()
+    // SAFETY: the hasher (and SHA256.hash below) reads each SecureBytes' own storage inside its closure only and
+    // keeps no pointer; the component and response outlive their closures.
     for component in components { component.withUnsafeBytes { hasher.update($0) } }
     if version.isKDBX4, let response {
       var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
@@ -143,10 +145,12 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
     var hasher = SHA256()
     hasher.update(masterSeed)
     if case .components(_, let response?) = storage {
+      // SAFETY: SHA256.hash reads the response's own bytes inside the closure and returns a copy of the digest.
       var responseHash = response.withUnsafeBytes { SHA256.hash($0).bytes }
       hasher.update(responseHash)
       SecureBytes.wipe(&responseHash)
     }
+    // SAFETY: the hasher reads the key's own bytes inside the closure and keeps no pointer to them.
     transformedKey.withUnsafeBytes { hasher.update($0) }
     return hasher.finalize().bytes
   }
@@ -155,6 +159,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   static func kdbx4CipherKey(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(masterSeed)
+    // SAFETY: the hasher reads the key's own bytes inside the closure and keeps no pointer to them.
     transformedKey.withUnsafeBytes { hasher.update($0) }
     return hasher.finalize().bytes
   }
@@ -163,6 +168,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   static func kdbx4HMACBaseKeyInput(masterSeed: [UInt8], transformedKey: SecureBytes) -> [UInt8] {
     var input = masterSeed
     input.reserveCapacity(masterSeed.count + transformedKey.count + 1)
+    // SAFETY: `append(contentsOf:)` copies the key's `count` bytes inside the closure; no pointer escapes.
     transformedKey.withUnsafeBytes { input.append(contentsOf: $0) }
     input.append(0x01)
     return input

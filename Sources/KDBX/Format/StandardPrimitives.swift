@@ -42,6 +42,9 @@ package struct StandardPrimitives: KDBXPrimitives {
   /// `prefault` returns `false`, the key derivation throws
   /// ``KDBXError/insufficientMemory(requiredBytes:availableBytes:)`` and nothing is written to memory the system
   /// refused.
+  // SAFETY: the buffers are owned by the provider: Argon2 writes only inside the `byteCount` bytes `allocate`
+  // returned (16-byte aligned, so its UInt64 blocks are aligned), stops using them before passing the same buffer
+  // back to `release` exactly once, and never lets a pointer outlive the derivation.
   package struct BlockMemoryProvider {
     /// Returns at least the given number of bytes, 16-byte aligned, or `nil` when the memory cannot be had.
     package var allocate: (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?
@@ -52,6 +55,7 @@ package struct StandardPrimitives: KDBXPrimitives {
     package var prefault: Argon2.MemoryPrefault?
 
     package init(
+      // SAFETY: the closures pass buffers, not pointers into Swift storage; ownership as described on the struct.
       allocate: @escaping (_ byteCount: Int) -> UnsafeMutableRawBufferPointer?,
       release: @escaping (UnsafeMutableRawBufferPointer) -> Void,
       prefault: Argon2.MemoryPrefault? = nil

@@ -55,12 +55,12 @@ package struct XMLEventPipelineSettings: Sendable {
   /// (a futex on Linux) until the batch is queued; otherwise it reads the next batch itself. A full ring parks the
   /// helper in a continuation (no thread held) until the caller has taken half of it.
   ///
-  /// SAFETY (ordering): a batch is queued only while `reader`'s lock is held, and the caller reads a batch itself
+  /// SAFETY: (ordering) a batch is queued only while `reader`'s lock is held, and the caller reads a batch itself
   /// only while holding that lock with the ring empty. So every batch read before it has been queued and taken, and
   /// the events reach the caller in document order, each batch's end (the end of the document or the reader's
   /// error, after the batch's events) where it occurred.
   ///
-  /// SAFETY (lifetime): the reader and its copy of the document's array belong to this object, which the helper
+  /// SAFETY: (lifetime) the reader and its copy of the document's array belong to this object, which the helper
   /// retains; ``withBorrowedInput`` lends its pointer only for one batch, inside the lock, on the thread that
   /// reads. ``finish()`` stops the helper and waits (in the lock) for a batch it may be reading, so nothing reads
   /// after the call that used the pipeline has returned.
@@ -182,6 +182,8 @@ package struct XMLEventPipelineSettings: Sendable {
         ring.isCancelled ? false : ring.batches.count < ringLength ? true : nil
       }
       if let now { return now }
+      // SAFETY: the continuation is resumed exactly once: here when the ring answers at once, or else by whoever
+      // takes it out of `ring.parked` under the ring's lock and sets it to nil (takeQueued or finish), never both.
       return await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
         let now = ring.withLock { ring -> Bool? in
           if ring.isCancelled { return false }

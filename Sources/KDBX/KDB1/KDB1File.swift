@@ -156,6 +156,7 @@ public enum KDB1File {
       }
       var hasher = SHA256()
       hasher.update(header.masterSeed)
+      // SAFETY: the hasher reads the key's own bytes inside the closure and keeps no pointer to them.
       transformed.withUnsafeBytes { hasher.update($0) }
       var cipherKey = hasher.finalize().bytes
       let decrypted = try primitives.decryptLeadingBytes(

@@ -74,6 +74,8 @@ struct KDB1KeyMaterial: Sendable {
     guard let keyFileKey else { return passwords.map { RawKey(encoding: $0.encoding, key: $0.hash) } }
     return passwords.map { password in
       var hasher = SHA256()
+      // SAFETY: each closure lends the hasher the SecureBytes' own storage to read, and the hasher copies what it
+      // needs into its state; no pointer outlives the closure.
       password.hash.withUnsafeBytes { hasher.update($0) }
       keyFileKey.withUnsafeBytes { hasher.update($0) }
       var digest = hasher.finalize().bytes

@@ -22,6 +22,8 @@ struct AESWords: Sendable {
 
   /// Reads 16 bytes at `pointer` as big-endian columns.
   @inline(__always)
+  // SAFETY: the callers (the ECB/CBC loops below) pass base + offset with offset + 16 <= buffer.count;
+  // the loads are unaligned, so any address is fine.
   init(loading pointer: UnsafeRawPointer) {
     // SAFETY: callers pass a pointer to at least 16 readable bytes.
     w0 = UInt32(bigEndian: pointer.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
@@ -50,6 +52,7 @@ struct AESWords: Sendable {
   /// The state as a block vector.
   @inline(__always)
   var block: SIMD16<UInt8> {
+    // SAFETY: SIMD4<UInt32> and SIMD16<UInt8> are both 16 bytes of plain bits; a value cast, not a pointer.
     unsafeBitCast(SIMD4<UInt32>(w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian), to: SIMD16<UInt8>.self)
   }
 
@@ -59,6 +62,8 @@ struct AESWords: Sendable {
   }
 
   @inline(__always)
+  // SAFETY: `k` is keys + 4 * round (round <= 14) from AESKernel, so k[0...3] lie in the 60-word schedule
+  // (AES takes 32-byte keys only, checked in init).
   static func ^ (a: AESWords, k: UnsafePointer<UInt32>) -> AESWords {
     // SAFETY: k points at one round key of 4 words inside a 60-word schedule.
     AESWords(a.w0 ^ k[0], a.w1 ^ k[1], a.w2 ^ k[2], a.w3 ^ k[3])
@@ -72,7 +77,7 @@ struct AESKernel {
   let words: UnsafePointer<UInt32>
   let bytes: UnsafePointer<UInt8>
 
-  // SAFETY (all lookups below): indices are a byte (0...255) plus a table offset that is a
+  // SAFETY: (all lookups below) indices are a byte (0...255) plus a table offset that is a
   // multiple of 256 below 2048 for `words` (8 tables) or below 512 for `bytes` (S, Si); `keys`
   // is read at 4 * round + column with round <= 14, inside the 60-word schedule.
 
@@ -91,6 +96,7 @@ struct AESKernel {
   }
 
   @inline(__always)
+  // SAFETY: `bytes` indices are a byte (< 256) into the 512-byte S/Si table; k as in `^` above.
   func encryptFinalRound(_ s: AESWords, _ k: UnsafePointer<UInt32>) -> AESWords {
     let b = bytes
     @inline(__always) func column(_ a: UInt32, _ c: UInt32, _ d: UInt32, _ e: UInt32) -> UInt32 {
@@ -103,6 +109,7 @@ struct AESKernel {
   }
 
   @inline(__always)
+  // SAFETY: words + 1024 plus at most 768 + 255 stays below the 2048 words; k as in `^` above.
   func decryptRound(_ s: AESWords, _ k: UnsafePointer<UInt32>) -> AESWords {
     let t = words + 1024
     return AESWords(
@@ -117,6 +124,7 @@ struct AESKernel {
   }
 
   @inline(__always)
+  // SAFETY: bytes + 256 (Si) plus a byte stays below the 512 bytes; k as in `^` above.
   func decryptFinalRound(_ s: AESWords, _ k: UnsafePointer<UInt32>) -> AESWords {
     let b = bytes + 256
     @inline(__always) func column(_ a: UInt32, _ c: UInt32, _ d: UInt32, _ e: UInt32) -> UInt32 {
@@ -205,6 +213,8 @@ extension AES {
   /// Encrypts whole blocks in place in ECB mode (FIPS 197 §5.1 applied per block).
   ///
   /// - Precondition: `buffer.count` is a multiple of 16.
+  // SAFETY: the caller lends `buffer` for the call; the precondition (count % 16 == 0) is checked before
+  // `base` is used, and the loop bounds are noted inside.
   public func encryptBlocks(_ buffer: UnsafeMutableRawBufferPointer) {
     precondition(buffer.count % 16 == 0, "ECB works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -229,6 +239,8 @@ extension AES {
   /// Decrypts whole blocks in place in ECB mode (FIPS 197 §5.3.5 applied per block).
   ///
   /// - Precondition: `buffer.count` is a multiple of 16.
+  // SAFETY: the caller lends `buffer` for the call; the precondition (count % 16 == 0) is checked before
+  // `base` is used, and the loop bounds are noted inside.
   public func decryptBlocks(_ buffer: UnsafeMutableRawBufferPointer) {
     precondition(buffer.count % 16 == 0, "ECB works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -250,6 +262,7 @@ extension AES {
   }
 
   /// CBC encryption in place (NIST SP 800-38A §6.2) with the table kernel bound once.
+  // SAFETY: as encryptBlocks: whole blocks checked by the precondition before `base` is used.
   public func cbcEncrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -273,6 +286,7 @@ extension AES {
   /// ran at 0.75-0.9x of this, one block at 0.8-1.0x: the extra state words spill, and the round is bound by
   /// instruction count rather than latency. A fully unrolled round loop, a linear XOR chain, word tables for the
   /// final round and byte loads from a stored state were not faster either (0.85-0.97x).
+  // SAFETY: as encryptBlocks: whole blocks checked by the precondition before `base` is used.
   public func cbcDecrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     guard let base = buffer.baseAddress else { return }

@@ -17,12 +17,16 @@ public protocol BlockCipher: Sendable {
   /// Decrypts one 16-byte block.
   func decryptBlock(_ block: SIMD16<UInt8>) -> SIMD16<UInt8>
 
+  // SAFETY: every implementation (CBC+Block, AES+Block, Twofish+Block, ConstantTimeAES+Block) checks
+  // `buffer.count % 16 == 0` with a precondition before touching the buffer, loads and stores unaligned 16-byte
+  // blocks at offsets below `count`, and keeps no pointer after returning.
   /// CBC-encrypts whole blocks in place (NIST SP 800-38A §6.2), starting from and updating
   /// `chainingValue` (the IV, then the last ciphertext block).
   ///
   /// - Precondition: `buffer.count` is a multiple of 16 (callers validate first).
   func cbcEncrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>)
 
+  // SAFETY: as for cbcEncrypt: whole blocks checked by a precondition, unaligned loads within `count`.
   /// CBC-decrypts whole blocks in place (NIST SP 800-38A §6.2), starting from and updating
   /// `chainingValue` (the IV, then the last ciphertext block).
   ///

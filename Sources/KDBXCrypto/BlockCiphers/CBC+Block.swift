@@ -5,6 +5,7 @@
 extension BlockCipher {
   /// A straightforward CBC encryption built on ``encryptBlock(_:)-(SIMD16<UInt8>)``.
   @inlinable
+  // SAFETY: the caller lends `buffer`; whole blocks are checked by the precondition before any access.
   public func cbcEncrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     var offset = 0

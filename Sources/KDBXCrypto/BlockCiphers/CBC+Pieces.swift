@@ -51,6 +51,9 @@ extension CBC {
     precondition(bytes.count % 16 == 0, "CBC works on whole blocks")
     let pieces = max(1, min(maxConcurrency, bytes.count / max(minimumPieceByteCount, 16)))
     let bounds = pieceBounds(count: bytes.count, pieces: pieces, unit: 16)
+    // SAFETY: the array's own storage, used only inside the closure; ParallelWork.forEach returns after
+    // every piece finished, so no piece outlives it. pieceBounds is non-decreasing from 0 and clamped to the count,
+    // so the pieces are disjoint ranges of the buffer (see SharedPieces).
     bytes.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
       // Each piece's chaining value is the ciphertext block before it, read before any piece overwrites it.
@@ -91,6 +94,9 @@ extension ChaCha20 {
       streams.append(try ChaCha20(key: key, nonce: nonce, counter: counter &+ UInt32(bounds[index] / 64)))
     }
     let starts = streams
+    // SAFETY: the array's own storage, used only inside the closure; ParallelWork.forEach returns after
+    // every piece finished, so no piece outlives it. pieceBounds is non-decreasing from 0 and clamped to the count,
+    // so the pieces are disjoint ranges of the buffer (see SharedPieces).
     bytes.withUnsafeMutableBytes { buffer in
       guard let base = buffer.baseAddress else { return }
       let shared = SharedPieces(base: base, bounds: bounds)

@@ -48,6 +48,8 @@ public struct CBC<Cipher: BlockCipher>: Sendable {
   public mutating func encrypt(blocksInPlace bytes: inout [UInt8]) throws(CryptoError) {
     guard bytes.count % 16 == 0 else { throw CryptoError.invalidCiphertextLength(bytes.count) }
     let cipher = self.cipher
+    // SAFETY: the count is a multiple of 16 (checked above); the kernel works in the array's own storage inside
+    // the closure only.
     bytes.withUnsafeMutableBytes { cipher.cbcEncrypt($0, chainingValue: &chainingValue) }
   }
 
@@ -58,9 +60,12 @@ public struct CBC<Cipher: BlockCipher>: Sendable {
   public mutating func decrypt(blocksInPlace bytes: inout [UInt8]) throws(CryptoError) {
     guard bytes.count % 16 == 0 else { throw CryptoError.invalidCiphertextLength(bytes.count) }
     let cipher = self.cipher
+    // SAFETY: as in encrypt(blocksInPlace:): whole blocks (checked above), the array's storage, closure only.
     bytes.withUnsafeMutableBytes { cipher.cbcDecrypt($0, chainingValue: &chainingValue) }
   }
 
+  // SAFETY: the caller lends `buffer` for the call; the kernels trap (precondition) rather than read past
+  // the end when its count is not a multiple of 16, and load unaligned, so any address is fine.
   /// Encrypts whole blocks of a raw buffer in place, without padding.
   ///
   /// - Precondition: `buffer.count` is a multiple of 16.

@@ -254,6 +254,8 @@ enum AESBitslice {
   /// Adds `block` to lane `slot`.
   @inline(__always)
   static func insert(_ block: SIMD16<UInt8>, slot: Int, into planes: inout AESPlanes) {
+    // SAFETY: SIMD16<UInt8> and SIMD2<UInt64> are both 16 bytes of plain bits with no padding, so the cast
+    // reinterprets the value; byte order is fixed by the littleEndian conversions.
     let halves = unsafeBitCast(block, to: SIMD2<UInt64>.self)
     insert(low: UInt64(littleEndian: halves[0]), high: UInt64(littleEndian: halves[1]), slot: slot, into: &planes)
   }
@@ -262,12 +264,15 @@ enum AESBitslice {
   @inline(__always)
   static func extractBlock(slot: Int, from planes: AESPlanes) -> SIMD16<UInt8> {
     let (low, high) = extract(slot: slot, from: planes)
+    // SAFETY: same-size (16-byte) trivial SIMD types; the value is reinterpreted, not a pointer.
     return unsafeBitCast(SIMD2<UInt64>(low.littleEndian, high.littleEndian), to: SIMD16<UInt8>.self)
   }
 
   /// Planes holding `block` in all four slots.
   @inline(__always)
   static func broadcast(_ block: SIMD16<UInt8>) -> AESPlanes {
+    // SAFETY: SIMD16<UInt8> and SIMD2<UInt64> are both 16 bytes of plain bits with no padding, so the cast
+    // reinterprets the value; byte order is fixed by the littleEndian conversions.
     let halves = unsafeBitCast(block, to: SIMD2<UInt64>.self)
     var planes = AESPlanes()
     for slot in 0..<4 {

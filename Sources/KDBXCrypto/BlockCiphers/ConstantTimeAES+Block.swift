@@ -3,6 +3,7 @@
 /// The round keys bound to a pointer.
 @usableFromInline
 struct BitslicedAESKernel {
+  // SAFETY: bound by withKernel to the 120-word bitsliced schedule for its closure only; never escapes it.
   let keys: UnsafePointer<UInt64>
 
   @inline(__always)
@@ -46,6 +47,8 @@ struct BitslicedAESKernel {
 
   /// Loads `count` (1...4) blocks from `pointer` into lanes 0..<count.
   @inline(__always)
+  // SAFETY: callers pass base + offset with offset + 16 * count <= buffer.count (count = min(4, rest / 16));
+  // the loads are unaligned.
   static func load(_ pointer: UnsafeRawPointer, count: Int) -> AESPlanes {
     var planes = AESPlanes()
     for slot in 0..<count {
@@ -101,6 +104,7 @@ extension ConstantTimeAES {
   /// Decrypts whole blocks in place in ECB mode, four at a time.
   ///
   /// - Precondition: `buffer.count` is a multiple of 16.
+  // SAFETY: the precondition (whole blocks) is checked before `base` is used; bounds noted inside.
   public func decryptBlocks(_ buffer: UnsafeMutableRawBufferPointer) {
     precondition(buffer.count % 16 == 0, "ECB works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -118,6 +122,7 @@ extension ConstantTimeAES {
   }
 
   /// CBC decryption in place (NIST SP 800-38A §6.2): four blocks per bitsliced pass.
+  // SAFETY: the precondition (whole blocks) is checked before `base` is used; bounds noted inside.
   public func cbcDecrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -138,6 +143,7 @@ extension ConstantTimeAES {
           let at = offset + 16 * slot
           let plain = base.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self) ^ chain
           base.storeBytes(of: plain, toByteOffset: at, as: SIMD16<UInt8>.self)
+          // SAFETY: `saved` is a tuple of 4 SIMD16<UInt8> (64 contiguous bytes) and slot < count <= 4.
           chain = withUnsafeBytes(of: saved) { $0.loadUnaligned(fromByteOffset: 16 * slot, as: SIMD16<UInt8>.self) }
         }
         offset += 16 * count

@@ -61,6 +61,8 @@ public struct ConstantTimeAES: BlockCipher {
   /// Encrypts one block (FIPS 197 §5.1 Cipher).
   public func encryptBlock(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
     var buffer = block
+    // SAFETY: the closure gets the 16 bytes of the local `buffer` (one whole block, as encryptBlocks needs)
+    // and the kernel keeps no pointer after it returns.
     withUnsafeMutableBytes(of: &buffer) { encryptBlocks($0) }
     return buffer
   }
@@ -68,6 +70,7 @@ public struct ConstantTimeAES: BlockCipher {
   /// Decrypts one block (FIPS 197 §5.3 InvCipher).
   public func decryptBlock(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
     var buffer = block
+    // SAFETY: as in encryptBlock: one local 16-byte block, used inside the closure only.
     withUnsafeMutableBytes(of: &buffer) { decryptBlocks($0) }
     return buffer
   }

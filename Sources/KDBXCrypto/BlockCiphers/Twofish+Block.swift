@@ -4,6 +4,8 @@
 /// Pointers to the subkeys and the g tables, bound once per bulk call.
 @usableFromInline
 struct TwofishKernel {
+  // SAFETY: both pointers come from withKernel, valid only inside its closure (the kernel never escapes it):
+  // `keys` the 40 subkeys, `tables` the 4 * 256 key-dependent g tables; both arrays are immutable.
   let keys: UnsafePointer<UInt32>
   let tables: UnsafePointer<UInt32>
 
@@ -24,6 +26,8 @@ struct TwofishKernel {
 
   @inline(__always)
   func encrypt(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
+    // SAFETY: unsafeBitCast between SIMD16<UInt8> and SIMD4<UInt32> reinterprets 16 bytes of plain bits (same
+    // size, no padding); byte order is fixed by the littleEndian conversions.
     let p = unsafeBitCast(block, to: SIMD4<UInt32>.self)
     var a = UInt32(littleEndian: p[0]) ^ keys[0]
     var b = UInt32(littleEndian: p[1]) ^ keys[1]
@@ -43,11 +47,14 @@ struct TwofishKernel {
     }
     let out = SIMD4<UInt32>(
       (c ^ keys[4]).littleEndian, (d ^ keys[5]).littleEndian, (a ^ keys[6]).littleEndian, (b ^ keys[7]).littleEndian)
+    // SAFETY: same-size (16-byte) SIMD value cast, as above.
     return unsafeBitCast(out, to: SIMD16<UInt8>.self)
   }
 
   @inline(__always)
   func decrypt(_ block: SIMD16<UInt8>) -> SIMD16<UInt8> {
+    // SAFETY: unsafeBitCast between SIMD16<UInt8> and SIMD4<UInt32> reinterprets 16 bytes of plain bits (same
+    // size, no padding); byte order is fixed by the littleEndian conversions.
     let p = unsafeBitCast(block, to: SIMD4<UInt32>.self)
     var c = UInt32(littleEndian: p[0]) ^ keys[4]
     var d = UInt32(littleEndian: p[1]) ^ keys[5]
@@ -67,6 +74,7 @@ struct TwofishKernel {
     }
     let out = SIMD4<UInt32>(
       (a ^ keys[0]).littleEndian, (b ^ keys[1]).littleEndian, (c ^ keys[2]).littleEndian, (d ^ keys[3]).littleEndian)
+    // SAFETY: same-size (16-byte) SIMD value cast, as above.
     return unsafeBitCast(out, to: SIMD16<UInt8>.self)
   }
 }
@@ -76,6 +84,8 @@ extension TwofishKernel {
   /// parallelism for CBC decryption).
   @inline(__always)
   func decrypt(_ x: SIMD16<UInt8>, _ y: SIMD16<UInt8>) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
+    // SAFETY: unsafeBitCast between SIMD16<UInt8> and SIMD4<UInt32> reinterprets 16 bytes of plain bits (same
+    // size, no padding); byte order is fixed by the littleEndian conversions.
     let p = unsafeBitCast(x, to: SIMD4<UInt32>.self)
     let q = unsafeBitCast(y, to: SIMD4<UInt32>.self)
     var c = UInt32(littleEndian: p[0]) ^ keys[4]
@@ -111,6 +121,7 @@ extension TwofishKernel {
     let out2 = SIMD4<UInt32>(
       (a2 ^ keys[0]).littleEndian, (b2 ^ keys[1]).littleEndian, (c2 ^ keys[2]).littleEndian,
       (d2 ^ keys[3]).littleEndian)
+    // SAFETY: same-size (16-byte) SIMD value casts, as above.
     return (unsafeBitCast(out1, to: SIMD16<UInt8>.self), unsafeBitCast(out2, to: SIMD16<UInt8>.self))
   }
 }
@@ -123,6 +134,8 @@ extension TwofishKernel {
   func decrypt(_ x: SIMD16<UInt8>, _ y: SIMD16<UInt8>, _ z: SIMD16<UInt8>) -> (
     SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>
   ) {
+    // SAFETY: unsafeBitCast between SIMD16<UInt8> and SIMD4<UInt32> reinterprets 16 bytes of plain bits (same
+    // size, no padding); byte order is fixed by the littleEndian conversions.
     let p = unsafeBitCast(x, to: SIMD4<UInt32>.self)
     let q = unsafeBitCast(y, to: SIMD4<UInt32>.self)
     let r = unsafeBitCast(z, to: SIMD4<UInt32>.self)
@@ -175,6 +188,7 @@ extension TwofishKernel {
       (a3 ^ keys[0]).littleEndian, (b3 ^ keys[1]).littleEndian, (c3 ^ keys[2]).littleEndian,
       (d3 ^ keys[3]).littleEndian)
     return (
+      // SAFETY: same-size (16-byte) SIMD value casts, as above.
       unsafeBitCast(out1, to: SIMD16<UInt8>.self), unsafeBitCast(out2, to: SIMD16<UInt8>.self),
       unsafeBitCast(out3, to: SIMD16<UInt8>.self)
     )
@@ -196,6 +210,8 @@ extension Twofish {
   }
 
   /// CBC encryption in place (NIST SP 800-38A §6.2) with the tables bound once.
+  // SAFETY: the caller lends `buffer`; the precondition (whole blocks) holds before `base` is used, and the
+  // unaligned 16-byte loads/stores stay below count (loop bounds noted inside).
   public func cbcEncrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     guard let base = buffer.baseAddress else { return }
@@ -214,6 +230,8 @@ extension Twofish {
 
   /// CBC decryption in place (NIST SP 800-38A §6.2); three blocks per step for parallelism, then
   /// a pair or a single block for the tail.
+  // SAFETY: the caller lends `buffer`; the precondition (whole blocks) holds before `base` is used, and the
+  // unaligned 16-byte loads/stores stay below count (loop bounds noted inside).
   public func cbcDecrypt(_ buffer: UnsafeMutableRawBufferPointer, chainingValue: inout SIMD16<UInt8>) {
     precondition(buffer.count % 16 == 0, "CBC works on whole blocks")
     guard let base = buffer.baseAddress else { return }

@@ -18,6 +18,7 @@ extension BLAKE2b {
 
   /// RFC 7693 §3.2: compresses one 128-byte block into `state` with the current counter. The twelve
   /// rounds are written out with the SIGMA permutation (RFC 7693 §2.7) applied at compile time.
+  // SAFETY: `block` is lent for the call (see the note below the precondition).
   mutating func compress(block: UnsafeRawBufferPointer, isFinal: Bool) {
     precondition(block.count == 128)
     // SAFETY: `block` holds exactly 128 bytes (checked above), so the 16 unaligned 8-byte loads at

@@ -72,6 +72,10 @@ public struct BLAKE2b: Sendable {
   }
 
   /// Absorbs `bytes` into the running hash (RFC 7693 §3.3).
+  // SAFETY: `bytes` is lent for the call. The buffered block is the 128-byte `buffer` array, lent to compress
+  // inside its closure; input blocks are rebased slices `offset..<offset + 128` taken only while
+  // `bytes.count - offset > 128`, and the copy loop stays below `take` <= both remainders. compress loads
+  // unaligned, 128 bytes.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
@@ -86,6 +90,7 @@ public struct BLAKE2b: Sendable {
         // Compress whole blocks straight from the input, keeping at least one byte back.
         while bytes.count - offset > 128 {
           addToCounter(128)
+          // SAFETY: offset + 128 < bytes.count (the loop condition), so the rebased slice lies inside `bytes`.
           compress(block: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 128]), isFinal: false)
           offset += 128
         }
@@ -100,12 +105,14 @@ public struct BLAKE2b: Sendable {
   /// Absorbs the bytes of `bytes` into the running hash.
   @inlinable
   public mutating func update(_ bytes: [UInt8]) {
+    // SAFETY: the array's (or slice's) own bytes, read inside the closure only.
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// Absorbs the bytes of `bytes` into the running hash.
   @inlinable
   public mutating func update(_ bytes: ArraySlice<UInt8>) {
+    // SAFETY: the array's (or slice's) own bytes, read inside the closure only.
     bytes.withUnsafeBytes { update($0) }
   }
 
@@ -114,6 +121,7 @@ public struct BLAKE2b: Sendable {
     addToCounter(UInt64(bufferCount))
     for index in bufferCount..<128 { buffer[index] = 0 }
     let block = buffer
+    // SAFETY: `block` is the 128-byte buffer array, lent to compress inside the closure only.
     block.withUnsafeBytes { compress(block: $0, isFinal: true) }
     var out = [UInt8]()
     out.reserveCapacity(outputByteCount)

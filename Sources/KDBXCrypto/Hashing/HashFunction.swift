@@ -25,6 +25,7 @@ public protocol HashFunction: Sendable {
   init()
 
   /// Absorbs `bytes` into the running hash.
+  // SAFETY: (contract) implementations read `bytes` only within its count and during the call.
   mutating func update(_ bytes: UnsafeRawBufferPointer)
 
   /// Finishes the hash (padding per FIPS 180-4 §5.1) and returns the digest.
@@ -38,6 +39,7 @@ public protocol HashDigest: Sendable, Equatable, CustomStringConvertible {
   var bytes: [UInt8] { get }
 
   /// Calls `body` with the digest bytes (in specification order) without copying them.
+  // SAFETY: (contract) the buffer is valid only inside `body`; implementations lend a local copy.
   func withUnsafeBytes<Result, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result
@@ -47,17 +49,20 @@ extension HashFunction {
   /// Absorbs the bytes of `bytes` into the running hash.
   @inlinable
   public mutating func update(_ bytes: [UInt8]) {
+    // SAFETY: the array's (or slice's) own bytes, read by update inside the closure only.
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// Absorbs the bytes of `bytes` into the running hash.
   @inlinable
   public mutating func update(_ bytes: ArraySlice<UInt8>) {
+    // SAFETY: the array's (or slice's) own bytes, read by update inside the closure only.
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// Hashes `bytes` in one call.
   @inlinable
+  // SAFETY: `bytes` is lent for the call and only read by update.
   public static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest {
     var hasher = Self()
     hasher.update(bytes)
@@ -85,6 +90,8 @@ extension HashDigest {
   /// The digest bytes as a new array.
   @inlinable
   public var bytes: [UInt8] {
+    // SAFETY: these closures copy, count or compare the digest's bytes and return no pointer; ConstantTime
+    // checks the two counts before reading. The hex loop below iterates the buffer (for-in stays in bounds).
     withUnsafeBytes { Array($0) }
   }
 
@@ -97,12 +104,14 @@ extension HashDigest {
   /// Whether the digest equals `other`, compared in constant time (lengths are public).
   @inlinable
   public func matches(_ other: [UInt8]) -> Bool {
+    // SAFETY: both buffers are read inside the closures only; ConstantTime.equals checks the counts first.
     withUnsafeBytes { mine in other.withUnsafeBytes { ConstantTime.equals(mine, $0) } }
   }
 
   /// Lowercase hexadecimal form of the digest. Digests are not secret by themselves, but callers
   /// that hash secrets should not print them.
   public var description: String {
+    // SAFETY: the digest's bytes are iterated (for-in stays within the count) inside the closure only.
     withUnsafeBytes { raw in
       let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
       var text = ""

@@ -17,6 +17,7 @@ protocol MerkleDamgardHash {
   var totalByteCount: UInt64 { get set }
 
   /// Compresses `blockCount` whole blocks that start at `blocks`.
+  // SAFETY: (contract) `blocks` holds blockCount * blockSize readable bytes, any alignment, for the call.
   mutating func compress(_ blocks: UnsafeRawPointer, blockCount: Int)
 }
 
@@ -24,6 +25,8 @@ extension MerkleDamgardHash {
   /// Absorbs `bytes`: fills the partial block, compresses whole blocks straight from the input,
   /// and keeps the tail.
   @inline(__always)
+  // SAFETY: `bytes` is lent for the call. `buffer` is a homogeneous tuple of blockSize bytes (no padding),
+  // lent by withUnsafeMutableBytes inside each closure only; each copy and compress below names its bound.
   mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
     guard let start = bytes.baseAddress, bytes.count > 0 else { return }
     let size = Self.blockSize
@@ -51,6 +54,7 @@ extension MerkleDamgardHash {
     }
     let rest = bytes.count - offset
     if rest > 0 {
+      // SAFETY: the buffer's own blockSize bytes, written inside the closures only (bounds noted inside).
       withUnsafeMutableBytes(of: &buffer) { block in
         // SAFETY: rest < size == block.count, and offset + rest == bytes.count.
         UnsafeMutableRawBufferPointer(rebasing: block[0..<rest])
@@ -65,6 +69,7 @@ extension MerkleDamgardHash {
   @inline(__always)
   mutating func compressBuffer() {
     let block = buffer
+    // SAFETY: the local copy's blockSize bytes, lent to compress inside the closure only.
     withUnsafeBytes(of: block) { raw in
       // SAFETY: raw.count == blockSize; baseAddress of a value's bytes is never nil for a non-empty type.
       guard let base = raw.baseAddress else { preconditionFailure("block buffer has no address") }
@@ -81,6 +86,8 @@ extension MerkleDamgardHash {
     let used = bufferCount
     let bitLengthLow = totalByteCount &<< 3
     let bitLengthHigh = totalByteCount >> 61
+    // SAFETY: the buffer's own blockSize bytes (a homogeneous tuple, no padding), written inside each
+    // closure only; the bounds are noted inside.
     withUnsafeMutableBytes(of: &buffer) { block in
       // SAFETY: used < size == block.count (a full buffer is always compressed at once).
       block[used] = 0x80

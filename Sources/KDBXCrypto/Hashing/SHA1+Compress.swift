@@ -6,6 +6,8 @@
 
 extension SHA1 {
   /// Processes `count` consecutive 64-byte blocks starting at `blocks` (FIPS 180-4 §6.1.2).
+  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 64-byte blocks, read unaligned; bounds are noted
+  // inside.
   static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, _ count: Int) {
     // SAFETY: `blocks` holds count * 64 readable bytes (the caller passes whole blocks only), and
     // each block is read at byte offsets 0...63 before `block` advances by 64.

@@ -17,6 +17,8 @@ public struct SHA1: HashFunction, MerkleDamgardHash {
     init(storage: (UInt32, UInt32, UInt32, UInt32, UInt32)) { self.storage = storage }
 
     @inlinable
+    // SAFETY: `copy` is a local homogeneous tuple of words (contiguous, no padding), so its bytes are the
+    // digest in order; they are lent to `body` for the closure only.
     public func withUnsafeBytes<Result, Failure: Error>(
       _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -27,6 +29,7 @@ public struct SHA1: HashFunction, MerkleDamgardHash {
     /// Constant-time comparison (see ``ConstantTime``).
     @inlinable
     public static func == (lhs: Digest, rhs: Digest) -> Bool {
+      // SAFETY: both digests' bytes, compared inside the closures only.
       lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in ConstantTime.equals(a, b) } }
     }
   }
@@ -58,6 +61,7 @@ public struct SHA1: HashFunction, MerkleDamgardHash {
   }
 
   /// Absorbs `bytes` into the running hash (FIPS 180-4 §6.1.2, block by block).
+  // SAFETY: `bytes` is lent for the call; absorb (MerkleDamgard+Buffer) reads within its count.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     absorb(bytes)
   }
@@ -69,6 +73,8 @@ public struct SHA1: HashFunction, MerkleDamgardHash {
     return Digest(storage: (s.h0.bigEndian, s.h1.bigEndian, s.h2.bigEndian, s.h3.bigEndian, s.h4.bigEndian))
   }
 
+  // SAFETY: absorb passes whole blocks only (blockCount * blockSize readable bytes), which the kernel
+  // loads unaligned.
   mutating func compress(_ blocks: UnsafeRawPointer, blockCount: Int) {
     SHA1.compress(&state, blocks, blockCount)
   }

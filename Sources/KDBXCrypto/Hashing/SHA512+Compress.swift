@@ -30,6 +30,8 @@ extension SHA512 {
   ]
 
   /// Processes `count` consecutive 128-byte blocks starting at `blocks` (FIPS 180-4 §6.4.2).
+  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 128-byte blocks; the constant table is an
+  // immutable static array read inside its closure; bounds are noted inside.
   static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, _ count: Int) {
     roundConstants.withUnsafeBufferPointer { table in
       // SAFETY: the table has exactly 80 entries; `k` walks it in steps of 16 for five groups of

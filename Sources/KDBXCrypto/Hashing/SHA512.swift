@@ -20,6 +20,8 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
     init(storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) { self.storage = storage }
 
     @inlinable
+    // SAFETY: `copy` is a local homogeneous tuple of words (contiguous, no padding), so its bytes are the
+    // digest in order; they are lent to `body` for the closure only.
     public func withUnsafeBytes<Result, Failure: Error>(
       _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -30,6 +32,7 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
     /// Constant-time comparison (see ``ConstantTime``).
     @inlinable
     public static func == (lhs: Digest, rhs: Digest) -> Bool {
+      // SAFETY: both digests' bytes, compared inside the closures only.
       lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in ConstantTime.equals(a, b) } }
     }
   }
@@ -65,6 +68,7 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
   /// Absorbs `bytes` into the running hash (FIPS 180-4 §6.4.2, block by block).
   ///
   /// The message length is kept modulo 2^64 bytes, which covers any input this library can hold.
+  // SAFETY: `bytes` is lent for the call; absorb (MerkleDamgard+Buffer) reads within its count.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     absorb(bytes)
   }
@@ -80,6 +84,8 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
       ))
   }
 
+  // SAFETY: absorb passes whole blocks only (blockCount * blockSize readable bytes), which the kernel
+  // loads unaligned.
   mutating func compress(_ blocks: UnsafeRawPointer, blockCount: Int) {
     SHA512.compress(&state, blocks, blockCount)
   }

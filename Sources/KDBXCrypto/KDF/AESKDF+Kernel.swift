@@ -30,12 +30,15 @@ struct AESKDFTables: ~Copyable {
   static var keysByteOffset: Int { 4352 }
   static var byteCount: Int { 4592 }
 
+  // SAFETY: this value's own allocation of byteCount bytes (64-aligned, so every region is aligned for its
+  // type), made in init and freed once in deinit; ~Copyable, so no second owner can free it.
   private let base: UnsafeMutableRawPointer
 
   /// Copies the shared tables and `keys` (the 60-word encryption schedule).
   init(keys: [UInt32]) {
     precondition(keys.count == 60, "AES-256 has a 60-word key schedule")
     let tables = AESTables.shared
+    // SAFETY: the key count (60) is checked above, so the copies below fill exactly the laid-out regions.
     base = UnsafeMutableRawPointer.allocate(byteCount: Self.byteCount, alignment: 64)
     // SAFETY: the three regions are disjoint and inside the allocation; each is bound to its element type before
     // it is written and read only through that type: 1024 words of Te0..Te3 (words[0..<1024]), 256 S-box bytes
@@ -76,12 +79,15 @@ struct AESKDFPairTables: ~Copyable {
   static var sboxByteOffset: Int { 2108 * 8 }
   static var byteCount: Int { 2108 * 8 + 256 }
 
+  // SAFETY: this value's own allocation of byteCount bytes (64-aligned, so every region is aligned for its
+  // type), made in init and freed once in deinit; ~Copyable, so no second owner can free it.
   private let base: UnsafeMutableRawPointer
 
   /// Copies the shared round tables and S-box and `keys` (the 60-word encryption schedule) into the layout above.
   init(keys: [UInt32]) {
     precondition(keys.count == 60, "AES-256 has a 60-word key schedule")
     let tables = AESTables.shared
+    // SAFETY: the key count (60) is checked above, so the copies below fill exactly the laid-out regions.
     base = UnsafeMutableRawPointer.allocate(byteCount: Self.byteCount, alignment: 64)
     // SAFETY: the two regions are disjoint and inside the allocation; each is bound to its element type before it
     // is written and read only through that type: 2108 entries (entries[0..<2108]) and 256 S-box bytes.
@@ -96,6 +102,7 @@ struct AESKDFPairTables: ~Copyable {
       (entries + Self.keys + index).initialize(to: UInt64(keys[index]) | UInt64(keys[index]) << 32)
     }
     let sbox = (base + Self.sboxByteOffset).bindMemory(to: UInt8.self, capacity: 256)
+    // SAFETY: the shared byte table holds S and Si (512 bytes); indices below 256 read S only.
     tables.bytes.withUnsafeBufferPointer { source in
       for index in 0..<256 { (sbox + index).initialize(to: source[index]) }
     }
@@ -152,10 +159,12 @@ struct AESPairWords {
 
 /// AES-256 encryption of two blocks at once in `AESPairWords` form (FIPS 197 §5.1 with the T-table rounds).
 struct AESKDFPairKernel {
+  // SAFETY: both pointers come from AESKDFPairTables.withKernel and are used only inside its closure, while
+  // the tables value (which owns them) is alive.
   let entries: UnsafePointer<UInt64>
   let sbox: UnsafePointer<UInt8>
 
-  // SAFETY (all lookups below): table indices are a byte (0...255) plus a multiple of 256 below 2048; key indices
+  // SAFETY: (all lookups below) table indices are a byte (0...255) plus a multiple of 256 below 2048; key indices
   // are 2048 + 4 * round + column with round <= 14 and column <= 3, below 2108; S-box indices are bytes.
 
   /// Both halves' Te[table] entries for the bytes at `shift` (first block) and `shift + 32` (second block).

@@ -28,6 +28,8 @@ extension Argon2 {
   /// - Throws: ``CryptoError/memoryLimitExceeded(requiredBytes:limitBytes:)`` when the block memory (or the
   ///   tag) exceeds the ceiling, ``CryptoError/invalidParameter(name:reason:)`` for a bad password or salt length
   ///   or a `maxConcurrency` below 1, and ``CryptoError/cancelled``.
+  // SAFETY: `memory` is the caller's; checkCallerMemory below checks it holds estimate(parameters:) bytes and
+  // is 16-byte aligned before any block is written, and nothing keeps a pointer into it after returning.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memoryLimitBytes: Int = defaultMemoryLimitBytes,
     maxConcurrency: Int = 1, progress: ProgressHandler? = nil
@@ -59,6 +61,8 @@ extension Argon2 {
   /// process is not killed for it.
   /// - Throws: ``CryptoError/invalidParameter(name:reason:)`` when `memory` is too small or misaligned, and the
   ///   errors of ``deriveKey(password:salt:parameters:memoryLimitBytes:maxConcurrency:progress:)``.
+  // SAFETY: `memory` is the caller's; checkCallerMemory below checks it holds estimate(parameters:) bytes and
+  // is 16-byte aligned before any block is written, and nothing keeps a pointer into it after returning.
   public static func deriveKey(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
     maxConcurrency: Int = 1, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
@@ -74,6 +78,7 @@ extension Argon2 {
   /// returns whether it could (see ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)``).
   /// Return `true` when mapping ahead is merely not supported (the first writes then map the pages as usual), and
   /// `false` only when the system refused the memory.
+  // SAFETY: the hook gets one segment's range of the checked block memory, lent for the call only.
   public typealias MemoryPrefault = @Sendable (UnsafeMutableRawBufferPointer) -> Bool
 
   static func checkWorkerCount(_ maxConcurrency: Int) throws(CryptoError) {
@@ -85,6 +90,9 @@ extension Argon2 {
   /// The synchronous driver: each round's items on the calling thread and ``ParallelWork``'s helpers (which never
   /// wait: the calling thread claims what no helper has started), one round after another. Not for `async` code,
   /// which has the `async` driver (``runConcurrently(password:salt:parameters:memory:maxConcurrency:prefault:_:)``).
+  // SAFETY: called only after checkCallerMemory (or with memory allocateBlocks sized from the same
+  // estimate); every round's helpers have finished (ParallelWork returns after all items) before the next round and
+  // before this returns, so no worker touches `memory` afterwards.
   static func runBlockingInParallel(
     password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
     maxConcurrency: Int, prefault: MemoryPrefault?, _ progress: ProgressHandler?
@@ -132,6 +140,7 @@ extension Argon2 {
 
   /// Throws ``CryptoError/memoryUnavailable(requiredBytes:)`` when a page-mapping hook failed in the round that
   /// just ended (called after the sync point, so every item's record is visible).
+  // SAFETY: reads only `memory.count`.
   static func checkMapping(_ record: Argon2MappingRecord?, memory: UnsafeMutableRawBufferPointer)
     throws(CryptoError)
   {

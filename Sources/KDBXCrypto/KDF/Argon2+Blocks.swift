@@ -23,7 +23,7 @@ let argon2RegistersPerBlock = 64
 /// One Argon2 run over a block memory: m' blocks of 1 KiB, lane after lane.
 ///
 /// `@unchecked Sendable`, so that segments of different lanes can be filled by concurrent tasks.
-/// SAFETY (RFC 9106 §3.4 sync points): within one slice, the segment of lane l writes only blocks
+/// SAFETY: (RFC 9106 §3.4 sync points) within one slice, the segment of lane l writes only blocks
 /// `l * laneLength + slice * segmentLength ..< + segmentLength`, so concurrent segments of the same slice
 /// write disjoint blocks. A segment reads (a) its own lane's blocks, and (b) other lanes' blocks only in
 /// segments of *other* slices (`Argon2Geometry.referenceColumn` never yields a column of the current slice
@@ -39,6 +39,8 @@ struct Argon2Instance: @unchecked Sendable {
 
   /// Binds `memory` to blocks. The caller has checked that `memory` holds at least `geometry.blockCount`
   /// KiB and is 16-byte aligned.
+  // SAFETY: size (blockCount KiB) and 16-byte alignment are checked by the preconditions below before the
+  // memory is bound; the caller keeps it allocated until the derivation's last round has finished.
   init(memory: UnsafeMutableRawBufferPointer, geometry: Argon2Geometry, parameters: Argon2.Parameters) {
     precondition(memory.count >= geometry.blockCount * 1024)
     guard let start = memory.baseAddress else { preconditionFailure("Argon2 memory has no base address") }
@@ -167,6 +169,10 @@ struct Argon2Instance: @unchecked Sendable {
     let laneStart = lane * g.laneLength
     // Scratch: R and the final XOR term of G for data blocks, the same two for address blocks, then the
     // input and address blocks of RFC 9106 §3.4.2.
+    // SAFETY: the scratch is this call's own stack/heap block of 6 * 64 registers, never escaping the closure;
+    // Argon2Register is trivial, and every register is written before it is read: `input` is initialised just
+    // below, `address` by nextAddresses before the first `slot == 0` read, r/t/r2/t2 by each rowPass before the
+    // columnPass that reads them.
     withUnsafeTemporaryAllocation(of: Argon2Register.self, capacity: 6 * argon2RegistersPerBlock) { scratch in
       guard let r = scratch.baseAddress else { preconditionFailure("no scratch memory") }
       // SAFETY: the scratch holds 6 blocks of 64 registers: r, t, r2, t2, input and address below.
@@ -230,6 +236,7 @@ struct Argon2Instance: @unchecked Sendable {
         }
         // Column 0 of `current` is final, and so is word 0 (J1, J2 for the next block).
         let next = reference(index: index + 1, previous: current)
+        // SAFETY: `next` is a block inside the memory (reference's note); prefetching its 16 cache lines only hints.
         for line in 0..<16 { prefetchForReading(UnsafeRawPointer(next) + 64 * line) }
         Argon2Instance.columnPass(1, r, t: t, out: current)
         for c in stride(from: 2, to: 8, by: 2) { Argon2Instance.columnPasses(c, r, t: t, out: current) }
@@ -243,6 +250,8 @@ struct Argon2Instance: @unchecked Sendable {
 
   /// RFC 9106 §3.4.2: increments the counter of the input block Z and sets
   /// `address = G(ZERO, G(ZERO, Z))`.
+  // SAFETY: the four pointers are 64-register blocks of fillSegment's scratch (disjoint offsets 256, 320,
+  // 128, 192); input[3] is inside `input`, and rowPass/columnPasses index registers below 64.
   static func nextAddresses(
     input: UnsafeMutablePointer<Argon2Register>, address: UnsafeMutablePointer<Argon2Register>,
     r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>
@@ -258,6 +267,8 @@ struct Argon2Instance: @unchecked Sendable {
   /// `r`, two rows at a time. Keeps the final XOR term in `t`: R, or `R XOR out` when `withXor` (v1.3 passes after
   /// the first). All pointers address 64 registers; `x` may be `out`.
   @inline(__always)
+  // SAFETY: registers 8 * row + 0...15 with row <= 6 stay below 64 in every block; `x` may be `out`, as
+  // rowPass only reads those two and writes `r` and `t`, distinct scratch blocks that alias neither.
   static func rowPass(
     _ x: UnsafeMutablePointer<Argon2Register>, _ y: UnsafeMutablePointer<Argon2Register>?,
     r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
@@ -288,6 +299,7 @@ struct Argon2Instance: @unchecked Sendable {
   /// The second half of G (RFC 9106 §3.5) for column `c` (registers c, c+8, ..., c+56): P on the column of
   /// `r`, XORed with `t` into `out`. All pointers address 64 registers.
   @inline(__always)
+  // SAFETY: registers c + 8k (k <= 7, c <= 1) stay below 64.
   static func columnPass(
     _ c: Int, _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
     out: UnsafeMutablePointer<Argon2Register>
@@ -299,6 +311,7 @@ struct Argon2Instance: @unchecked Sendable {
 
   /// ``columnPass(_:_:t:out:)`` for columns `c` and `c + 1` at once.
   @inline(__always)
+  // SAFETY: registers c + 1 + 8k with c <= 6 and k <= 7 stay below 64 (63 at most).
   static func columnPasses(
     _ c: Int, _ r: UnsafeMutablePointer<Argon2Register>, t: UnsafeMutablePointer<Argon2Register>,
     out: UnsafeMutablePointer<Argon2Register>
@@ -313,6 +326,8 @@ struct Argon2Instance: @unchecked Sendable {
   /// Registers `start`, `start + stride`, ..., `start + 7 * stride` of `block` (a row with stride 1, a column
   /// with stride 8). The caller keeps `start + 7 * stride` below 64.
   @inline(__always)
+  // SAFETY: every caller keeps start + 7 * stride <= 63 (rows: start <= 56, stride 1; columns: start <= 7,
+  // stride 8), so all eight registers lie in the 64-register block.
   static func load(_ block: UnsafeMutablePointer<Argon2Register>, _ start: Int, stride: Int) -> Argon2Octet {
     (
       block[start], block[start + stride], block[start + 2 * stride], block[start + 3 * stride],
@@ -322,6 +337,7 @@ struct Argon2Instance: @unchecked Sendable {
 
   /// Stores `q` where ``load(_:_:stride:)`` reads.
   @inline(__always)
+  // SAFETY: the same indices as load, inside the 64-register block.
   static func store(_ q: Argon2Octet, _ block: UnsafeMutablePointer<Argon2Register>, _ start: Int, stride: Int) {
     block[start] = q.0
     block[start + stride] = q.1

@@ -63,6 +63,7 @@ extension Argon2 {
     /// least ``estimate(parameters:)`` bytes for two passes of these parameters. Pass the `prefault` hook that
     /// unlocking will use too.
     public static func measurePasses(
+      // SAFETY: `memory` goes to deriveKey(..., memory:), which checks its size and alignment before writing.
       variant: Variant = .id, memoryKiB: Int, lanes: Int, maxConcurrency: Int, memory: UnsafeMutableRawBufferPointer,
       prefault: MemoryPrefault? = nil
     ) throws(CryptoError) -> PassTimings {

@@ -4,8 +4,10 @@
 
   /// Test hook (package scope, not public API): what a derivation on the calling task did, recorded by the `async`
   /// driver. Set it with `Argon2.$observer.withValue(observer) { ... }`; child tasks inherit it.
+  // SAFETY: `@unchecked` because only the coordinating task of the one derivation that observes it mutates it
+  // (its child tasks never call these), and the test reads it after that derivation returned.
   package final class Argon2Observer: @unchecked Sendable {
-    /// SAFETY (`@unchecked`): written by the coordinating task only (one derivation per observer), read after it.
+    /// SAFETY: (`@unchecked`) written by the coordinating task only (one derivation per observer), read after it.
     package private(set) var slicesStarted = 0
     /// For each block memory released, whether it was all zero at that moment.
     package private(set) var releasedMemoryWasZero: [Bool] = []
@@ -14,6 +16,8 @@
 
     func sliceStarted() { slicesStarted += 1 }
 
+    // SAFETY: called by the driver with the block memory it is about to release, while still allocated;
+    // only read here, on the coordinating task.
     func released(_ memory: UnsafeMutableRawBufferPointer) {
       releasedMemoryWasZero.append(memory.allSatisfy { $0 == 0 })
     }
@@ -67,6 +71,7 @@
     /// the synchronous ``deriveKey(password:salt:parameters:memory:maxConcurrency:prefault:progress:)`` for
     /// `prefault`.
     public static func deriveKey(
+      // SAFETY: see the synchronous deriveKey(..., memory:): size and alignment checked below before any write.
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, progress: ProgressHandler? = nil
     ) async throws(CryptoError) -> [UInt8] {
@@ -82,6 +87,8 @@
     /// the calling task yields to other tasks on the pool and checks for cancellation: when cancelled, the memory
     /// is zeroed and ``CryptoError/cancelled`` thrown, without starting another segment.
     static func runConcurrently(
+      // SAFETY: checked memory (as runBlockingInParallel); each round's tasks are awaited before the next round
+      // and before returning, so no task uses `memory` afterwards.
       password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer,
       maxConcurrency: Int, prefault: MemoryPrefault? = nil, _ progress: ProgressHandler?
     ) async throws(CryptoError) -> [UInt8] {

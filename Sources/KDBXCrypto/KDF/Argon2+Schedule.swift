@@ -4,12 +4,14 @@
 /// Rounds, in order: with a `prefault` hook, one that maps the first slice (``Argon2/mappingItemCount(lanes:maxConcurrency:)``);
 /// one per slice (``Argon2/sliceItemCount(pass:slice:lanes:maxConcurrency:)``); one that wipes the memory in parts
 /// (it writes the whole memory once more).
+// SAFETY: `@unchecked` because the block memory inside `instance` is shared by the round's items, each writing
+// only its own segments (the sync-point argument in Argon2+Blocks.swift); the rest is immutable after init.
 struct Argon2Schedule: @unchecked Sendable {
   let instance: Argon2Instance
   let parameters: Argon2.Parameters
   let maxConcurrency: Int
   let prefault: Argon2.MemoryPrefault?
-  /// Which segments were mapped and filled, when there is a `prefault` hook. SAFETY (`@unchecked`): the record is
+  /// Which segments were mapped and filled, when there is a `prefault` hook. SAFETY: (`@unchecked`) the record is
   /// written by one item per slot and read after the round's sync point, as in ``Argon2MappingRecord``.
   let record: Argon2MappingRecord?
 
@@ -57,6 +59,7 @@ struct Argon2Schedule: @unchecked Sendable {
 
   /// What follows every round, once all its items are done: the mapping check, the progress report (which may
   /// cancel), and after the last slice the tag, which it returns (before the wipe round clears the memory).
+  // SAFETY: runs after the round's sync point (all items done), so it has the memory to itself.
   func afterRound(_ round: Int, memory: UnsafeMutableRawBufferPointer, _ progress: Argon2.ProgressHandler?)
     throws(CryptoError) -> [UInt8]?
   {

@@ -78,6 +78,8 @@ public enum Argon2 {
     }
   }
 
+  // SAFETY: this is the check that makes caller memory usable: count >= estimate(parameters:) bytes (every
+  // block index the geometry makes lies below it) and a 16-byte-aligned base for the blocks' UInt64/SIMD stores.
   static func checkCallerMemory(
     _ memory: UnsafeMutableRawBufferPointer, password: [UInt8], salt: [UInt8], parameters: Parameters
   ) throws(CryptoError) {
@@ -94,12 +96,16 @@ public enum Argon2 {
 
   /// Allocates the block memory: exactly `byteCount` bytes, once, left untouched until the first pass
   /// writes it (so the pages are faulted in as they are filled).
+  // SAFETY: the owner (the memoryLimitBytes deriveKey) zeroes and deallocates it after the wipe round;
+  // 4096-byte alignment satisfies the 16 the block stores need.
   static func allocateBlocks(byteCount: Int) -> UnsafeMutableRawBufferPointer {
     // Page alignment keeps every 1 KiB block inside one 4 KiB page: one TLB entry per reference block.
     UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 4096)
   }
 
   /// RFC 9106 §3.2 steps 1-4: H0 and the first two blocks of every lane.
+  // SAFETY: `memory` has passed checkCallerMemory or came from allocateBlocks with estimate's byte count, so
+  // Argon2Instance's block indices (lane * laneLength + column < lanes * laneLength) stay inside it.
   static func start(password: [UInt8], salt: [UInt8], parameters: Parameters, memory: UnsafeMutableRawBufferPointer)
     -> Argon2Instance
   {

@@ -31,6 +31,7 @@ public struct HMAC<H: HashFunction>: Sendable {
 
     /// Calls `body` with the MAC bytes without copying them.
     @inlinable
+    // SAFETY: forwards to the digest's own withUnsafeBytes, which lends a local copy's bytes for `body` only.
     public func withUnsafeBytes<Result, Failure: Error>(
       _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -87,12 +88,14 @@ public struct HMAC<H: HashFunction>: Sendable {
 
   /// Starts an HMAC with the key bytes in `key` (RFC 2104 §2).
   @inlinable
+  // SAFETY: the caller lends `key` for the call; it is copied into an array at once.
   public init(key: UnsafeRawBufferPointer) {
     self.init(key: Array(key))
   }
 
   /// Absorbs `bytes` into the MAC (RFC 2104 §2 step 3, the "text").
   @inlinable
+  // SAFETY: the caller lends `bytes` for the call; the hash reads within its count and keeps no pointer.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     inner.update(bytes)
   }
@@ -114,6 +117,7 @@ public struct HMAC<H: HashFunction>: Sendable {
   public consuming func finalize() -> MAC {
     let innerDigest = inner.finalize()
     var outerHash = outer
+    // SAFETY: the digest's bytes are read by the hasher inside the closure only.
     innerDigest.withUnsafeBytes { outerHash.update($0) }
     return MAC(digest: outerHash.finalize())
   }
@@ -136,6 +140,7 @@ public struct HMAC<H: HashFunction>: Sendable {
 
   /// Computes the HMAC of `bytes` under `key` in one call.
   @inlinable
+  // SAFETY: both buffers are only read during the call (the key copied, the bytes hashed).
   public static func authenticationCode(for bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) -> MAC {
     var hmac = HMAC(key: key)
     hmac.update(bytes)

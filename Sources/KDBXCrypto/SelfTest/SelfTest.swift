@@ -243,6 +243,8 @@ extension SelfTest {
     return out
   }
 
+  // SAFETY: the kernel gets the local copy's own storage (`input.count` bytes) for the closure only; the
+  // kernels called here stay within the count they are given.
   static func inPlace(_ input: [UInt8], _ kernel: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
     var bytes = input
     bytes.withUnsafeMutableBytes { kernel($0) }

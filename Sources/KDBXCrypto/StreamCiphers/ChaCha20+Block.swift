@@ -20,6 +20,8 @@ struct StreamLanes {
   /// Writes 256 bytes of keystream (block 0, then 1, 2, 3) to `pointer`, XORing them into the
   /// bytes already there when `xor` is true.
   @inline(__always)
+  // SAFETY: the callers (applyUnchecked, xorNineBlocks) pass base + offset with 256 bytes left (their loop
+  // conditions); loads are unaligned, and unaligned storeBytes is allowed for raw pointers.
   func write(to pointer: UnsafeMutableRawPointer, xor: Bool) {
     @inline(__always) func row(
       _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>, _ offset: Int
@@ -44,6 +46,7 @@ struct StreamLanes {
 
   /// The end of the nine-block kernels: XORs the keystream of blocks 0...7 (eight-lane state words `x`, initial
   /// state already added) and of the ninth block (`ninth`) into 576 bytes at `pointer`.
+  // SAFETY: `pointer` has 576 writable bytes (nineBlocks' callers check offset + 576 <= count).
   @inline(__always)
   static func xorNineBlocks(
     _ x: (
@@ -108,6 +111,7 @@ struct ScalarLanes {
 
   /// XORs the 64-byte block into the bytes at `pointer` (little-endian words on every host).
   @inline(__always)
+  // SAFETY: callers pass 64 writable bytes (the ninth block of 576, or the tail path); see `word`.
   func xor(into pointer: UnsafeMutableRawPointer) {
     @inline(__always) func word(_ index: Int, _ value: UInt32) {
       // SAFETY: callers pass 64 writable bytes; 4 * index + 4 <= 64 for index <= 15.
@@ -233,6 +237,7 @@ extension ChaCha20 {
   /// Nine consecutive blocks starting at `counter` XORed into 576 bytes at `pointer`: blocks
   /// counter...counter+7 in SIMD8 lanes, block counter+8 in scalar words, in one round loop.
   @inline(__always)
+  // SAFETY: the caller (applyUnchecked) passes base + offset with offset + 576 <= buffer.count.
   func nineBlocks(counter: UInt32, xorInto pointer: UnsafeMutableRawPointer) {
     let c0 = SIMD8<UInt32>(repeating: 0x6170_7865)
     let c1 = SIMD8<UInt32>(repeating: 0x3320_646e)
@@ -314,6 +319,8 @@ extension ChaCha20 {
   /// XORs keystream into `buffer`; the caller has checked that the counter does not run out.
   @usableFromInline
   mutating func applyUnchecked(to buffer: UnsafeMutableRawBufferPointer) {
+    // SAFETY: `buffer` is lent by the caller for this call (an array's storage or the caller's raw buffer);
+    // `pending` is a SIMD16<UInt32> (64 bytes), read inside its closure only. Each write below names its bound.
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     var offset = 0
     // 1. Unused bytes of the previous block.

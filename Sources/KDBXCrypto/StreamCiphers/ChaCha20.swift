@@ -60,9 +60,13 @@ public struct ChaCha20: Sendable {
     let fromPending = min(pendingCount, bytes.count)
     let blocksNeeded = UInt64((bytes.count - fromPending + 63) / 64)
     guard nextBlock + blocksNeeded <= 1 << 32 else { throw CryptoError.counterOverflow }
+    // SAFETY: the kernel reads and writes only the array's own `count` bytes, inside the closure (its bounds
+    // are noted in ChaCha20+Block.swift); the counter range was checked just above.
     bytes.withUnsafeMutableBytes { applyUnchecked(to: $0) }
   }
 
+  // SAFETY: the caller lends `buffer` (count bytes, any alignment: the kernel loads unaligned) for the
+  // call; applyUnchecked stays within its count and keeps no pointer after returning.
   /// XORs the keystream into a raw buffer, continuing where the previous call stopped.
   ///
   /// - Throws: ``CryptoError/counterOverflow`` as ``apply(to:)-(inout [UInt8])`` does.

@@ -67,6 +67,8 @@ extension Salsa20 {
     let high = UInt32(truncatingIfNeeded: counter >> 32)
     let lows = SIMD4(repeating: low) &+ SIMD4(0, 1, 2, 3)
     // A lane whose low word wrapped below `low` carries into the high word.
+    // SAFETY: SIMDMask<SIMD4<UInt32>> is stored as a SIMD4<Int32> (16 bytes, lanes 0 or -1), so the value cast
+    // gives all-ones or zero lanes; unsafeBitCast also traps on a size mismatch.
     let carry = SIMD4<UInt32>(repeating: 1) & unsafeBitCast(lows .< SIMD4(repeating: low), to: SIMD4<UInt32>.self)
     let highs = SIMD4(repeating: high) &+ carry
     var (x0, x1, x2, x3, x4, x5, x6, x7) = (c0, k1, k2, k3, k4, c5, n6, n7)
@@ -99,6 +101,7 @@ extension Salsa20 {
   /// Nine consecutive blocks starting at `counter` XORed into 576 bytes at `pointer`: blocks
   /// counter...counter+7 in SIMD8 lanes, block counter+8 in scalar words, in one round loop.
   @inline(__always)
+  // SAFETY: the caller (apply(to:)) passes base + offset with offset + 576 <= buffer.count.
   func nineBlocks(counter: UInt64, xorInto pointer: UnsafeMutableRawPointer) {
     let c0 = SIMD8<UInt32>(repeating: 0x6170_7865)
     let c5 = SIMD8<UInt32>(repeating: 0x3320_646e)
@@ -118,6 +121,7 @@ extension Salsa20 {
     let high = UInt32(truncatingIfNeeded: counter >> 32)
     let lows = SIMD8(repeating: low) &+ SIMD8(0, 1, 2, 3, 4, 5, 6, 7)
     // A lane whose low word wrapped below `low` carries into the high word.
+    // SAFETY: as in fourBlocks: the mask is stored as SIMD8<Int32> lanes of 0 or -1 (32 bytes), a value cast.
     let carry = SIMD8<UInt32>(repeating: 1) & unsafeBitCast(lows .< SIMD8(repeating: low), to: SIMD8<UInt32>.self)
     let highs = SIMD8(repeating: high) &+ carry
     var (x0, x1, x2, x3, x4, x5, x6, x7) = (c0, k1, k2, k3, k4, c5, n6, n7)
@@ -176,6 +180,8 @@ extension Salsa20 {
 
   /// XORs the keystream into a raw buffer, continuing where the previous call stopped.
   public mutating func apply(to buffer: UnsafeMutableRawBufferPointer) {
+    // SAFETY: `buffer` is lent by the caller for this call; `pending` is a SIMD16<UInt32> (64 bytes), read
+    // inside its closure only. Each write below names its bound.
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     var offset = 0
     if pendingCount > 0 {

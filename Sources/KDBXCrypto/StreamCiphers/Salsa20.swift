@@ -48,6 +48,8 @@ public struct Salsa20: Sendable {
 
   /// XORs the keystream into `bytes`, continuing where the previous call stopped.
   public mutating func apply(to bytes: inout [UInt8]) {
+    // SAFETY: the kernel reads and writes only the array's own `count` bytes, inside the closure (its bounds
+    // are noted in Salsa20+Block.swift) and keeps no pointer.
     bytes.withUnsafeMutableBytes { apply(to: $0) }
   }
 

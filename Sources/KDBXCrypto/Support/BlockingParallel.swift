@@ -61,6 +61,8 @@ private final class ResultSlots<T>: @unchecked Sendable {
   /// in the lock (a futex on Linux) instead of spinning, which would steal a core from that thread on a busy
   /// machine. It spins only in the instant between another thread's claim and its taking the lock.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  // SAFETY: `@unchecked` because `locks` is a raw pointer: its items are touched only through their Mutex
+  // (see the note on `locks`), and `next`/`finished` are atomics.
   private final class WorkItems: @unchecked Sendable {
     /// The next unclaimed item.
     let next = Atomic<Int>(0)

@@ -8,10 +8,12 @@ package enum ByteComparison {
   /// Whether `a` and `b` hold the same bytes (`a == b`, faster on large arrays).
   package static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
+    // SAFETY: both arrays' own bytes, read inside the closures only; counts checked equal above.
     return a.withUnsafeBytes { x in b.withUnsafeBytes { y in equal(x, y) } }
   }
 
   /// Whether the two buffers have the same length and the same bytes.
+  // SAFETY: both buffers are lent for the call; counts are compared first, and each load below names its bound.
   package static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     guard a.count == b.count else { return false }
     let count = a.count

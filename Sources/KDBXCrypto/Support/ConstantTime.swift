@@ -18,6 +18,8 @@ public enum ConstantTime {
 
   /// Returns `true` when the two buffers have the same length and the same bytes, in constant time.
   @inline(never)
+  // SAFETY: both buffers are lent for the call; the counts are compared first, so `index < a.count == b.count`
+  // keeps every read in bounds (and an empty buffer with a nil base is never read).
   public static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     guard a.count == b.count else { return false }
     var difference: UInt8 = 0

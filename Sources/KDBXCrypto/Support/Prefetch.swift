@@ -24,6 +24,7 @@ func prefetchForReading(_ address: UnsafeRawPointer) {
 /// Hints that the cache line holding `address` will soon be written (PREFETCHW on x86-64): the line is fetched for
 /// ownership, and its contents are unchanged.
 @inline(__always)
+// SAFETY: a prefetch is a hint: it never faults, reads nor writes, whatever the address.
 func prefetchForWriting(_ address: UnsafeRawPointer) {
   llvmPrefetch(address, 1, 3, 1)
 }

@@ -2,6 +2,7 @@
 
 extension SecureBytes {
   /// A fresh allocation of `count` bytes (at least one, so it is never a null pointer), all zero.
+  // SAFETY: the caller (SecureBytes.init) owns the result and deallocates it once, in deinit.
   static func allocateZeroed(_ count: Int) -> UnsafeMutableRawBufferPointer {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
     // SAFETY: `buffer` was just allocated with `buffer.count` bytes; initializing all of them as UInt8 stays in it.

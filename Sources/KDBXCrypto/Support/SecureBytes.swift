@@ -15,15 +15,19 @@
 /// let key = SecureBytes(consuming: &derived) // copied in; `derived` is zeroed
 /// key.withUnsafeBytes { hasher.update($0) }
 /// ```
+// SAFETY: `@unchecked Sendable`: the storage is immutable after init (see the note on `storage`).
 public final class SecureBytes: @unchecked Sendable {
-  // @unchecked Sendable: `storage` is written only in `init` and read-only afterwards; `deinit` runs when no other
-  // reference exists.
+  // SAFETY: @unchecked Sendable because `storage` is written only in `init` (before `self` is shared) and
+  // read-only afterwards; `deinit` runs when no other reference exists. `storage` is this object's own allocation
+  // (max(count, 1) bytes, 16-aligned, zero-initialised by allocateZeroed), freed only in `deinit`.
   let storage: UnsafeMutableRawBufferPointer
   /// The number of bytes held.
   public let count: Int
   let releaseObserver: (@Sendable (UnsafeMutableRawBufferPointer) -> Void)?
 
   /// Copies `bytes` in. The caller's array is left as it is (see ``init(consuming:)``).
+  // SAFETY: the copy reads the array's own bytes inside its closure; SecureBytes.copy checks they fit
+  // (precondition) in `destination`, which holds exactly bytes.count bytes.
   public convenience init(_ bytes: [UInt8]) {
     self.init(count: bytes.count, releaseObserver: nil) { destination in
       bytes.withUnsafeBytes { SecureBytes.copy($0, to: destination) }
@@ -37,6 +41,8 @@ public final class SecureBytes: @unchecked Sendable {
   }
 
   /// Makes `count` bytes and lets `initializer` write them (they start as zeros).
+  // SAFETY: the initializer gets the new storage's first `count` bytes (already zero) for the call only;
+  // it is non-escaping, and the documented contract is that the pointer does not outlive it.
   public convenience init(count: Int, initializingWith initializer: (UnsafeMutableRawBufferPointer) -> Void) {
     self.init(count: count, releaseObserver: nil, initializer)
   }
@@ -45,6 +51,7 @@ public final class SecureBytes: @unchecked Sendable {
   /// of being freed; the observer owns it (it may read it, and must deallocate it).
   @_spi(Testing)
   public convenience init(
+    // SAFETY: as init(_:); the observer takes ownership of the zeroed allocation in deinit (tests only).
     _ bytes: [UInt8], releaseObserver: @escaping @Sendable (UnsafeMutableRawBufferPointer) -> Void
   ) {
     self.init(count: bytes.count, releaseObserver: releaseObserver) { destination in
@@ -53,6 +60,8 @@ public final class SecureBytes: @unchecked Sendable {
   }
 
   init(
+    // SAFETY: count >= 0 is checked before allocating; `storage` has max(count, 1) >= count bytes, so the
+    // rebased slice 0..<count lies inside it. The initializer runs before `self` can be shared.
     count: Int, releaseObserver: (@Sendable (UnsafeMutableRawBufferPointer) -> Void)?,
     _ initializer: (UnsafeMutableRawBufferPointer) -> Void
   ) {
@@ -69,6 +78,8 @@ public final class SecureBytes: @unchecked Sendable {
   }
 
   /// Calls `body` with the bytes; the pointer must not escape the call.
+  // SAFETY: `self` (and so `storage`) is kept alive by the caller for the call; the first `count` bytes
+  // are initialised (zeroed, then written by the initializer) and lent for `body` only, read-only.
   public func withUnsafeBytes<Result, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
@@ -78,11 +89,13 @@ public final class SecureBytes: @unchecked Sendable {
   /// A copy of the bytes as an array, for APIs that take `[UInt8]`. The copy is not protected: zero it with
   /// ``wipe(_:)`` when done.
   public var bytes: [UInt8] {
+    // SAFETY: copies the bytes inside the closure; no pointer escapes.
     withUnsafeBytes { Array($0) }
   }
 
   /// Whether both hold the same bytes, compared in constant time (`ConstantTime.equals`).
   public func hasSameBytes(as other: SecureBytes) -> Bool {
+    // SAFETY: both read inside the closures only; ConstantTime.equals compares the counts first.
     withUnsafeBytes { mine in other.withUnsafeBytes { theirs in ConstantTime.equals(mine, theirs) } }
   }
 
@@ -92,6 +105,7 @@ public final class SecureBytes: @unchecked Sendable {
   /// copies it before the write (copy on write) and only the fresh copy is zeroed; earlier buffers the array
   /// outgrew are already freed without being zeroed.
   public static func wipe(_ bytes: inout [UInt8]) {
+    // SAFETY: zero writes each index below the array's own count, inside the closure.
     bytes.withUnsafeMutableBytes { zero($0) }
   }
 }

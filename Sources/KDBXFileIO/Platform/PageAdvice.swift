@@ -25,18 +25,22 @@ enum PageAdvice {
   /// `MADV_HUGEPAGE` (14): back the range with transparent huge pages where enabled. Returns whether the kernel
   /// took the advice.
   @discardableResult
+  // SAFETY: (all four below) the callers pass a page-aligned range inside a mapping from MappedMemory.map;
+  // madvise only changes how those pages are backed, never their contents, and a bad range fails with an errno.
   static func hugePages(_ address: UnsafeMutableRawPointer, _ count: Int) -> Bool {
     advise(address, count, 14)
   }
 
   /// `MADV_NOHUGEPAGE` (15): keep the range in 4 KiB pages.
   @discardableResult
+  // SAFETY: as hugePages: advice only, inside the caller's mapping.
   static func noHugePages(_ address: UnsafeMutableRawPointer, _ count: Int) -> Bool {
     advise(address, count, 15)
   }
 
   /// `MADV_POPULATE_WRITE` (23): map every page of the range now, as a write would, without writing. Returns
   /// `nil` on success or where the advice does not exist, else the `errno` of the failure.
+  // SAFETY: as hugePages: populating maps pages without writing them (MappedMemory.populate's range).
   static func populateWrite(_ address: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
     #if os(Linux) || os(Android)
       return madvise(address, count, 23) == 0 ? nil : errno
@@ -70,6 +74,7 @@ enum PageAdvice {
     #endif
   }
 
+  // SAFETY: as hugePages: advice only, inside the caller's mapping.
   private static func advise(_ address: UnsafeMutableRawPointer, _ count: Int, _ advice: Int32) -> Bool {
     #if os(Linux) || os(Android)
       return madvise(address, count, advice) == 0
