@@ -1,7 +1,7 @@
-import VectorSupport
 import KDBX
 import KDBXCrypto
 import KDBXPasskeys
+import VectorSupport
 
 /// A clock that says what it is told.
 struct TestClock: WallClock {

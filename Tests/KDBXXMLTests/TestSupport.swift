@@ -1,8 +1,7 @@
-import VectorSupport
 import KDBXXML
+import VectorSupport
 
 // Helpers shared by the KDBXXML tests.
-
 
 /// All events of a document, or the error.
 func events(_ text: String, options: XMLReader.Options = XMLReader.Options()) throws(XMLError) -> [XMLEvent] {

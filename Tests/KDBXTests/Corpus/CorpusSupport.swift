@@ -18,4 +18,3 @@ enum Corpus {
     return Vectors.readFile(atPath: root + "/" + relativePath)
   }
 }
-

@@ -1,5 +1,5 @@
-import VectorSupport
 import KDBX
+import VectorSupport
 
 /// The two-sided scenarios of the KeePass 2 oracle suite (``MergeKeePassOracleTests``), built on ``MergeFixture``:
 /// root with groups A (entries one, two) and B (entry three); times in seconds after a fixed origin.
