@@ -32,7 +32,7 @@ enum BitwardenImport {
       guard let id = folder["id"]?.string, let name = folder["name"]?.string else { continue }
       let path = name.split(separator: "/").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
       guard !path.isEmpty else {
-        vault.skipped.append("the folder '\(name)', which has no name: its items are in the root group")
+        vault.skip("folders without a name (their items are in the root group)", item: "'\(name)'")
         continue
       }
       folders[id] = path
@@ -46,11 +46,11 @@ enum BitwardenImport {
       let name = item["name"]?.string ?? ""
       let label = name.isEmpty ? "item \(index + 1)" : "'\(name)'"
       guard let type = item["type"]?.integer else {
-        vault.skipped.append("item \(index + 1) has no type")
+        vault.skip("items without a type", item: label)
         continue
       }
       if item["deletedDate"]?.string != nil {
-        vault.skipped.append("\(label): in the trash")
+        vault.skip("items in the trash", item: label)
         continue
       }
       var record = ImportedVault.Record()
@@ -63,13 +63,18 @@ enum BitwardenImport {
       {
         record.groupPath = path
         if collections.count > 1 {
-          vault.skipped.append(
-            "\(label): membership of \(collections.count - 1) more collection(s) (an entry is in one group; it is "
-              + "in '\(path.joined(separator: "/"))')")
+          vault.skip(
+            "items in more than one collection (an entry is in one group: the first collection's)",
+            item: "\(label) in '\(path.joined(separator: "/"))' and \(collections.count - 1) more")
         }
       }
       record.created = item["creationDate"]?.string.flatMap(ISO8601.parse)
       record.modified = item["revisionDate"]?.string.flatMap(ISO8601.parse)
+      if item["creationDate"]?.string.map({ ISO8601.parse($0) == nil }) == true
+        || item["revisionDate"]?.string.map({ ISO8601.parse($0) == nil }) == true
+      {
+        vault.skip("times that are not ISO 8601 (the import's time is used)", item: label)
+      }
       func add(_ fieldName: String, _ value: JSON?, protected: Bool = false) {
         guard let text = value?.text, !text.isEmpty else { return }
         record.fields.append((fieldName, text, protected))
@@ -89,7 +94,7 @@ enum BitwardenImport {
           record.fields.append(("KP2A_URL_\(number + 1)", uri, false))
         }
         if let passkeys = login?["fido2Credentials"]?.array, !passkeys.isEmpty {
-          vault.skipped.append("\(label): \(passkeys.count) passkey(s) (not portable between managers)")
+          vault.skip("passkeys (not portable between managers)", item: "\(label) (\(passkeys.count))")
         }
       case 2:
         break
@@ -111,14 +116,14 @@ enum BitwardenImport {
         add("Public Key", key?["publicKey"])
         add("Fingerprint", key?["keyFingerprint"])
       default:
-        vault.skipped.append("\(label): item type \(type), which this import does not know")
+        vault.skip("items of a type this import does not know", item: "\(label) (type \(type))")
         continue
       }
       for field in item["fields"]?.array ?? [] {
         let fieldName = field["name"]?.string ?? ""
         switch field["type"]?.integer ?? 0 {
         case 3:
-          vault.skipped.append("\(label): the linked field '\(fieldName)' (it only points at another field)")
+          vault.skip("linked fields (they only point at another field)", item: "\(label): '\(fieldName)'")
         case let fieldType:
           // A null value is an empty field: its name is kept.
           record.fields.append((fieldName, field["value"]?.text ?? "", fieldType == 1))
@@ -127,7 +132,10 @@ enum BitwardenImport {
       if item["favorite"]?.bool == true { favorites += 1 }
       if let reprompt = item["reprompt"]?.integer, reprompt != 0 { reprompts += 1 }
       for old in item["passwordHistory"]?.array ?? [] {
-        guard let password = old["password"]?.string else { continue }
+        guard let password = old["password"]?.string else {
+          vault.skip("password history rows without a password", item: label)
+          continue
+        }
         record.passwordHistory.append((password, old["lastUsedDate"]?.string.flatMap(ISO8601.parse)))
       }
       try vault.append(record)

@@ -180,6 +180,12 @@ enum CSVImport {
       record.iconID = Int(value("icon"))
       record.modified = ISO8601.parse(value("modified"))
       record.created = ISO8601.parse(value("created"))
+      if record.iconID == nil && !value("icon").isEmpty {
+        vault.skip("icons that are not a number (the standard icon is used)", item: "record \(number)")
+      }
+      if record.modified == nil && !value("modified").isEmpty || record.created == nil && !value("created").isEmpty {
+        vault.skip("times that are not ISO 8601 (the import's time is used)", item: "record \(number)")
+      }
       for (index, name) in header.enumerated() where !mapped.contains(index) && !row[index].isEmpty {
         record.fields.append((name, row[index], false))
       }

@@ -29,8 +29,35 @@ struct ImportedVault {
   var records: [Record] = []
   /// Extra groups to create even when empty (Bitwarden folders).
   var emptyGroups: [[String]] = []
-  /// What the source had that was not imported, in words (one line each).
+  /// What the source had that was not imported, in words (one line each): counts over the whole source.
   var skipped: [String] = []
+  /// What was not imported item by item, one kind at a time in the order first met: how many, and the first few
+  /// items (``skip(_:item:)``), so that the report names every kind however many items have it.
+  private var skippedKinds: [(kind: String, count: Int, items: [String])] = []
+  private var skippedKindIndex: [String: Int] = [:]
+  /// How many items a line of ``report`` names before it says "...".
+  static let skippedExamples = 3
+
+  /// Notes that `item` (a title or position as the source names it) had something of `kind` (a plural phrase,
+  /// such as "items in the trash") that was not imported.
+  mutating func skip(_ kind: String, item: String) {
+    guard let index = skippedKindIndex[kind] else {
+      skippedKindIndex[kind] = skippedKinds.count
+      skippedKinds.append((kind, 1, [item]))
+      return
+    }
+    skippedKinds[index].count += 1
+    if skippedKinds[index].items.count < Self.skippedExamples { skippedKinds[index].items.append(item) }
+  }
+
+  /// Every line of what was not imported: each kind noted item by item (``skip(_:item:)``) as "KIND: COUNT
+  /// (ITEM, ITEM, ITEM, ...)", then the counts over the whole source (``skipped``).
+  var report: [String] {
+    skippedKinds.map { kind in
+      let more = kind.count > kind.items.count ? ", ..." : ""
+      return "\(kind.kind): \(kind.count) (\(kind.items.joined(separator: ", "))\(more))"
+    } + skipped
+  }
 
   /// The most XML nodes the saved document may hold: the open's limit (`LoadOptions.maxXMLNodeCount`), which
   /// `KDBXFile.checkSavable` applies to the finished database. The importers apply it as they read, record by

@@ -109,7 +109,7 @@ enum OnePasswordImport {
     switch item["state"]?.string {
     case "archived": record.groupPath = path + ["Archive"]
     case "trashed", "deleted":
-      vault.skipped.append("\(label): in the trash")
+      vault.skip("items in the trash", item: label)
       return
     default: record.groupPath = path
     }
@@ -143,7 +143,10 @@ enum OnePasswordImport {
       }
     }
     for old in details?["passwordHistory"]?.array ?? [] {
-      guard let password = old["value"]?.string else { continue }
+      guard let password = old["value"]?.string else {
+        vault.skip("password history rows without a password", item: label)
+        continue
+      }
       record.passwordHistory.append((password, old["time"]?.integer.map { Timestamp(unixSeconds: Int64($0)) }))
     }
     var attachments: [(name: String, documentID: String)] = []
@@ -168,7 +171,7 @@ enum OnePasswordImport {
         default:
           guard let (text, protected) = rendered(kind, value), !text.isEmpty else {
             if !(value.isNull || value.text == "") {
-              vault.skipped.append("\(label): the field '\(name)' of kind '\(kind)', which this import does not know")
+              vault.skip("fields of a kind this import does not know", item: "\(label): '\(name)' (\(kind))")
             }
             continue
           }
@@ -179,7 +182,7 @@ enum OnePasswordImport {
     for attachment in attachments {
       let member = "\(attachment.documentID)__\(attachment.name)"
       guard let bytes = try files.bytes(of: member) else {
-        vault.skipped.append("\(label): the file '\(attachment.name)' is not in the archive")
+        vault.skip("files that are not in the archive", item: "\(label): '\(attachment.name)'")
         continue
       }
       record.attachments.append((attachment.name, bytes, member))

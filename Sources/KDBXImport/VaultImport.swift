@@ -61,7 +61,7 @@ public enum VaultImport {
     let database = try vault.database(clock: clock, random: &random)
     return ImportedDatabase(
       format: format, database: database, entryCount: vault.records.count, groupCount: vault.groupCount,
-      skipped: vault.skipped)
+      skipped: vault.report)
   }
 }
 

@@ -76,14 +76,33 @@ struct VaultImportTests {
       Self.bitwarden(
         items: #"{"type": 2, "name": "Live"}, {"type": 2, "name": "Gone", "deletedDate": "2024-01-02T03:04:05.000Z"}"#))
     #expect(Self.entries(imported.database).map(\.title) == ["Live"])
-    #expect(imported.skipped.contains("'Gone': in the trash"))
+    #expect(imported.skipped.contains("items in the trash: 1 ('Gone')"))
+  }
+
+  /// Each kind of thing not carried over is one line, with its count and the first three items, however many
+  /// items have it, so that a report cut to its first lines still names every kind.
+  @Test func eachKindSkippedIsOneLineWithItsCountAndFirstItems() throws {
+    let trashed = (1...500).map { #"{"type": 2, "name": "T\#($0)", "deletedDate": "2024-01-02T03:04:05.000Z"}"# }
+    let linked = #"{"type": 2, "name": "L", "fields": [{"name": "Ref", "value": null, "type": 3}]}"#
+    let imported = try Self.read(Self.bitwarden(items: (trashed + [linked]).joined(separator: ", ")))
+    #expect(
+      imported.skipped == [
+        "items in the trash: 500 ('T1', 'T2', 'T3', ...)",
+        "linked fields (they only point at another field): 1 ('L': 'Ref')",
+      ])
+    let csv = try Self.read("Title,Password,Icon,Modified\na,b,x,2024-01-01T00:00:00Z\nc,d,3,yesterday\n")
+    #expect(
+      csv.skipped == [
+        "icons that are not a number (the standard icon is used): 1 (record 1)",
+        "times that are not ISO 8601 (the import's time is used): 1 (record 2)",
+      ])
   }
 
   @Test func whatBitwardenHasAndKeePassLacksIsReported() throws {
     let imported = try Self.read(
       #"{"collections": [{"id": "c1", "name": "One"}, {"id": "c2", "name": "Two"}], "items": [{"type": 1, "name": "Shared", "collectionIds": ["c1", "c2"], "login": {"uris": [{"uri": "https://a.example", "match": 3}], "passwordRevisionDate": "2024-01-01T00:00:00Z"}}]}"#
     )
-    #expect(imported.skipped.contains { $0.hasPrefix("'Shared': membership of 1 more collection(s)") })
+    #expect(imported.skipped.contains { $0.hasPrefix("items in more than one collection") && $0.contains("'Shared'") })
     #expect(imported.skipped.contains { $0.hasPrefix("the URI match rules of 1 item(s)") })
     #expect(imported.skipped.contains { $0.hasPrefix("the password revision date of 1 item(s)") })
   }

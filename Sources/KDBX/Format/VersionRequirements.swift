@@ -82,9 +82,14 @@ public enum VersionRequirements {
       if let tags = group.tagsText, !tags.isEmpty { note(.groupTags) }
       if let parent = group.previousParentGroup, !parent.isZero { note(.previousParentGroup) }
       visit(entries: group.entries)
-      for index in group.groups.indices { visit(group: group.groups[index]) }
     }
-    if let root = database.root { visit(group: root) }
+    if let root = database.root {
+      visit(group: root)
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        if case .enter(let group, _) = step { visit(group: group) }
+      }
+    }
     return found
   }
 

@@ -183,17 +183,15 @@ extension Database {
   /// Trims every entry's history to the Meta limits; returns the number of history entries removed.
   @discardableResult
   public mutating func trimAllHistory() -> Int {
-    guard var tree = root else { return 0 }
     let pool = binaries
     let limits = (meta.effectiveHistoryMaxItems, meta.effectiveHistoryMaxSize)
+    guard var tree = takeRoot() else { return 0 }
     var removed = 0
-    func visit(_ group: inout Group) {
+    tree.modifyEveryGroup { group in
       for index in group.entries.indices {
         removed += group.entries[index].trimHistory(maxItems: limits.0, maxSize: limits.1, binaries: pool).count
       }
-      for index in group.groups.indices { visit(&group.groups[index]) }
     }
-    visit(&tree)
     root = tree
     return removed
   }

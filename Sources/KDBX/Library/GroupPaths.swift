@@ -37,21 +37,26 @@ extension Database {
     var out: [GroupPathItem] = []
     var names: [String] = []
     var indexPath: [Int] = []
-    func visit(_ group: Group) {
+    func add(_ group: Group) {
       let position = GroupPosition(indexPath: indexPath)
       out.append(
         GroupPathItem(
           uuid: group.uuid, path: names, position: position, isInRecycleBin: bin.map { position.isInside($0) } ?? false
         ))
-      for (index, child) in group.groups.enumerated() {
-        names.append(child.name)
+    }
+    add(root)
+    var walk = GroupWalk(below: root)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
+        names.append(group.name)
         indexPath.append(index)
-        visit(child)
+        add(group)
+      case .leave:
         names.removeLast()
         indexPath.removeLast()
       }
     }
-    visit(root)
     return out
   }
 

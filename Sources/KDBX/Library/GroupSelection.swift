@@ -47,12 +47,19 @@ public struct GroupSelection: Sendable, Equatable {
   public func topmostGroups(in database: Database) -> [KDBXUUID] {
     guard let root = database.root else { return [] }
     var out: [KDBXUUID] = []
-    func visit(_ group: Group, parentSelected: Bool) {
-      let selected = groups.contains(group.uuid)
-      if selected && !parentSelected { out.append(group.uuid) }
-      for child in group.groups { visit(child, parentSelected: selected) }
+    // Whether each open group (the root first) is selected.
+    var selectedChain = [groups.contains(root.uuid)]
+    if selectedChain[0] { out.append(root.uuid) }
+    var walk = GroupWalk(below: root)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, _):
+        let selected = groups.contains(group.uuid)
+        if selected && selectedChain.last != true { out.append(group.uuid) }
+        selectedChain.append(selected)
+      case .leave: selectedChain.removeLast()
+      }
     }
-    visit(root, parentSelected: false)
     return out
   }
 

@@ -1,65 +1,108 @@
 // Navigation and in-place editing of the group tree, shared by the library features in this folder.
 
 extension Group {
-  /// The index path (child indices from this group) of the group `uuid`; `[]` for this group itself.
+  /// The index path (child indices from this group) of the group `uuid`; `[]` for this group itself. The first
+  /// in pre-order when several groups have the UUID.
   func indexPath(ofGroup uuid: KDBXUUID) -> [Int]? {
     if self.uuid == uuid { return [] }
-    for (index, child) in groups.enumerated() {
-      if let rest = child.indexPath(ofGroup: uuid) { return [index] + rest }
+    var path: [Int] = []
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
+        path.append(index)
+        if group.uuid == uuid { return path }
+      case .leave: path.removeLast()
+      }
     }
     return nil
   }
 
-  /// The index path of the group holding entry `uuid` and the entry's index in it.
+  /// The index path of the group holding entry `uuid` and the entry's index in it (the first in pre-order).
   func location(ofEntry uuid: KDBXUUID) -> (groupPath: [Int], index: Int)? {
     if let index = entries.firstIndex(where: { $0.uuid == uuid }) { return ([], index) }
-    for (childIndex, child) in groups.enumerated() {
-      if let found = child.location(ofEntry: uuid) { return ([childIndex] + found.groupPath, found.index) }
+    var path: [Int] = []
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
+        path.append(index)
+        if let found = group.entries.firstIndex(where: { $0.uuid == uuid }) { return (path, found) }
+      case .leave: path.removeLast()
+      }
     }
     return nil
   }
 
   /// The group at `path` below this group.
   func group(at path: ArraySlice<Int>) -> Group? {
-    guard let first = path.first else { return self }
-    guard first >= 0, first < groups.count else { return nil }
-    return groups[first].group(at: path.dropFirst())
+    var current = self
+    for index in path {
+      guard index >= 0, index < current.groups.count else { return nil }
+      current = current.groups[index]
+    }
+    return current
   }
 
-  /// Runs `body` on the group at `path`; returns `false` when the path does not exist.
+  /// Runs `body` on the group at `path`; returns `false` when the path does not exist. The groups on the path are
+  /// taken out of their parents while `body` runs and put back after, so that a group this tree alone holds is
+  /// changed in place, at any depth.
   @discardableResult
   mutating func modifyGroup(at path: ArraySlice<Int>, _ body: (inout Group) -> Void) -> Bool {
-    guard let first = path.first else {
-      body(&self)
-      return true
+    guard group(at: path) != nil else { return false }
+    var current = Group(uuid: .zero, name: nil)
+    swap(&current, &self)
+    var parents: [Group] = []
+    parents.reserveCapacity(path.count)
+    for index in path {
+      var child = Group(uuid: .zero, name: nil)
+      swap(&child, &current.groups[index])
+      parents.append(current)
+      current = child
     }
-    guard first >= 0, first < groups.count else { return false }
-    return groups[first].modifyGroup(at: path.dropFirst(), body)
+    body(&current)
+    for index in path.reversed() {
+      guard var parent = parents.popLast() else { break }
+      swap(&parent.groups[index], &current)
+      current = parent
+    }
+    swap(&current, &self)
+    return true
   }
 
   /// Calls `body` for every entry of this group and its subgroups, depth first (a group's entries before its
   /// subgroups, as KeePass's pre-order traversal), with the chain of groups from this group down to the parent.
-  func forEachEntry(ancestors: [Group] = [], _ body: (Entry, [Group]) -> Void) {
-    var chain = ancestors
-    chain.append(self)
+  func forEachEntry(_ body: (Entry, [Group]) -> Void) {
+    var chain = [self]
     for entry in entries { body(entry, chain) }
-    for child in groups { child.forEachEntry(ancestors: chain, body) }
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, _):
+        chain.append(group)
+        for entry in group.entries { body(entry, chain) }
+      case .leave: chain.removeLast()
+      }
+    }
   }
 
   /// The UUIDs of every group below this one (not this group itself), in pre-order.
   var descendantGroupUUIDs: [KDBXUUID] {
     var out: [KDBXUUID] = []
-    for child in groups {
-      out.append(child.uuid)
-      out += child.descendantGroupUUIDs
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      if case .enter(let group, _) = step { out.append(group.uuid) }
     }
     return out
   }
 
-  /// The UUIDs of every entry in this group and its subgroups.
+  /// The UUIDs of every entry in this group and its subgroups, in pre-order.
   var allEntryUUIDs: [KDBXUUID] {
     var out: [KDBXUUID] = entries.map { $0.uuid }
-    for child in groups { out += child.allEntryUUIDs }
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      if case .enter(let group, _) = step { out += group.entries.map { $0.uuid } }
+    }
     return out
   }
 

@@ -61,7 +61,7 @@ extension Database {
     clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> GroupPosition? {
     if let existing = recycleBinPosition { return existing }
-    guard var tree = root else { return nil }
+    guard var tree = takeRoot() else { return nil }
     var bin = Group.new(name: Database.recycleBinName, clock: clock, random: &random)
     bin.iconID = Database.recycleBinIconID
     bin.enableAutoType = .some(false)
@@ -126,7 +126,7 @@ extension Database {
   public mutating func deleteGroup(
     at position: GroupPosition, clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> DeletionOutcome {
-    guard !position.indexPath.isEmpty, let group = group(at: position) else { return .notFound }
+    guard !position.indexPath.isEmpty, group(at: position) != nil else { return .notFound }
     if isRecycleBinEnabled && !isInRecycleBin(groupAt: position) {
       if let bin = recycleBinPosition, bin.isInside(position) {
         // Moving the bin out changes nothing above it, so `position` still names the group.
@@ -139,9 +139,15 @@ extension Database {
       }
     }
     guard let last = position.indexPath.last,
-      modifyGroup(at: GroupPosition(indexPath: Array(position.indexPath.dropLast())), { _ = $0.removeGroup(at: last) })
+      let removed = group(at: position).map({ $0.allEntryUUIDs + $0.descendantGroupUUIDs + [$0.uuid] }),
+      modifyGroup(
+        at: GroupPosition(indexPath: Array(position.indexPath.dropLast())),
+        { parent in
+          var dropped = [parent.removeGroup(at: last)]
+          Group.releaseIteratively(&dropped)
+        })
     else { return .notFound }
-    addTombstones(group.allEntryUUIDs + group.descendantGroupUUIDs + [group.uuid], clock: clock)
+    addTombstones(removed, clock: clock)
     return .deletedPermanently
   }
 
@@ -149,11 +155,12 @@ extension Database {
   /// number of entries and groups removed.
   @discardableResult
   public mutating func emptyRecycleBin(clock: some WallClock) -> Int {
-    guard let bin = recycleBinPosition, let group = group(at: bin) else { return 0 }
-    let removed = group.allEntryUUIDs + group.descendantGroupUUIDs
+    guard let bin = recycleBinPosition,
+      let removed = group(at: bin).map({ $0.allEntryUUIDs + $0.descendantGroupUUIDs })
+    else { return 0 }
     modifyGroup(at: bin) { group in
       group.entries.removeAll()
-      group.groups.removeAll()
+      Group.releaseIteratively(&group.groups)
       group.childOrder.removeAll()
     }
     addTombstones(removed, clock: clock)
@@ -176,15 +183,24 @@ extension Database {
   /// Returns `false` when either does not exist.
   @discardableResult
   public mutating func moveEntry(at position: EntryPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
-    guard var tree = root, let oldParent = tree.group(at: position.group.indexPath[...]),
-      oldParent.entries.indices.contains(position.index), tree.group(at: target.indexPath[...]) != nil
+    // Only the old parent's UUID is kept: a copy of the group would hold its subtree, so that the changes below
+    // copied the path to it and the old path was freed at once (recursively) at the end.
+    guard var tree = root,
+      let oldParent = tree.group(at: position.group.indexPath[...]).flatMap({
+        $0.entries.indices.contains(position.index) ? $0.uuid : nil
+      }),
+      tree.group(at: target.indexPath[...]) != nil
     else { return false }
     if position.group == target { return true }
+    root = nil  // `tree` alone holds the tree: the changes below happen in place
     var moving: Entry? = nil
     tree.modifyGroup(at: position.group.indexPath[...]) { group in moving = group.removeEntry(at: position.index) }
     // Removing an entry changes no group's index path, so `target` is still valid.
-    guard var entry = moving else { return false }
-    entry.previousParentGroup = oldParent.uuid
+    guard var entry = moving else {
+      root = tree
+      return false
+    }
+    entry.previousParentGroup = oldParent
     var times = entry.times ?? Times()
     times.locationChanged = clock.now()
     entry.times = times
@@ -211,10 +227,11 @@ extension Database {
   public mutating func moveGroup(at position: GroupPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
     guard var tree = root, let last = position.indexPath.last, let moved = tree.group(at: position.indexPath[...]),
       tree.group(at: target.indexPath[...]) != nil, !target.isInside(position),
-      let oldParent = tree.group(at: position.indexPath.dropLast())
+      let oldParent = tree.group(at: position.indexPath.dropLast())?.uuid
     else { return false }
     let parentPath = Array(position.indexPath.dropLast())
     if parentPath == target.indexPath { return true }
+    root = nil  // `tree` alone holds the tree: the changes below happen in place
     tree.modifyGroup(at: parentPath[...]) { parent in _ = parent.removeGroup(at: last) }
     // The removal shifts the later siblings of the moved group (and everything below them) up by one.
     var targetPath = target.indexPath
@@ -223,13 +240,14 @@ extension Database {
       targetPath[depth] -= 1
     }
     var group = moved
-    group.previousParentGroup = oldParent.uuid
+    group.previousParentGroup = oldParent
     var times = group.times ?? Times()
     times.locationChanged = clock.now()
     group.times = times
-    guard tree.modifyGroup(at: targetPath[...], { $0.appendGroup(group) }) else { return false }
+    // `targetPath` names an existing group that is not the moved one (checked above, then shifted past it).
+    let added = tree.modifyGroup(at: targetPath[...]) { $0.appendGroup(group) }
     root = tree
-    return true
+    return added
   }
 
   /// Records a tombstone for each UUID, at `clock`'s now, except for UUIDs that a group or current entry of the

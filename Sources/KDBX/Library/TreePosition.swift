@@ -44,47 +44,47 @@ public struct EntryPosition: Hashable, Sendable {
 extension Group {
   /// The index paths of every group with `uuid` in this subtree (this group's own as `[]`), in pre-order.
   func indexPaths(ofGroup uuid: KDBXUUID) -> [[Int]] {
-    var found: [[Int]] = []
+    var found: [[Int]] = self.uuid == uuid ? [[]] : []
     var path: [Int] = []
-    func visit(_ group: Group) {
-      if group.uuid == uuid { found.append(path) }
-      for (index, child) in group.groups.enumerated() {
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
         path.append(index)
-        visit(child)
-        path.removeLast()
+        if group.uuid == uuid { found.append(path) }
+      case .leave: path.removeLast()
       }
     }
-    visit(self)
     return found
   }
 
   /// The locations of every current entry with `uuid` in this subtree, in pre-order.
   func locations(ofEntry uuid: KDBXUUID) -> [(groupPath: [Int], index: Int)] {
     var found: [(groupPath: [Int], index: Int)] = []
+    for (index, entry) in entries.enumerated() where entry.uuid == uuid { found.append(([], index)) }
     var path: [Int] = []
-    func visit(_ group: Group) {
-      for (index, entry) in group.entries.enumerated() where entry.uuid == uuid { found.append((path, index)) }
-      for (index, child) in group.groups.enumerated() {
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
         path.append(index)
-        visit(child)
-        path.removeLast()
+        for (index, entry) in group.entries.enumerated() where entry.uuid == uuid { found.append((path, index)) }
+      case .leave: path.removeLast()
       }
     }
-    visit(self)
     return found
   }
 
   /// The UUIDs of this group, every group below it and every current entry in them.
   var allObjectUUIDs: Set<KDBXUUID> {
     var out: Set<KDBXUUID> = [uuid]
-    func visit(_ group: Group) {
+    for entry in entries { out.insert(entry.uuid) }
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      guard case .enter(let group, _) = step else { continue }
+      out.insert(group.uuid)
       for entry in group.entries { out.insert(entry.uuid) }
-      for child in group.groups {
-        out.insert(child.uuid)
-        visit(child)
-      }
     }
-    visit(self)
     return out
   }
 }
@@ -132,10 +132,19 @@ extension Database {
   /// Runs `body` on the group at `position`; `false` when there is none.
   @discardableResult
   mutating func modifyGroup(at position: GroupPosition, _ body: (inout Group) -> Void) -> Bool {
-    guard var tree = root, tree.group(at: position.indexPath[...]) != nil else { return false }
+    guard root?.group(at: position.indexPath[...]) != nil, var tree = takeRoot() else { return false }
     tree.modifyGroup(at: position.indexPath[...], body)
     root = tree
     return true
+  }
+
+  /// The root group, taken out of the database (``root`` is `nil` until the caller puts it back). Changes to a
+  /// tree the database alone holds then happen in place: on a copy, each group on the path to the change would be
+  /// copied, and the old path freed at once (recursively) when the copy replaces it.
+  mutating func takeRoot() -> Group? {
+    var tree: Group? = nil
+    swap(&tree, &root)
+    return tree
   }
 
   /// Runs `body` on the entry at `position`; `false` when there is none.

@@ -11,19 +11,23 @@ package enum VaultJSONExport {
     let database = opened.database
     let meta = database.meta
     var groups: [JSONValue] = []
-    func walk(_ group: Group, _ path: [String]) {
-      for child in group.groups {
-        let childPath = path + [child.name]
-        groups.append(
-          .object([
-            ("uuid", .string(child.uuid.description)), ("path", strings(childPath)),
-            ("name", .string(child.name)), ("notes", .string(child.notes)),
-            ("icon", .number(Int(clamping: child.iconID ?? 0))),
-          ]))
-        walk(child, childPath)
+    if let root = database.root {
+      var path: [String] = []
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        switch step {
+        case .enter(let child, _):
+          path.append(child.name)
+          groups.append(
+            .object([
+              ("uuid", .string(child.uuid.description)), ("path", strings(path)),
+              ("name", .string(child.name)), ("notes", .string(child.notes)),
+              ("icon", .number(Int(clamping: child.iconID ?? 0))),
+            ]))
+        case .leave: path.removeLast()
+        }
       }
     }
-    if let root = database.root { walk(root, []) }
     let standard = Set(Entry.standardFieldNames)
     func value(_ field: FieldValue?) -> JSONValue {
       guard let field else { return .string("") }

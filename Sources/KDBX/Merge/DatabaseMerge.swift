@@ -74,6 +74,9 @@ struct Synchronizer {
     var remap = MergeSupport.BinaryRemap(source: remote.binaries)
     let remoteRoot = remap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
     remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
+    // The remapped copy is this merge's own: freed a group at a time, as it may be of any depth.
+    var remapped = [consume remoteRoot]
+    Group.releaseIteratively(&remapped)
   }
 
   mutating func run() -> MergeResult {

@@ -16,20 +16,25 @@ enum MergeDiff {
 
     for uuid in after.tree?.groupOrder ?? [] {
       guard let node = afterGroups[uuid] else { continue }
+      // The actions first, each with whether it shows the old path; the paths (as long as the group is deep)
+      // only for an object that changed, so that the report is linear in the tree and its changes.
+      var actions: [(action: MergeChange.Action, showsOldPath: Bool)] = []
+      let old = beforeGroups[uuid]
+      if let old {
+        if !MergeEquivalence.same(old.group, node.group) { actions.append((.updated, true)) }
+        if old.parent != node.parent { actions.append((.moved(from: old.parent, to: node.parent), true)) }
+      } else {
+        actions.append((.added(parent: node.parent), false))
+      }
+      if tombstones[uuid] != nil { actions.append((.deletionOverridden, false)) }
+      guard !actions.isEmpty else { continue }
       let path = after.path(ofGroup: uuid)
-      func change(_ action: MergeChange.Action, oldPath: [String]? = nil) {
-        changes.append(MergeChange(object: .group, uuid: uuid, action: action, path: path, oldPath: oldPath))
-      }
-      guard let old = beforeGroups[uuid] else {
-        change(.added(parent: node.parent))
-        if tombstones[uuid] != nil { change(.deletionOverridden) }
-        continue
-      }
-      let oldPath = before.path(ofGroup: uuid)
+      let oldPath = old == nil ? nil : before.path(ofGroup: uuid)
       let moved = oldPath == path ? nil : oldPath
-      if !MergeEquivalence.same(old.group, node.group) { change(.updated, oldPath: moved) }
-      if old.parent != node.parent { change(.moved(from: old.parent, to: node.parent), oldPath: moved) }
-      if tombstones[uuid] != nil { change(.deletionOverridden) }
+      for (action, showsOldPath) in actions {
+        changes.append(
+          MergeChange(object: .group, uuid: uuid, action: action, path: path, oldPath: showsOldPath ? moved : nil))
+      }
     }
     for uuid in before.tree?.groupOrder ?? [] where afterGroups[uuid] == nil {
       changes.append(MergeChange(object: .group, uuid: uuid, action: .deleted, path: before.path(ofGroup: uuid)))
@@ -38,27 +43,30 @@ enum MergeDiff {
     for groupUUID in after.tree?.groupOrder ?? [] {
       for child in afterGroups[groupUUID]?.children ?? [] {
         guard case .entry(let uuid) = child, let node = afterEntries[uuid], node.parent == groupUUID else { continue }
+        var actions: [(action: MergeChange.Action, showsOldPath: Bool)] = []
+        let old = beforeEntries[uuid]
+        if let old {
+          if !MergeEquivalence.same(old.entry, node.entry, pool: pool) {
+            actions.append((.updated, true))
+          } else if keptLocal.contains(uuid) {
+            actions.append((.keptLocal, false))
+          }
+          let (added, removed) = historyDifference(old.entry.history ?? [], node.entry.history ?? [], pool: pool)
+          if added > 0 { actions.append((.historyMerged(count: added), false)) }
+          if removed > 0 { actions.append((.historyTrimmed(count: removed), false)) }
+          if old.parent != node.parent { actions.append((.moved(from: old.parent, to: node.parent), true)) }
+        } else {
+          actions.append((.added(parent: node.parent), false))
+        }
+        if tombstones[uuid] != nil { actions.append((.deletionOverridden, false)) }
+        guard !actions.isEmpty else { continue }
         let path = after.path(ofEntry: uuid)
-        func change(_ action: MergeChange.Action, oldPath: [String]? = nil) {
-          changes.append(MergeChange(object: .entry, uuid: uuid, action: action, path: path, oldPath: oldPath))
-        }
-        guard let old = beforeEntries[uuid] else {
-          change(.added(parent: node.parent))
-          if tombstones[uuid] != nil { change(.deletionOverridden) }
-          continue
-        }
-        let oldPath = before.path(ofEntry: uuid)
+        let oldPath = old == nil ? nil : before.path(ofEntry: uuid)
         let moved = oldPath == path ? nil : oldPath
-        if !MergeEquivalence.same(old.entry, node.entry, pool: pool) {
-          change(.updated, oldPath: moved)
-        } else if keptLocal.contains(uuid) {
-          change(.keptLocal)
+        for (action, showsOldPath) in actions {
+          changes.append(
+            MergeChange(object: .entry, uuid: uuid, action: action, path: path, oldPath: showsOldPath ? moved : nil))
         }
-        let (added, removed) = historyDifference(old.entry.history ?? [], node.entry.history ?? [], pool: pool)
-        if added > 0 { change(.historyMerged(count: added)) }
-        if removed > 0 { change(.historyTrimmed(count: removed)) }
-        if old.parent != node.parent { change(.moved(from: old.parent, to: node.parent), oldPath: moved) }
-        if tombstones[uuid] != nil { change(.deletionOverridden) }
       }
     }
     for groupUUID in before.tree?.groupOrder ?? [] {

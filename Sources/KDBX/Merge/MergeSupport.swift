@@ -130,8 +130,9 @@ enum MergeSupport {
     /// `group` and everything below it with attachments pointing into `pool`.
     mutating func remap(_ group: Group, into pool: inout BinaryPool) -> Group {
       var copy = group
-      for index in copy.entries.indices { copy.entries[index] = remap(copy.entries[index], into: &pool) }
-      for index in copy.groups.indices { copy.groups[index] = remap(copy.groups[index], into: &pool) }
+      copy.modifyEveryGroup { group in
+        for index in group.entries.indices { group.entries[index] = remap(group.entries[index], into: &pool) }
+      }
       return copy
     }
   }

@@ -29,12 +29,22 @@ struct MergeTree {
   /// independently created databases merge root into root (as KeePass and KeePassXC do).
   init(root: Group, rootAlias: KDBXUUID? = nil) {
     rootUUID = rootAlias ?? root.uuid
-    add(root, as: rootUUID, parent: nil)
+    // Pre-order with an explicit stack (the tree may be of any depth): a group, then each subgroup's subtree.
+    var pending: [(group: Group, uuid: KDBXUUID, parent: KDBXUUID?)] = [(root, rootUUID, nil)]
+    while let (group, uuid, parent) = pending.popLast() {
+      guard add(group, as: uuid, parent: parent) else { continue }
+      for child in group.groups.reversed() where groups[child.uuid] == nil {
+        pending.append((child, child.uuid, uuid))
+      }
+    }
   }
 
   init(rootUUID: KDBXUUID) { self.rootUUID = rootUUID }
 
-  private mutating func add(_ group: Group, as uuid: KDBXUUID, parent: KDBXUUID?) {
+  /// Files `group` without its children, and its entries; its subgroups are the caller's. `false` (nothing filed)
+  /// when an earlier group in pre-order has the UUID: the first one wins, with its subtree.
+  private mutating func add(_ group: Group, as uuid: KDBXUUID, parent: KDBXUUID?) -> Bool {
+    guard groups[uuid] == nil else { return false }
     var stripped = group
     stripped.uuid = uuid
     stripped.entries = []
@@ -60,7 +70,7 @@ struct MergeTree {
     groups[uuid] = GroupNode(group: stripped, parent: parent, children: children)
     groupOrder.append(uuid)
     for entry in group.entries { entries[entry.uuid] = EntryNode(entry: entry, parent: uuid) }
-    for child in group.groups where groups[child.uuid] == nil { add(child, as: child.uuid, parent: uuid) }
+    return true
   }
 
   /// The tree rooted at ``rootUUID``. Children whose ``parent`` is not the group listing them are skipped;
@@ -95,27 +105,45 @@ struct MergeTree {
         }
       }
     }
-    return assemble(rootUUID, listed: listed, depth: 0)
+    return assemble(listed: listed)
   }
 
-  private func assemble(_ uuid: KDBXUUID, listed: [KDBXUUID: [Child]], depth: Int) -> Group {
-    guard var group = groups[uuid]?.group else { return Group(uuid: uuid, name: nil) }
-    for child in listed[uuid] ?? [] {
-      switch child {
-      case .entry(let id):
-        if let entry = entries[id]?.entry {
-          group.entries.append(entry)
-          group.childOrder.append(true)
-        }
-      case .group(let id):
-        // Parents were checked for cycles by the merge; the depth bound is a second guard.
-        if depth < 10_000, groups[id] != nil {
-          group.groups.append(assemble(id, listed: listed, depth: depth + 1))
-          group.childOrder.append(false)
-        }
+  /// The tree below ``rootUUID`` as `listed` orders it. The groups reachable from the root are found first, in
+  /// pre-order, and then made from the last to the first, so that each group's subgroups are made before it:
+  /// no recursion, at any depth. Each group is made once (the merge checked parents for cycles; the set of groups
+  /// reached is a second guard); a group its parent lists twice (a damaged file) is placed twice, as before.
+  private func assemble(listed: [KDBXUUID: [Child]]) -> Group {
+    guard groups[rootUUID] != nil else { return Group(uuid: rootUUID, name: nil) }
+    var order: [KDBXUUID] = []
+    var placed: Set<KDBXUUID> = [rootUUID]
+    var pending = [rootUUID]
+    while let uuid = pending.popLast() {
+      order.append(uuid)
+      for child in (listed[uuid] ?? []).reversed() {
+        if case .group(let id) = child, groups[id] != nil, placed.insert(id).inserted { pending.append(id) }
       }
     }
-    return group
+    // Made groups, until the end (a parent may list one twice).
+    var made: [KDBXUUID: Group] = [:]
+    for uuid in order.reversed() {
+      guard var group = groups[uuid]?.group else { continue }
+      for child in listed[uuid] ?? [] {
+        switch child {
+        case .entry(let id):
+          if let entry = entries[id]?.entry {
+            group.entries.append(entry)
+            group.childOrder.append(true)
+          }
+        case .group(let id):
+          if let subgroup = made[id] {
+            group.groups.append(subgroup)
+            group.childOrder.append(false)
+          }
+        }
+      }
+      made[uuid] = group
+    }
+    return made[rootUUID] ?? Group(uuid: rootUUID, name: nil)
   }
 
   /// Whether `group` is `ancestor` or lies below it.

@@ -51,12 +51,17 @@ struct ThreeWayMerger {
     var remoteRemap = MergeSupport.BinaryRemap(source: remote.binaries)
     let remoteRoot = remoteRemap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
     remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
+    // The remapped copies are this merge's own: freed a group at a time, as they may be of any depth.
+    var remapped = [consume remoteRoot]
+    Group.releaseIteratively(&remapped)
     // The base is remapped into a scratch copy of the pool, so that its binaries are not added to the result; the
     // pool does not grow after this, so the scratch copy holds every binary the merge compares.
     var scratch = pool
     var baseRemap = MergeSupport.BinaryRemap(source: base.binaries)
     let baseRoot = baseRemap.remap(base.root ?? Group(uuid: localRoot.uuid, name: nil), into: &scratch)
     baseTree = MergeTree(root: baseRoot, rootAlias: tree.rootUUID)
+    remapped = [consume baseRoot]
+    Group.releaseIteratively(&remapped)
     comparePool = scratch
   }
 

@@ -50,11 +50,13 @@ extension Database {
         if let history = entries[index].history { collect(history) }
       }
     }
-    func collect(_ group: Group) {
-      collect(group.entries)
-      for index in group.groups.indices { collect(group.groups[index]) }
+    if let root {
+      collect(root.entries)
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        if case .enter(let group, _) = step { collect(group.entries) }
+      }
     }
-    if let root { collect(root) }
     if !moves && newPool == binaries { return self }
 
     var result = self
@@ -70,12 +72,10 @@ extension Database {
         entry.history = history
       }
     }
-    func remap(_ group: inout Group) {
-      for index in group.entries.indices { remap(&group.entries[index]) }
-      for index in group.groups.indices { remap(&group.groups[index]) }
-    }
-    if var root = result.root {
-      remap(&root)
+    if var root = result.takeRoot() {
+      root.modifyEveryGroup { group in
+        for index in group.entries.indices { remap(&group.entries[index]) }
+      }
       result.root = root
     }
     result.binaries = newPool

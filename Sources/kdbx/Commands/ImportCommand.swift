@@ -145,12 +145,15 @@ enum ImportCommand {
     try CreateCommand.write(opened.database, key: newKey, settings: settings, to: path)
     var groups = 0
     var entries = 0
-    func count(_ group: Group) {
-      entries += group.entries.count
-      groups += group.groups.count
-      for child in group.groups { count(child) }
+    if let root = opened.database.root {
+      entries = root.entries.count
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        guard case .enter(let group, _) = step else { continue }
+        groups += 1
+        entries += group.entries.count
+      }
     }
-    if let root = opened.database.root { count(root) }
     Terminal.out(
       "Imported \(TerminalText.line(source)) (KeePass 1.x, \(Names.cipher(header.cipher)), \(header.transformRounds) rounds: \(groups) "
         + "groups, \(entries) entries) into \(TerminalText.line(path)) (\(CreateCommand.describe(settings))).\n")

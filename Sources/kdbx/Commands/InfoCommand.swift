@@ -30,12 +30,16 @@ enum InfoCommand {
         history += entry.history?.count ?? 0
         attachments += entry.attachments.count
       }
-      for child in group.groups {
+    }
+    if let root = database.root {
+      count(root)
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        guard case .enter(let group, _) = step else { continue }
         groups += 1
-        count(child)
+        count(group)
       }
     }
-    if let root = database.root { count(root) }
     let deleted = database.deletedObjects?.count ?? 0
     let kdf = Names.kdfParameters(header.kdf)
     if json {

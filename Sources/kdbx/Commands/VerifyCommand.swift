@@ -41,7 +41,7 @@ enum VerifyCommand {
         }
       }
     }
-    func walk(_ group: Group, path: [String]) {
+    func check(_ group: Group, path: [String]) {
       if !seen.insert(group.uuid).inserted { problems.append("group UUID \(group.uuid) is used more than once") }
       for entry in group.entries {
         let entryPath = (path + [ListCommand.title(entry)]).joined(separator: "/")
@@ -56,10 +56,20 @@ enum VerifyCommand {
           checkEntry(old, path: "\(entryPath) (history \(index + 1))")
         }
       }
-      for child in group.groups { walk(child, path: path + [child.name]) }
     }
     if let root = database.root {
-      walk(root, path: [])
+      // Pre-order with an explicit stack, as every tree walk (the tree's depth is the file's).
+      check(root, path: [])
+      var path: [String] = []
+      var walk = GroupWalk(below: root)
+      while let step = walk.next() {
+        switch step {
+        case .enter(let group, _):
+          path.append(group.name)
+          check(group, path: path)
+        case .leave: path.removeLast()
+        }
+      }
     } else {
       problems.append("the database has no root group")
     }
