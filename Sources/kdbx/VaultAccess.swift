@@ -130,7 +130,6 @@ struct VaultAccess {
     let key = CompositeKey(password: password, keyFile: keyFile)
     guard let version else { throw .failure("\(path): the file was not read under its lock") }
     let opened = try openBytes(bytes, key: key, options: options)
-    ProcessLifetime.keep(opened)
     return VaultAccess(
       path: path, key: key, opened: opened, pendingVersion: version, lock: lock,
       credentials: Credentials(password: password, keyFile: keyFile))

@@ -1,2 +1,1 @@
 // Shared helpers for the cipher tests: a deterministic PRNG.
-

@@ -137,7 +137,6 @@ enum ImportCommand {
     if password == nil && keyFile == nil { throw .usage("a KeePass 1.x file needs a password, a key file or both") }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try VaultAccess.openBytes(bytes, key: key)
-    ProcessLifetime.keep(opened)
     guard let header = opened.keePass1Header else { throw .failure("\(source) is not a KeePass 1.x file") }
     let newKey = password?.isEmpty == true && keyFile != nil ? CompositeKey(password: nil, keyFile: keyFile) : key
     var settings = settings

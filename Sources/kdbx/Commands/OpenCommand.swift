@@ -192,6 +192,8 @@ enum OpenCommand {
 /// instead of writing it, until the session's `save`. The CLI is single-threaded: this is used on the main thread
 /// only.
 final class InteractiveSession {
+  // SAFETY: nonisolated(unsafe) is sound because `kdbx open` reads commands and runs them on the main thread, one
+  // after another; no other thread reads or writes `current` (the idle timeout is a poll on that same thread).
   nonisolated(unsafe) static var current: InteractiveSession?
 
   private(set) var vault: VaultAccess?
@@ -244,6 +246,5 @@ final class InteractiveSession {
   /// Drops the key and the database.
   func lock() {
     vault = nil
-    ProcessLifetime.releaseAll()
   }
 }

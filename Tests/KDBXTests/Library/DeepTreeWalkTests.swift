@@ -1,6 +1,7 @@
 import KDBX
 import KDBXXML
 import Testing
+import VectorSupport
 
 #if canImport(Glibc)
   import Glibc
