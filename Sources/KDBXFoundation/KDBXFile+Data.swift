@@ -49,19 +49,13 @@ extension KeyFile {
 }
 
 extension Database {
-  /// The content of `attachment` as `Data`, or `nil` when its binary is missing from the pool (or was left out by
-  /// ``KDBX/LoadOptions/loadsAttachmentContents``).
-  public func contents(of attachment: Attachment) -> Data? {
-    guard let binary = binaries[attachment.binaryIndex], binary.omitted == nil else { return nil }
-    return Data(binary.data)
-  }
-}
-
-extension Entry {
-  /// Attaches `data` as `name` (replacing an attachment of that name), adding it to `pool`:
-  /// ``KDBX/Entry/attach(_:data:in:isProtected:)`` for `Data`. Use it inside
-  /// ``KDBX/Database/editEntry(_:clock:withBinaries:)``.
-  public mutating func attach(_ name: String, data: Data, in pool: inout BinaryPool, isProtected: Bool = false) {
-    attach(name, data: [UInt8](data), in: &pool, isProtected: isProtected)
+  /// ``KDBX/Database/setAttachment(named:contents:isProtected:inEntry:clock:)`` for `Data`: attaches `contents` as
+  /// `name` to entry `uuid` (replacing an attachment of that name), as an edit. Read it back with
+  /// `Data(database.contents(of: attachment) ?? [])`.
+  @discardableResult
+  public mutating func setAttachment(
+    named name: String, contents: Data, isProtected: Bool = false, inEntry uuid: KDBXUUID, clock: some WallClock
+  ) -> Bool {
+    setAttachment(named: name, contents: [UInt8](contents), isProtected: isProtected, inEntry: uuid, clock: clock)
   }
 }

@@ -12,7 +12,7 @@ enum WasmEdit {
   /// `{"code", "period", "remaining"}` at `unixTime`, from the entry's first valid OTP setting (KeePassXC's `otp`,
   /// KeePass's `TimeOtp-*` and `HmacOtp-*` fields).
   static func oneTimePassword(_ entry: Entry, at unixTime: Int64) throws(WasmFailure) -> [UInt8] {
-    guard let generator = entry.oneTimePassword() else {
+    guard let generator = entry.oneTimePassword()?.generator else {
       throw WasmFailure(.badRequest, "the entry has no one-time password setting that can be read")
     }
     let period: JSONValue = generator.period.map { .number($0) } ?? .null
@@ -23,7 +23,7 @@ enum WasmEdit {
     return Array(document.rendered(pretty: false).utf8)
   }
 
-  /// Sets `fields` on the entry; the old version goes to its history (``Database/editEntry(_:clock:_:)``). A field
+  /// Sets `fields` on the entry; the old version goes to its history (`Database.editEntry(_:clock:_:)`). A field
   /// is protected when it is `Password` or was protected before.
   static func edit(_ vault: inout WasmVaults.Vault, entry uuid: KDBXUUID, fields: [(String, String)])
     throws(WasmFailure)

@@ -155,7 +155,7 @@ extension VectorRunners {
       entry[field: try record.string("field\(index)")] = .plain(try record.string("value\(index)"))
       index += 1
     }
-    guard let configuration = entry.oneTimePasswordConfiguration() else {
+    guard let configuration = entry.oneTimePassword() else {
       throw VectorMismatch("no one-time password found")
     }
     let code = configuration.generator.code(at: Int64(try record.int("time")))

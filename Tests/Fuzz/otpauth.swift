@@ -3,7 +3,7 @@
 //   1: `KeeOTPString.matches` / `parse` (KeeOTP `key=...&step=...`);
 //   2: `KeePassXCLegacyOTP.parse(seed:settings:)` (first line the seed, second line the settings, if any);
 //   3: an `Entry` whose fields come from the lines (each line: one byte picks an OTP field name, the rest is the
-//      value): `oneTimePasswordReadings()`, `oneTimePasswordConfiguration()`, then `setOneTimePassword` writes the
+//      value): `oneTimePasswordReadings()`, `oneTimePassword()`, then `setOneTimePassword` writes the
 //      configuration back in the interoperable formats and reading it again must give the same generator.
 // Every generator that parses computes codes at a few times (TOTP and HOTP, decimal and Steam).
 import KDBX
@@ -49,7 +49,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       entry[field: name] = selector & 0x80 == 0 ? .plain(value) : .protected(ProtectedValue(value, using: &random))
     }
     _ = entry.oneTimePasswordReadings()
-    guard let configuration = entry.oneTimePasswordConfiguration() else { return 0 }
+    guard let configuration = entry.oneTimePassword() else { return 0 }
     exercise(configuration.generator)
     var written = entry
     do {
@@ -57,7 +57,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
       return 0  // not representable in KeePass's fields (Steam): nothing was changed
     }
-    guard let back = written.oneTimePasswordConfiguration() else { fatalError("written OTP settings do not read") }
+    guard let back = written.oneTimePassword() else { fatalError("written OTP settings do not read") }
     if back.generator != configuration.generator { fatalError("OTP settings round trip changed the generator") }
   }
   return 0

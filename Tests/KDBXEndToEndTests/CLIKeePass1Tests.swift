@@ -267,7 +267,7 @@ struct CLIKeePass1Tests {
         #expect(theirs["icon"] as? Int == Int(entry.iconID ?? 0), "\(reader) \(uuid)")
         #expect(theirs["expires"] as? Bool == entry.times?.expires, "\(reader) \(uuid)")
         let attachments = entry.attachments.map { attachment -> [String] in
-          [attachment.name, Hex.encode(SHA256.hash(reference.data(of: attachment) ?? []).bytes)]
+          [attachment.name, Hex.encode(SHA256.hash(reference.contents(of: attachment) ?? []).bytes)]
         }.sorted { $0[0] < $1[0] }
         if reader == "pykeepass" {
           #expect(theirs["attachments"] as? [[String]] == attachments, "\(reader) \(uuid)")

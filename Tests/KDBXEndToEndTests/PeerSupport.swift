@@ -136,7 +136,7 @@ enum PeerViews {
       let uuid = entry.uuid.description.replacingOccurrences(of: "-", with: "")
       var attachments: [String: String] = [:]
       for attachment in entry.attachments {
-        attachments[attachment.name] = hex(SHA256.hash(database.data(of: attachment) ?? []).bytes)
+        attachments[attachment.name] = hex(SHA256.hash(database.contents(of: attachment) ?? []).bytes)
       }
       var times: [String: String] = [:]
       if let value = entry.times?.creationTime { times["created"] = ISO8601.format(value) }

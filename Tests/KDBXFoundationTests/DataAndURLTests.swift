@@ -62,14 +62,12 @@ import VectorSupport
     var database = try KDBXFile.open(bytes: try Self.demo(), key: Self.key).database
     let id = try #require(database.flatEntries.first?.entry.uuid)
     let payload = Data("attached through Foundation".utf8)
-    database.editEntry(id, clock: FixedClock(Timestamp(unixSeconds: 1_704_067_200))) {
-      (entry: inout Entry, pool: inout BinaryPool) throws(Never) in
-      entry.attach("note.txt", data: payload, in: &pool)
-    }
+    let attached = database.setAttachment(
+      named: "note.txt", contents: payload, inEntry: id, clock: FixedClock(Timestamp(unixSeconds: 1_704_067_200)))
+    #expect(attached)
     let entry = try #require(database.flatEntries.first { $0.entry.uuid == id }?.entry)
     let attachment = try #require(entry.attachments.first { $0.name == "note.txt" })
-    #expect(database.contents(of: attachment) == payload)
-    #expect(database.data(of: attachment) == [UInt8](payload))
+    #expect(database.contents(of: attachment) == [UInt8](payload))
   }
 
   @Test func urlOpenAndSave() async throws {

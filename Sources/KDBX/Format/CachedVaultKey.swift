@@ -27,11 +27,11 @@ import KDBXCrypto
 /// caller's to wipe.
 public struct CachedVaultKey: Sendable {
   /// The KDF parameters, seed included, the key was derived with.
-  public let kdf: KDFParameters
+  package let kdf: KDFParameters
   /// Whether the key is for a KDBX 4 file (`true`) or a KDBX 3.1 file. The transformed key itself is the same for
   /// both; a file converted between the two keeps its seed only if it keeps its KDF, and this records which family
   /// of header the seed was read from.
-  public let isKDBX4: Bool
+  package let isKDBX4: Bool
   let secret: SecureBytes
 
   /// The magic and format version at the start of ``serialized``: "KDBXCK" and 1.
@@ -48,7 +48,7 @@ public struct CachedVaultKey: Sendable {
 
   /// Whether the key is valid for a file with this header: the same KDF parameters and seed, the same format
   /// family.
-  public func isValid(for header: OuterHeader) -> Bool {
+  package func isValid(for header: OuterHeader) -> Bool {
     header.kdf == kdf && header.version.isKDBX4 == isKDBX4
   }
 
@@ -76,7 +76,7 @@ public struct CachedVaultKey: Sendable {
   ///
   /// - Throws: ``KDBXError/invalidCachedKey(reason:)`` for bytes that are not a cached key of this format (another
   ///   format, a later version, truncated, damaged: the checksum), and the header errors of
-  ///   ``KDFParameters/init(dictionary:options:)`` for KDF parameters out of `options`' limits.
+  ///   ``KDBXFile/open(bytes:key:options:progress:)`` for KDF parameters out of `options`' limits.
   public init(serialized bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
     guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic.dropLast()) else {
       throw .invalidCachedKey(reason: "not a cached vault key (no KDBXCK signature)")

@@ -5,7 +5,7 @@ import KDBXCrypto
 ///
 /// Key derivation (KDBX 4.1 specification, "Key Derivation"; KeePassXC for challenge-response):
 /// - each component gives its key bytes: the password gives `SHA-256(UTF-8 password)`, a key file its
-///   ``KeyFile/keyBytes``;
+///   key bytes;
 /// - the composite key is `SHA-256(component ‖ component ‖ …)`; for KDBX 4 with a challenge-response result `r`,
 ///   `SHA-256(r)` is appended to the components;
 /// - the KDF turns the composite key into the transformed key;
@@ -19,13 +19,13 @@ import KDBXCrypto
 /// used (CP-1252, then Latin-1 and UTF-8 as KeePassX wrote them), and `SHA-256(SHA-256(password) ‖ key file key)`
 /// for both; the key keeps what that needs, in the same zeroing storage.
 ///
-/// Challenge-response: read the header without a key (``KDBXFile/readHeader(bytes:options:)``), send
-/// ``OuterHeader/challenge`` to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
+/// Challenge-response: read the file's challenge without a key (``KDBXFile/challenge(bytes:options:)``), send it
+/// to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
 /// `challengeResponse`. The raw secrets are not stored: only the component hashes, and ``description`` hides them.
 ///
 /// Memory: the component hashes, the challenge-response result and a transformed key are held in `SecureBytes`,
 /// which zeroes them when the last copy of the key is released. The `String` or `[UInt8]` a caller passes in is the
-/// caller's; the arrays this type returns (`compositeKey(for:)`, ``transformedKey``, the master keys) are copies
+/// caller's; the arrays this type returns (`compositeKey(for:)`, the transformed key, the master keys) are copies
 /// the caller should zero with `SecureBytes.wipe(_:)`.
 public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   enum Storage: Sendable {
@@ -64,7 +64,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
 
   /// A key that is already the KDF's output for the file (for example cached by an app for its AutoFill
   /// extension): opening skips the KDF. Throws unless it is 32 bytes.
-  public init(transformedKey: [UInt8]) throws(KDBXError) {
+  package init(transformedKey: [UInt8]) throws(KDBXError) {
     guard transformedKey.count == 32 else { throw .invalidKeyFile(reason: "a transformed key must be 32 bytes") }
     storage = .transformed(SecureBytes(transformedKey))
     keePass1 = nil
@@ -83,7 +83,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   /// Whether this key skips the KDF.
-  public var isTransformed: Bool {
+  package var isTransformed: Bool {
     if case .transformed = storage { return true }
     return false
   }
@@ -110,7 +110,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   /// The already-transformed key, if this key was made with ``init(transformedKey:)``.
-  public var transformedKey: [UInt8]? {
+  package var transformedKey: [UInt8]? {
     if case .transformed(let key) = storage { return key.bytes }
     return nil
   }

@@ -108,7 +108,7 @@ public enum CompressionAlgorithm: UInt32, Sendable, CaseIterable {
 
 /// The algorithm of the inner random stream that protects values in the XML (KDBX 3 header field 10, KDBX 4 inner
 /// header field 1).
-public enum InnerRandomStreamAlgorithm: UInt32, Sendable, CaseIterable {
+package enum InnerRandomStreamAlgorithm: UInt32, Sendable, CaseIterable {
   case none = 0
   /// KeePass's legacy ArcFour variant; not supported.
   case arcFourVariant = 1

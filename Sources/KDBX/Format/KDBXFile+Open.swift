@@ -6,13 +6,13 @@ public struct OpenedDatabase: Sendable {
   /// The database content.
   public var database: Database
   /// The outer header as read.
-  public var header: OuterHeader
+  package var header: OuterHeader
   /// KDBX 4: the inner header as read (binaries are moved into ``Database/binaries``).
   package var innerHeader: InnerHeader?
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
-  public var transformedKey: [UInt8]
+  package var transformedKey: [UInt8]
   /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
-  public var keePass1Header: KDB1Header? = nil
+  package var keePass1Header: KDB1Header? = nil
   /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
   /// response beside the transformed key, so no ``cachedKey`` is offered then).
   package var usedChallengeResponse = false

@@ -10,17 +10,29 @@ public struct SaveSettings: Sendable, Equatable {
   public var kdf: KDFParameters
   public var compression: CompressionAlgorithm
   /// The inner random stream: KeePass uses Salsa20 for KDBX 3.x and ChaCha20 for 4.x.
-  public var innerRandomStream: InnerRandomStreamAlgorithm
+  package var innerRandomStream: InnerRandomStreamAlgorithm
   /// KDBX 4: public custom data for the outer header.
-  public var publicCustomData: VariantDictionary?
+  package var publicCustomData: VariantDictionary?
   /// A downgrade the caller accepted. Without it, a save raises ``version`` to the minimum the content needs
-  /// (``VersionRequirements/effectiveVersion(for:settings:)``); with it, and only if it still lists exactly what
+  /// (`VersionRequirements.effectiveVersion(for:settings:)`); with it, and only if it still lists exactly what
   /// would be lost, the requested version is written and the listed features are dropped.
-  public var acceptedDowngrade: DowngradeReport?
+  package var acceptedDowngrade: DowngradeReport?
 
+  /// Settings for a new file: `version`, `cipher`, `kdf` and `compression`; the inner random stream is the one
+  /// KeePass writes for the version (Salsa20 for KDBX 3.1, ChaCha20 for 4.x).
   public init(
     version: KDBXVersion, cipher: CipherAlgorithm = .aes256, kdf: KDFParameters,
-    compression: CompressionAlgorithm = .gzip, innerRandomStream: InnerRandomStreamAlgorithm? = nil,
+    compression: CompressionAlgorithm = .gzip
+  ) {
+    self.init(
+      version: version, cipher: cipher, kdf: kdf, compression: compression, innerRandomStream: nil,
+      publicCustomData: nil)
+  }
+
+  /// Settings with an explicit inner random stream and public custom data (format-level).
+  package init(
+    version: KDBXVersion, cipher: CipherAlgorithm = .aes256, kdf: KDFParameters,
+    compression: CompressionAlgorithm = .gzip, innerRandomStream: InnerRandomStreamAlgorithm?,
     publicCustomData: VariantDictionary? = nil
   ) {
     self.version = version
@@ -44,19 +56,19 @@ public struct SaveSettings: Sendable, Equatable {
 }
 
 /// A file that `KDBXFile/write(_:key:settings:primitives:random:)` produced.
-public struct SavedFile: Sendable {
+package struct SavedFile: Sendable {
   /// The whole file.
-  public var bytes: [UInt8]
+  package var bytes: [UInt8]
   /// The KDF output for the file's key and KDF seed: ``CompositeKey/init(transformedKey:)`` opens the file
   /// without running the KDF. Secret: keep it like the key itself.
-  public var transformedKey: [UInt8]
+  package var transformedKey: [UInt8]
   /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
 }
 
 extension KDBXFile {
-  /// Writes `database` as a KDBX file, in ``VersionRequirements/effectiveVersion(for:settings:)``, with fresh master seed, IV, inner stream key, stream start bytes and KDF
+  /// Writes `database` as a KDBX file, in `VersionRequirements.effectiveVersion(for:settings:)`, with fresh master seed, IV, inner stream key, stream start bytes and KDF
   /// seed drawn from `random`. With an injected generator (and the model's injected times) the output is
   /// byte-for-byte reproducible.
   package static func save<P: KDBXPrimitives>(

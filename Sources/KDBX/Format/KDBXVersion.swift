@@ -6,7 +6,7 @@
 public enum KDBXVersion: Sendable, Hashable, Comparable {
   /// KDBX 2.x, written by KeePass 2.00-2.19 and early KeePassX 2: the 3.x container without `Meta/HeaderHash`,
   /// with attachments inline in the entries or in `Meta/Binaries`. Read only: a save writes ``v3_1`` instead
-  /// (``SaveSettings/init(keeping:)`` and ``VersionRequirements/effectiveVersion(for:settings:)``). The legacy
+  /// (``SaveSettings/init(keeping:)`` and `VersionRequirements.effectiveVersion(for:settings:)`). The legacy
   /// ArcFour-variant inner stream (ID 1) is refused with ``KDBXError/unsupportedInnerRandomStream(id:)``.
   case v2
   /// KDBX 3.0.

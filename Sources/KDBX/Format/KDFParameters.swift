@@ -21,7 +21,7 @@ public enum KDFParameters: Sendable, Equatable {
   }
 
   /// Reads KDBX 4 KDF parameters and checks them against `options`.
-  public init(dictionary: VariantDictionary, options: LoadOptions = .default) throws(KDBXError) {
+  package init(dictionary: VariantDictionary, options: LoadOptions = .default) throws(KDBXError) {
     let field = "KdfParameters"
     guard case .byteArray(let uuidBytes)? = dictionary[KDFParameterKey.uuid], let uuid = KDBXUUID(bytes: uuidBytes)
     else { throw .malformedHeader(field: field, reason: "missing or malformed $UUID") }
@@ -71,7 +71,7 @@ public enum KDFParameters: Sendable, Equatable {
   /// The KDBX 4 VariantDictionary form, in the key order KeePass writes. AES-KDF is always written under the
   /// KeePass 2 UUID (``KDFAlgorithm/aesKDBX3``), which every reader knows, as KeePassXC does "for compatibility with
   /// other applications"; KeePass 2.47 and pykeepass refuse the alias ``KDFAlgorithm/aesKDBX4``.
-  public var dictionary: VariantDictionary {
+  package var dictionary: VariantDictionary {
     var dictionary = VariantDictionary()
     switch self {
     case .aesKDF(let parameters):
@@ -100,9 +100,15 @@ public struct AESKDFParameters: Sendable, Equatable {
   public var seed: [UInt8]
   /// Which of the two AES-KDF UUIDs the file used (``KDFAlgorithm/aesKDBX3`` or ``KDFAlgorithm/aesKDBX4``), as read.
   /// Saves write ``KDFAlgorithm/aesKDBX3`` whichever it is (see ``KDFParameters/dictionary``).
-  public var uuidVariant: KDFAlgorithm
+  package var uuidVariant: KDFAlgorithm
 
-  public init(rounds: UInt64, seed: [UInt8], uuidVariant: KDFAlgorithm = .aesKDBX3) {
+  /// AES-KDF with `rounds` rounds under the 32-byte `seed` (a save draws a fresh seed).
+  public init(rounds: UInt64, seed: [UInt8]) {
+    self.init(rounds: rounds, seed: seed, uuidVariant: .aesKDBX3)
+  }
+
+  /// AES-KDF as read, with the UUID the file used.
+  package init(rounds: UInt64, seed: [UInt8], uuidVariant: KDFAlgorithm) {
     self.rounds = rounds
     self.seed = seed
     self.uuidVariant = uuidVariant
@@ -137,15 +143,23 @@ public struct Argon2KDFParameters: Sendable, Equatable {
   /// The salt (S), at least 8 bytes.
   public var salt: [UInt8]
   /// The Argon2 version: 0x10 or 0x13.
-  public var version: UInt32
+  package var version: UInt32
   /// The optional secret key (K).
-  public var secretKey: [UInt8]?
+  package var secretKey: [UInt8]?
   /// The optional associated data (X).
-  public var associatedData: [UInt8]?
+  package var associatedData: [UInt8]?
 
-  public init(
+  /// Argon2 (version 0x13) with the given costs and `salt` (a save draws a fresh salt).
+  public init(variant: Variant, iterations: UInt64, memoryBytes: UInt64, parallelism: UInt32, salt: [UInt8]) {
+    self.init(
+      variant: variant, iterations: iterations, memoryBytes: memoryBytes, parallelism: parallelism, salt: salt,
+      version: 0x13, secretKey: nil, associatedData: nil)
+  }
+
+  /// Argon2 as read, with the version and the optional secret key and associated data.
+  package init(
     variant: Variant, iterations: UInt64, memoryBytes: UInt64, parallelism: UInt32, salt: [UInt8],
-    version: UInt32 = 0x13, secretKey: [UInt8]? = nil, associatedData: [UInt8]? = nil
+    version: UInt32, secretKey: [UInt8]? = nil, associatedData: [UInt8]? = nil
   ) {
     self.variant = variant
     self.iterations = iterations
@@ -158,7 +172,7 @@ public struct Argon2KDFParameters: Sendable, Equatable {
   }
 
   /// The memory in KiB, as Argon2 takes it.
-  public var memoryKiB: UInt64 { memoryBytes / 1_024 }
+  package var memoryKiB: UInt64 { memoryBytes / 1_024 }
 
   func validate(options: LoadOptions, field: String) throws(KDBXError) {
     guard version == 0x10 || version == 0x13 else {
@@ -193,7 +207,7 @@ public struct Argon2KDFParameters: Sendable, Equatable {
 
   /// The work of a derivation: memory in bytes times iterations (saturating at `UInt64.max`), which
   /// ``LoadOptions/maxArgon2WorkBytes`` caps. Every pass fills every block once, so the time grows with it.
-  public var workBytes: UInt64 {
+  package var workBytes: UInt64 {
     let (product, overflow) = memoryBytes.multipliedReportingOverflow(by: iterations)
     return overflow ? .max : product
   }

@@ -14,7 +14,7 @@ import KDBXXML
 /// The key bytes are secret: ``description`` shows only the form.
 public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
   /// Which form the key file had.
-  public enum Format: Sendable, Equatable {
+  package enum Format: Sendable, Equatable {
     case xmlVersion1
     case xmlVersion2
     case binary32
@@ -23,14 +23,14 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   }
 
   /// The form the file was read in.
-  public let format: Format
+  package let format: Format
   /// The key bytes this file contributes to the composite key (32 bytes except for unusual XML v1.0 files).
-  public let keyBytes: [UInt8]
+  package let keyBytes: [UInt8]
   /// The key bytes a KeePass 1.x (`.kdb`) file takes from this key file: ``keyBytes``, except for XML key files,
   /// which KeePass 1.x does not know and hashes as any other file (SHA-256 of the contents; KeePass 1.x and
   /// KeePassXC's `KeePass1Reader::readKeyfile`). For a key file made from a parsed document
   /// (``init(xmlDocument:)``) the contents are unknown, and this is ``keyBytes``.
-  public private(set) var keePass1KeyBytes: [UInt8]
+  package private(set) var keePass1KeyBytes: [UInt8]
 
   /// Reads a key file's contents.
   public init(contents: [UInt8]) throws(KDBXError) {
@@ -129,7 +129,7 @@ public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebug
   }
 
   /// Reads an XML key file from its parsed document (root element `KeyFile`).
-  public init(xmlDocument root: XMLElement) throws(KDBXError) {
+  package init(xmlDocument root: XMLElement) throws(KDBXError) {
     guard root.name == KeyFileXMLNames.keyFile else { throw .invalidKeyFile(reason: "root element is not KeyFile") }
     guard let version = root.child(KeyFileXMLNames.meta)?.child(KeyFileXMLNames.version)?.textContent else {
       throw .invalidKeyFile(reason: "missing Meta/Version")

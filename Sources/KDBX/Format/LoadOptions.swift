@@ -70,7 +70,7 @@ public struct LoadOptions: Sendable, Equatable {
   public var availableMemoryBytes: UInt64?
   /// Whether attachment contents are kept (default `true`). An AutoFill extension that only matches and fills
   /// turns it off: each binary is then kept as a placeholder with its size and SHA-256
-  /// (``BinaryPool/Binary/omitted``), and a save of that database is refused
+  /// (see ``Database/byteCount(of:)`` and ``Database/isLoaded(_:)``), and a save of that database is refused
   /// (``KDBXError/incompleteDatabase(reason:)``), so that nothing is dropped.
   public var loadsAttachmentContents: Bool = true
   /// Whether entry histories are kept (default `true`). Off, every `History` is read (the inner random stream
@@ -97,7 +97,7 @@ public struct LoadOptions: Sendable, Equatable {
 
   /// The most memory an Argon2 derivation may allocate under these options: ``maxKDFMemoryBytes``, or
   /// ``availableMemoryBytes`` when that is smaller.
-  public var kdfMemoryCapBytes: UInt64 {
+  package var kdfMemoryCapBytes: UInt64 {
     guard let availableMemoryBytes else { return maxKDFMemoryBytes }
     return min(maxKDFMemoryBytes, availableMemoryBytes)
   }

@@ -4,7 +4,7 @@
 /// of an ID byte, a length (`UInt16` in KDBX 2.x/3.x, `UInt32` in 4.x) and data, up to the end-of-header field.
 /// Parsing keeps the exact header bytes in `rawBytes`: KDBX 3.1 stores their SHA-256 in `Meta/HeaderHash`, and
 /// KDBX 4 follows them with their SHA-256 and HMAC-SHA-256.
-public struct OuterHeader: Sendable, Equatable {
+package struct OuterHeader: Sendable, Equatable {
   /// A header field this version does not use or this library does not know, kept verbatim and written back.
   package struct Field: Sendable, Equatable {
     package var id: UInt8
@@ -17,29 +17,29 @@ public struct OuterHeader: Sendable, Equatable {
   }
 
   /// The format version.
-  public var version: KDBXVersion
+  package var version: KDBXVersion
   /// The minor version number as read (KeePass accepts any minor version of a known major version).
-  public var minorVersion: UInt16
+  package var minorVersion: UInt16
   /// The payload cipher (field 2).
-  public var cipher: CipherAlgorithm
+  package var cipher: CipherAlgorithm
   /// The payload compression (field 3).
-  public var compression: CompressionAlgorithm
+  package var compression: CompressionAlgorithm
   /// The 32-byte master seed (field 4), fresh on every save.
   package var masterSeed: [UInt8]
   /// The cipher IV or nonce (field 7): 16 bytes for AES and Twofish, 12 for ChaCha20.
   package var encryptionIV: [UInt8]
   /// The KDF settings: fields 5 and 6 in KDBX 3.x, field 11 in KDBX 4.x.
-  public var kdf: KDFParameters
+  package var kdf: KDFParameters
   /// KDBX 3.x: the inner random stream key (field 8).
   package var protectedStreamKey: [UInt8]?
   /// KDBX 3.x: the first 32 plaintext bytes of the payload (field 9), which show whether the key was right.
   package var streamStartBytes: [UInt8]?
   /// KDBX 3.x: the inner random stream algorithm (field 10). KDBX 4 keeps it in the inner header.
-  public var innerRandomStream: InnerRandomStreamAlgorithm?
+  package var innerRandomStream: InnerRandomStreamAlgorithm?
   /// KDBX 4.x: public custom data (field 12), readable without the key.
-  public var publicCustomData: VariantDictionary?
+  package var publicCustomData: VariantDictionary?
   /// The comment field (1), if any.
-  public var comment: [UInt8]?
+  package var comment: [UInt8]?
   /// Fields kept verbatim: unknown IDs, and IDs of the other container version.
   package var extraFields: [Field]
   /// The data of the end-of-header field as read (KeePass writes `\r\n\r\n`).
@@ -174,5 +174,5 @@ public struct OuterHeader: Sendable, Equatable {
 
   /// The challenge a challenge-response key (for example a YubiKey in HMAC-SHA1 mode) is given for this file, as
   /// KeePassXC does it: the KDF seed for KDBX 4.x, the master seed for KDBX 3.x.
-  public var challenge: [UInt8] { version.isKDBX4 ? kdf.seed : masterSeed }
+  package var challenge: [UInt8] { version.isKDBX4 ? kdf.seed : masterSeed }
 }

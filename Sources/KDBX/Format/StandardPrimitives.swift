@@ -12,7 +12,7 @@ package struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
   package var progress: ((Double) -> Bool)?
   /// The most memory an Argon2 derivation may use. ``KDBXFile/open(bytes:key:options:)`` sets it from
-  /// ``LoadOptions/kdfMemoryCapBytes`` (``LoadOptions/maxKDFMemoryBytes``, or the caller's
+  /// `LoadOptions.kdfMemoryCapBytes` (``LoadOptions/maxKDFMemoryBytes``, or the caller's
   /// ``LoadOptions/availableMemoryBytes`` when smaller).
   ///
   /// Without ``argon2BlockMemory`` the library allocates the block memory with the standard library's allocator,

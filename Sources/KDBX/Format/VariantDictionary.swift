@@ -4,7 +4,7 @@
 /// Wire form: a `UInt16` version (`0x0100`; the high byte is the critical part), then items of a type byte, an
 /// `Int32` key length, the UTF-8 key, an `Int32` value length and the value, ended by a type byte of zero. Item order
 /// is kept, so a dictionary read and written again gives the same bytes.
-public struct VariantDictionary: Sendable, Equatable {
+package struct VariantDictionary: Sendable, Equatable {
   /// The version KeePass writes.
   package static let version: UInt16 = 0x0100
   /// The critical (major) part of the version; a reader refuses a higher one.
@@ -15,7 +15,7 @@ public struct VariantDictionary: Sendable, Equatable {
   package static let maxItemCount = 4_096
 
   /// A typed value, with the wire type byte of each case.
-  public enum Value: Sendable, Equatable {
+  package enum Value: Sendable, Equatable {
     /// Type `0x04`.
     case uint32(UInt32)
     /// Type `0x05`.
@@ -46,24 +46,24 @@ public struct VariantDictionary: Sendable, Equatable {
   }
 
   /// One key-value item.
-  public struct Item: Sendable, Equatable {
-    public var key: String
-    public var value: Value
+  package struct Item: Sendable, Equatable {
+    package var key: String
+    package var value: Value
 
-    public init(key: String, value: Value) {
+    package init(key: String, value: Value) {
       self.key = key
       self.value = value
     }
   }
 
   /// The items in wire order. Keys are unique.
-  public private(set) var items: [Item]
+  package private(set) var items: [Item]
 
   /// Creates an empty dictionary.
-  public init() { items = [] }
+  package init() { items = [] }
 
   /// The value for `key`, or `nil`.
-  public subscript(key: String) -> Value? {
+  package subscript(key: String) -> Value? {
     get { items.first { $0.key == key }?.value }
     set {
       if let index = items.firstIndex(where: { $0.key == key }) {

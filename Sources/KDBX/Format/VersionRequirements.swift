@@ -1,6 +1,6 @@
 /// A feature of the content or settings that needs a KDBX version newer than some target (KeePass
 /// `KdbxFile.GetMinKdbxVersion` rules).
-public enum VersionFeature: Sendable, Hashable {
+package enum VersionFeature: Sendable, Hashable {
   /// KDBX 4.1: tags on groups.
   case groupTags
   /// KDBX 4.1: a custom icon name or modification time.
@@ -20,7 +20,7 @@ public enum VersionFeature: Sendable, Hashable {
   case publicCustomData
 
   /// The oldest version that can store the feature.
-  public var minimumVersion: KDBXVersion {
+  package var minimumVersion: KDBXVersion {
     switch self {
     case .groupTags, .customIconMetadata, .previousParentGroup, .qualityCheckDisabled, .customDataItemModificationTime:
       return .v4_1
@@ -31,28 +31,28 @@ public enum VersionFeature: Sendable, Hashable {
 }
 
 /// The features a save would lose by writing an older version than the content needs. An empty report means no
-/// loss. Pass an accepted report in ``SaveSettings/acceptedDowngrade`` to write the older version anyway.
-public struct DowngradeReport: Sendable, Equatable {
+/// loss. Pass an accepted report in `SaveSettings.acceptedDowngrade` to write the older version anyway.
+package struct DowngradeReport: Sendable, Equatable {
   /// The version that would be written.
-  public var target: KDBXVersion
+  package var target: KDBXVersion
   /// Each feature that `target` cannot carry, once, in a stable order.
-  public var lostFeatures: [VersionFeature]
+  package var lostFeatures: [VersionFeature]
 
   /// Compares `database` and `settings` with `target`.
-  public init(database: Database, settings: SaveSettings, target: KDBXVersion) {
+  package init(database: Database, settings: SaveSettings, target: KDBXVersion) {
     self.target = target
     lostFeatures = VersionRequirements.features(of: database, settings: settings).filter {
       $0.minimumVersion > target
     }
   }
 
-  public var isEmpty: Bool { lostFeatures.isEmpty }
+  package var isEmpty: Bool { lostFeatures.isEmpty }
 }
 
 /// Finds the minimum KDBX version that stores a database without loss.
-public enum VersionRequirements {
+package enum VersionRequirements {
   /// The features of `database` and `settings` that need more than KDBX 3.1, each once.
-  public static func features(of database: Database, settings: SaveSettings) -> [VersionFeature] {
+  package static func features(of database: Database, settings: SaveSettings) -> [VersionFeature] {
     var found: [VersionFeature] = []
     func note(_ feature: VersionFeature) { if !found.contains(feature) { found.append(feature) } }
     if case .argon2 = settings.kdf { note(.kdf) }
@@ -94,13 +94,13 @@ public enum VersionRequirements {
   }
 
   /// The oldest version that stores `database` with `settings` without loss (at least KDBX 3.1).
-  public static func minimumVersion(for database: Database, settings: SaveSettings) -> KDBXVersion {
+  package static func minimumVersion(for database: Database, settings: SaveSettings) -> KDBXVersion {
     features(of: database, settings: settings).map { $0.minimumVersion }.max() ?? .v3_1
   }
 
   /// The version a save writes: the requested version, raised to the minimum the content needs unless the caller
   /// accepted exactly the losses of writing the requested version.
-  public static func effectiveVersion(for database: Database, settings: SaveSettings) -> KDBXVersion {
+  package static func effectiveVersion(for database: Database, settings: SaveSettings) -> KDBXVersion {
     let requested = settings.version < .v3_1 ? KDBXVersion.v3_1 : settings.version
     let minimum = minimumVersion(for: database, settings: settings)
     guard requested < minimum else { return requested }

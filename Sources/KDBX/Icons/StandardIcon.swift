@@ -5,7 +5,7 @@
 ///
 /// Unknown indices (a newer KeePass, or a damaged file) are kept as the raw number by the model; ``init(rawValue:)``
 /// returns `nil` for them and ``sfSymbolName(forIconID:)`` falls back to `key.fill`.
-public enum StandardIcon: Int, CaseIterable, Sendable {
+package enum StandardIcon: Int, CaseIterable, Sendable {
   case key = 0
   case world = 1
   case warning = 2
@@ -77,7 +77,7 @@ public enum StandardIcon: Int, CaseIterable, Sendable {
   case blackBerry = 68
 
   /// KeePass's own name for the icon (the `PwIcon` member name), for example `EMail` or `TrashBin`.
-  public var keePassName: String {
+  package var keePassName: String {
     switch self {
     case .key: return "Key"
     case .world: return "World"
@@ -152,7 +152,7 @@ public enum StandardIcon: Int, CaseIterable, Sendable {
   }
 
   /// A suggested SF Symbol name that looks like the KeePass icon.
-  public var sfSymbolName: String {
+  package var sfSymbolName: String {
     switch self {
     case .key: return "key.fill"
     case .world: return "globe"
@@ -227,10 +227,10 @@ public enum StandardIcon: Int, CaseIterable, Sendable {
   }
 
   /// The SF Symbol for a stored `<IconID>`, or `key.fill` when the number is not a standard icon.
-  public static func sfSymbolName(forIconID iconID: Int) -> String {
+  package static func sfSymbolName(forIconID iconID: Int) -> String {
     StandardIcon(rawValue: iconID)?.sfSymbolName ?? StandardIcon.fallbackSFSymbolName
   }
 
   /// The symbol used for icon numbers outside the palette.
-  public static let fallbackSFSymbolName = "key.fill"
+  package static let fallbackSFSymbolName = "key.fill"
 }

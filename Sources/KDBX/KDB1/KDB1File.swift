@@ -6,19 +6,19 @@ public struct KDB1OpenedDatabase: Sendable {
   /// The content, under a new root group (KeePass 1.x has none).
   public var database: Database
   /// The header as read.
-  public var header: KDB1Header
+  package var header: KDB1Header
   /// The AES-KDF output, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
-  public var transformedKey: [UInt8]
+  package var transformedKey: [UInt8]
   /// The encoding of the password that opened the file; `nil` for a key file alone or a transformed key.
-  public var passwordEncoding: KDB1PasswordEncoding?
+  package var passwordEncoding: KDB1PasswordEncoding?
   /// The names of the meta-stream entries consumed (settings and UI state, not entries), in file order.
-  public var metaStreams: [String]
+  package var metaStreams: [String]
 }
 
 /// Reading KeePass 1.x (`.kdb`) files, to import them (KeePass 1.x `PwManager.cpp` `OpenDatabase`; KeePassXC
 /// `KeePass1Reader`). Nothing is written in this format.
 ///
-/// The file is the 124-byte ``KDB1Header`` and the content encrypted with AES-256 or Twofish-256 in CBC mode with
+/// The file is a 124-byte header and the content encrypted with AES-256 or Twofish-256 in CBC mode with
 /// PKCS#7 padding. The key: the raw key from the password and key file (``CompositeKey``; KeePass 1.x rules, see
 /// below), AES-KDF with the header's transform seed and rounds, then `SHA-256(masterSeed ‖ transformed key)`.
 /// The content is `KDB1Records`; its SHA-256 is in the header.
@@ -242,9 +242,9 @@ public enum KDB1File {
 }
 
 extension OpenedDatabase {
-  /// A KeePass 1.x database in the shape of an opened KDBX file, for code that handles both: ``header`` holds
-  /// the KDBX 3.1 equivalent of the file's settings (its cipher, AES-KDF seed and rounds, master seed and IV, no
-  /// compression), and ``keePass1Header`` the header as read. Saving it writes a KDBX file, never a KeePass 1.x
+  /// A KeePass 1.x database in the shape of an opened KDBX file, for code that handles both: it keeps the KDBX
+  /// 3.1 equivalent of the file's settings (its cipher, AES-KDF seed and rounds, master seed and IV, no
+  /// compression) for ``SaveSettings/init(keeping:)``. Saving it writes a KDBX file, never a KeePass 1.x
   /// one.
   public init(importing opened: KDB1OpenedDatabase) {
     let source = opened.header

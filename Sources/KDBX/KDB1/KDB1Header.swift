@@ -17,7 +17,7 @@
 ///
 /// The header is not authenticated: only the content hash protects the content, and the counts are checked
 /// against the content while it is read.
-public struct KDB1Header: Sendable, Equatable {
+package struct KDB1Header: Sendable, Equatable {
   /// The size of the header; the encrypted content follows it.
   package static let byteCount = 124
   /// Flag bit: the content is encrypted with AES-256 (Rijndael) in CBC mode.
@@ -34,26 +34,26 @@ public struct KDB1Header: Sendable, Equatable {
   /// The flags field as read.
   package var flags: UInt32
   /// The file version as read.
-  public var version: UInt32
+  package var version: UInt32
   /// The 16-byte master seed: the cipher key is `SHA-256(masterSeed ‖ transformed key)`.
   package var masterSeed: [UInt8]
   /// The 16-byte CBC initialization vector.
   package var encryptionIV: [UInt8]
   /// The number of group records.
-  public var groupCount: UInt32
+  package var groupCount: UInt32
   /// The number of entry records (meta-stream entries included).
-  public var entryCount: UInt32
+  package var entryCount: UInt32
   /// SHA-256 of the decrypted content: KeePass 1.x's only check of the key and the content.
   package var contentHash: [UInt8]
   /// The 32-byte AES-KDF seed.
   package var transformSeed: [UInt8]
   /// The AES-KDF rounds.
-  public var transformRounds: UInt32
+  package var transformRounds: UInt32
   /// The content cipher the flags select (Rijndael first, as KeePass 1.x checks them).
-  public var cipher: CipherAlgorithm
+  package var cipher: CipherAlgorithm
 
   /// The key derivation as KDBX names it: AES-KDF with the transform seed and rounds.
-  public var kdf: KDFParameters {
+  package var kdf: KDFParameters {
     .aesKDF(AESKDFParameters(rounds: UInt64(transformRounds), seed: transformSeed))
   }
 

@@ -1,7 +1,7 @@
 import KDBXCrypto
 
 /// The byte encoding a KeePass 1.x master password was hashed in.
-public enum KDB1PasswordEncoding: Sendable, Equatable, CaseIterable {
+package enum KDB1PasswordEncoding: Sendable, Equatable, CaseIterable {
   /// Windows code page 1252, as KeePass 1.x for Windows hashes it.
   case windows1252
   /// ISO 8859-1, as KeePassX before 0.3.1 hashed it.

@@ -2,7 +2,7 @@
 
 extension Entry {
   /// The five standard field names (KeePass `PwDefs`), in the order clients show them.
-  public static let standardFieldNames = [titleField, userNameField, passwordField, urlField, notesField]
+  package static let standardFieldNames = [titleField, userNameField, passwordField, urlField, notesField]
 
   /// The entry's fields in display order: the five standard fields first, in ``standardFieldNames`` order (`nil`
   /// where the entry has no such field), then every other field in file order.
@@ -10,7 +10,7 @@ extension Entry {
   /// One pass over ``fields``, so an entry with 100,000 custom fields is listed in linear time; looking each name
   /// up with ``subscript(field:)`` instead scans the fields once per name. When a standard name occurs more than
   /// once, the first occurrence is shown, as ``subscript(field:)`` reads it.
-  public func displayedFields() -> [(name: String, value: FieldValue?)] {
+  package func displayedFields() -> [(name: String, value: FieldValue?)] {
     var standard: [FieldValue?] = [nil, nil, nil, nil, nil]
     var custom: [(name: String, value: FieldValue?)] = []
     for field in fields {

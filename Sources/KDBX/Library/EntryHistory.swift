@@ -5,7 +5,7 @@ extension Entry {
   /// plus the length of every string field name and value, attachment name and content, auto-type sequence and
   /// window, override URL, tag and custom data item, plus the size of every history entry. Lengths of text count
   /// UTF-16 code units, as .NET's `String.Length` does; attachment contents count bytes (looked up in `binaries`).
-  public func approximateSize(binaries: BinaryPool) -> Int {
+  package func approximateSize(binaries: BinaryPool) -> Int {
     var size = 128
     for field in fields {
       size += field.key.utf16.count
@@ -26,13 +26,13 @@ extension Entry {
     }
     for old in history ?? [] { size += old.approximateSize(binaries: binaries) }
     size += overrideURL?.utf16.count ?? 0
-    for tag in tagList { size += tag.utf16.count }
+    for tag in tags { size += tag.utf16.count }
     for item in customData?.items ?? [] { size += item.key.utf16.count + item.value.utf16.count }
     return size
   }
 
   /// Appends a copy of the entry, without its own history, to ``history`` (KeePassLib `PwEntry.CreateBackup`).
-  public mutating func createBackup() {
+  package mutating func createBackup() {
     var snapshot = self
     snapshot.history = nil
     snapshot.historyLayout = XMLLayout()
@@ -50,7 +50,7 @@ extension Entry {
   /// removes the oldest entry once per removal, which took seconds for a few thousand entries and minutes for
   /// 20,000 (each scan copied every entry).
   @discardableResult
-  public mutating func trimHistory(maxItems: Int64, maxSize: Int64, binaries: BinaryPool) -> [Entry] {
+  package mutating func trimHistory(maxItems: Int64, maxSize: Int64, binaries: BinaryPool) -> [Entry] {
     guard let list = history, !list.isEmpty else { return [] }
     let times = list.map { $0.times?.lastModificationTime ?? .minimum }
     // The removal order: by time, ties in list order (the first minimum is the one KeePass's scan finds).
@@ -88,7 +88,7 @@ extension Meta {
 public struct HistoryReport: Sendable, Equatable {
   /// The number of history entries over all entries.
   public var historyEntryCount: Int
-  /// The total ``Entry/approximateSize(binaries:)`` of all history entries (attachments included).
+  /// The total approximate size of all history entries (attachments included).
   public var historySize: Int
   /// The bytes of attachment contents that only history entries refer to: deleting all history frees them.
   public var attachmentBytesOnlyInHistory: Int
@@ -104,31 +104,24 @@ extension Database {
   /// Edits the current entry `uuid` as KeePass's entry dialog does: when `edit` changes the entry, the old version
   /// (without its history) is appended to the history, the entry is touched (last modification and access time
   /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
-  /// no such entry, more than one entry has that UUID (a damaged file: use `editEntry(at:clock:_:)`), or `edit`
+  /// no such entry, more than one entry has that UUID (a damaged file: use ``editEntry(at:clock:_:)``), or `edit`
   /// changed nothing. When `edit` throws, nothing is changed and the error is passed on.
   ///
-  /// To add an attachment while editing, use ``editEntry(_:clock:withBinaries:)``, whose closure also gets the
-  /// attachment pool.
+  /// To add, replace, rename or remove an attachment, use ``setAttachment(named:contents:isProtected:inEntry:clock:)``
+  /// and its siblings, which edit the entry this way.
+  ///
+  /// ```swift
+  /// database.editEntry(uuid, clock: clock) { $0.userName = "octocat" }
+  /// ```
   @discardableResult
   public mutating func editEntry(_ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) -> Void) -> Bool {
     guard let position = uniquePosition(ofEntry: uuid) else { return false }
     return editEntry(at: position, clock: clock, edit)
   }
 
-  /// Edits the entry at `position` as `editEntry(_:clock:_:)` does. Returns `false` when there is no entry
-  /// there or `edit` changed nothing. The entry keeps its UUID.
-  @discardableResult
-  public mutating func editEntry(at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) -> Void)
-    -> Bool
-  {
-    guard let current = entry(at: position) else { return false }
-    var edited = current
-    edit(&edited)
-    return commitEdit(edited, replacing: current, at: position, clock: clock)
-  }
-
-  /// ``editEntry(_:clock:_:)`` with a closure that may throw: when it throws, nothing is changed and the error is
-  /// passed on.
+  /// `editEntry(_:clock:_:)` with a closure that throws: when it throws, nothing is changed and the error is
+  /// passed on. (The non-throwing form is kept beside it: the Swift 6 compiler crashes on a typed-throws generic
+  /// called through optional chaining, `session.database?.editEntry(...)`.)
   @discardableResult
   public mutating func editEntry<Failure: Error>(
     _ uuid: KDBXUUID, clock: some WallClock, _ edit: (inout Entry) throws(Failure) -> Void
@@ -137,7 +130,8 @@ extension Database {
     return try editEntry(at: position, clock: clock, edit)
   }
 
-  /// ``editEntry(at:clock:_:)`` with a closure that may throw: when it throws, nothing is changed.
+  /// Edits the entry at `position` as `editEntry(_:clock:_:)` does. Returns `false` when there is no entry
+  /// there or `edit` changed nothing. The entry keeps its UUID. When `edit` throws, nothing is changed.
   @discardableResult
   public mutating func editEntry<Failure: Error>(
     at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) throws(Failure) -> Void
@@ -149,10 +143,10 @@ extension Database {
   }
 
   /// Edits entry `uuid` as `editEntry(_:clock:_:)` does, with the database's attachment pool passed to `edit`
-  /// as well, so that attachments can be added in the same edit (``Entry/attach(_:data:in:isProtected:)``). When `edit`
-  /// throws, neither the entry nor the pool is changed.
+  /// as well, so that attachments can be added in the same edit. When `edit` throws, neither the entry nor the pool is
+  /// changed.
   @discardableResult
-  public mutating func editEntry<Failure: Error>(
+  package mutating func editEntry<Failure: Error>(
     _ uuid: KDBXUUID, clock: some WallClock, withBinaries edit: (inout Entry, inout BinaryPool) throws(Failure) -> Void
   ) throws(Failure) -> Bool {
     guard let position = uniquePosition(ofEntry: uuid), let current = entry(at: position) else { return false }
@@ -163,7 +157,7 @@ extension Database {
     return commitEdit(edited, replacing: current, at: position, clock: clock)
   }
 
-  /// Stores `edited` over `current` at `position` with a history snapshot, as ``editEntry(_:clock:_:)`` describes.
+  /// Stores `edited` over `current` at `position` with a history snapshot, as `editEntry(_:clock:_:)` describes.
   private mutating func commitEdit(
     _ edited: Entry, replacing current: Entry, at position: EntryPosition, clock: some WallClock
   ) -> Bool {

@@ -41,13 +41,13 @@ public struct EntrySearch: Sendable, Equatable {
   }
 
   /// ``text`` folded for comparison.
-  public var foldedText: [Unicode.Scalar] { DiacriticFolding.fold(text) }
+  package var foldedText: [Unicode.Scalar] { DiacriticFolding.fold(text) }
 
   /// Whether `entry` matches this search.
   public func matches(_ entry: Entry) -> Bool { matches(entry, foldedText: foldedText) }
 
   /// Whether `entry` matches, given ``foldedText`` computed once by the caller.
-  public func matches(_ entry: Entry, foldedText needle: [Unicode.Scalar]) -> Bool {
+  package func matches(_ entry: Entry, foldedText needle: [Unicode.Scalar]) -> Bool {
     if needle.isEmpty { return true }
     func check(_ text: String?) -> Bool {
       guard let text, !text.isEmpty else { return false }

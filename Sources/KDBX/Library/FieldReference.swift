@@ -5,15 +5,15 @@
 /// `N` notes, `I` UUID (32 hex digits); the search field may also be `O`, any other (custom) field. The target is
 /// the first entry, in KeePass's pre-order over the whole tree, whose search field contains the text (ignoring
 /// case), or whose UUID equals it for `I`.
-public struct FieldReference: Sendable, Equatable {
+package struct FieldReference: Sendable, Equatable {
   /// A field code of a reference.
-  public enum Field: Sendable, Equatable {
+  package enum Field: Sendable, Equatable {
     case title, userName, password, url, notes, uuid
     /// Any custom field (search only, code `O`).
     case other
 
     /// The field for a code letter (either case).
-    public init?(code: UInt8) {
+    package init?(code: UInt8) {
       switch code | 0x20 {
       case 0x74: self = .title
       case 0x75: self = .userName
@@ -27,7 +27,7 @@ public struct FieldReference: Sendable, Equatable {
     }
 
     /// The KeePass string field name, for the five standard fields.
-    public var fieldName: String? {
+    package var fieldName: String? {
       switch self {
       case .title: return Entry.titleField
       case .userName: return Entry.userNameField
@@ -40,20 +40,20 @@ public struct FieldReference: Sendable, Equatable {
   }
 
   /// The field whose value replaces the reference (never ``Field/other``).
-  public var wanted: Field
+  package var wanted: Field
   /// The field searched for ``text``.
-  public var searchIn: Field
+  package var searchIn: Field
   /// The text searched for.
-  public var text: String
+  package var text: String
 
-  public init(wanted: Field, searchIn: Field, text: String) {
+  package init(wanted: Field, searchIn: Field, text: String) {
     self.wanted = wanted
     self.searchIn = searchIn
     self.text = text
   }
 
   /// Parses the inside of a placeholder, `REF:W@S:text` (the `REF:` prefix in any case), or returns `nil`.
-  public init?(placeholder body: String) {
+  package init?(placeholder body: String) {
     let bytes = Array(body.utf8)
     guard bytes.count >= 8, bytes[0] | 0x20 == 0x72, bytes[1] | 0x20 == 0x65, bytes[2] | 0x20 == 0x66,
       bytes[3] == 0x3A, bytes[5] == 0x40, bytes[7] == 0x3A,
@@ -63,7 +63,7 @@ public struct FieldReference: Sendable, Equatable {
   }
 
   /// The placeholder text, `{REF:W@S:text}`.
-  public var placeholder: String {
+  package var placeholder: String {
     func code(_ field: Field) -> String {
       switch field {
       case .title: return "T"
@@ -79,7 +79,7 @@ public struct FieldReference: Sendable, Equatable {
   }
 
   /// The references in `text`, in order.
-  public static func references(in text: String) -> [FieldReference] {
+  package static func references(in text: String) -> [FieldReference] {
     var out: [FieldReference] = []
     PlaceholderScanner.forEachToken(in: Array(text.utf8)) { body, _ in
       if let reference = FieldReference(placeholder: body) { out.append(reference) }
@@ -88,7 +88,7 @@ public struct FieldReference: Sendable, Equatable {
   }
 
   /// Whether `entry` is a target of this reference (its search field holds the text).
-  public func isMatched(by entry: Entry) -> Bool {
+  package func isMatched(by entry: Entry) -> Bool {
     switch searchIn {
     case .uuid:
       guard let uuid = KDBXUUID(string: text) else { return false }
@@ -114,7 +114,7 @@ public struct FieldReference: Sendable, Equatable {
 
 extension Database {
   /// The entry a reference points to: the first current entry in pre-order that ``FieldReference/isMatched(by:)``.
-  public func target(of reference: FieldReference) -> Entry? {
+  package func target(of reference: FieldReference) -> Entry? {
     guard let root else { return nil }
     var found: Entry? = nil
     root.forEachEntry { entry, _ in
@@ -125,7 +125,7 @@ extension Database {
 
   /// The reverse reference index: for each entry that some other entry's fields reference (directly, with
   /// `{REF:...}`), the UUIDs of the referencing entries, each once, in tree order.
-  public func fieldReferenceIndex() -> [KDBXUUID: [KDBXUUID]] {
+  package func fieldReferenceIndex() -> [KDBXUUID: [KDBXUUID]] {
     var index: [KDBXUUID: [KDBXUUID]] = [:]
     root?.forEachEntry { entry, _ in
       for field in entry.fields {

@@ -10,6 +10,15 @@ public struct GroupSelection: Sendable, Equatable {
   /// An empty selection (no filter).
   public init() { groups = [] }
 
+  /// A selection of exactly `groups` (their subgroups are not added: ``select(_:in:)`` adds a subtree), for
+  /// example one the app saved from ``groups`` and restores.
+  ///
+  /// ```swift
+  /// let selection = GroupSelection(groups: savedGroupUUIDs)
+  /// let list = database.displayedEntries(selection: selection)
+  /// ```
+  public init(groups: some Sequence<KDBXUUID>) { self.groups = Set(groups) }
+
   /// Whether nothing is selected (the list is not filtered).
   public var isEmpty: Bool { groups.isEmpty }
 
@@ -17,7 +26,7 @@ public struct GroupSelection: Sendable, Equatable {
   public func contains(_ uuid: KDBXUUID) -> Bool { groups.contains(uuid) }
 
   /// Whether an entry whose direct parent is `parent` passes the filter.
-  public func admits(parent: KDBXUUID) -> Bool { groups.isEmpty || groups.contains(parent) }
+  package func admits(parent: KDBXUUID) -> Bool { groups.isEmpty || groups.contains(parent) }
 
   /// Selects group `uuid` and every group below it in `database`. Unknown groups are ignored.
   public mutating func select(_ uuid: KDBXUUID, in database: Database) {

@@ -5,8 +5,8 @@
 /// `{UUID}` (32 uppercase hex digits, as KeePass), `{GROUP}` (the parent group's name), `{S:Name}` (any string
 /// field; exact name first, then ignoring case), `{URL:RMVSCM}`, `{URL:SCM}` / `{URL:SCHEME}`, `{URL:HOST}`,
 /// `{URL:PORT}`, `{URL:PATH}`, `{URL:QUERY}`, `{URL:FRAGMENT}`, `{URL:USERINFO}`, `{URL:USERNAME}`,
-/// `{URL:PASSWORD}` (see ``URLParts``), `{TOTP}` (through the ``oneTimePassword`` provider) and
-/// `{REF:W@S:text}` (see ``FieldReference``).
+/// `{URL:PASSWORD}` (see `URLParts`), `{TOTP}` (through the ``oneTimePassword`` provider) and
+/// `{REF:W@S:text}` (a field reference).
 ///
 /// Field values are resolved recursively, so a password `{REF:P@I:...}` gives the referenced password. A
 /// placeholder whose value would need itself (a cycle), or that lies deeper than ``maximumDepth``, is left as

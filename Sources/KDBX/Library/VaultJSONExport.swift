@@ -39,7 +39,7 @@ package enum VaultJSONExport {
       func field(_ name: String) -> JSONValue { value(entry[field: name]) }
       let custom = entry.fields.filter { !standard.contains($0.key) }.map { ($0.key, value($0.value)) }
       let attachments = entry.attachments.map { attachment -> JSONValue in
-        let data = database.data(of: attachment) ?? []
+        let data = database.contents(of: attachment) ?? []
         return .object([
           ("name", .string(attachment.name)), ("size", .number(data.count)),
           ("sha256", .string(Hex.encode(SHA256.hash(data).bytes))),
@@ -49,7 +49,7 @@ package enum VaultJSONExport {
       return .object([
         ("uuid", .string(entry.uuid.description)), ("groupPath", strings(item.groupPath)),
         ("title", field("Title")), ("username", field("UserName")), ("password", field("Password")),
-        ("url", field("URL")), ("notes", field("Notes")), ("tags", strings(entry.tagList)),
+        ("url", field("URL")), ("notes", field("Notes")), ("tags", strings(entry.tags)),
         ("fields", .object(custom)), ("attachments", .array(attachments)),
         ("historyCount", .number(entry.history?.count ?? 0)),
         (

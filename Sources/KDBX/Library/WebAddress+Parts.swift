@@ -1,29 +1,29 @@
 /// The parts of a URL that KeePass's `{URL:...}` placeholders give (KeePass help "Placeholders", URL components;
 /// RFC 3986 §3: `scheme://userinfo@host:port/path?query#fragment`).
-public struct URLParts: Sendable, Equatable {
+package struct URLParts: Sendable, Equatable {
   /// The scheme as written (without `:`), or empty.
-  public var scheme: String
+  package var scheme: String
   /// The URL without its scheme and `://` (KeePass `{URL:RMVSCM}`).
-  public var withoutScheme: String
+  package var withoutScheme: String
   /// The user information before `@`, or empty.
-  public var userInfo: String
+  package var userInfo: String
   /// The part of ``userInfo`` before the first `:`.
-  public var userName: String
+  package var userName: String
   /// The part of ``userInfo`` after the first `:`.
-  public var password: String
+  package var password: String
   /// The lowercased host (see ``WebAddress``), or empty.
-  public var host: String
+  package var host: String
   /// The explicit port, else the scheme's default port (as .NET's `Uri.Port`), or `nil`.
-  public var port: Int?
+  package var port: Int?
   /// The path; `/` when a URL with a scheme and a host has none (as .NET's `Uri.AbsolutePath`).
-  public var path: String
+  package var path: String
   /// The query with its leading `?` (as .NET's `Uri.Query`), or empty.
-  public var query: String
+  package var query: String
   /// The fragment without `#`, or empty.
-  public var fragment: String
+  package var fragment: String
 
   /// Splits `text`. Text that is not a URL gives empty parts (``withoutScheme`` is then the text).
-  public init(_ text: String) {
+  package init(_ text: String) {
     let trimmed = text.trimmingASCIIWhitespace()
     let bytes = Array(trimmed.utf8)
     func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }

@@ -85,7 +85,7 @@ extension Entry {
   }
 
   /// Updates the last-modification and last-access times to `clock`'s now and counts a use (KeePass `Touch`).
-  public mutating func touch(modified: Bool, clock: some WallClock) {
+  package mutating func touch(modified: Bool, clock: some WallClock) {
     let now = clock.now()
     var times = self.times ?? Times()
     times.lastAccessTime = now

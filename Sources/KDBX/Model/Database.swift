@@ -7,7 +7,7 @@ public struct Database: Sendable, Equatable {
   public var deletedObjects: [DeletedObject]?
   package var deletedObjectsLayout: XMLLayout
   /// Attachment contents, referenced by ``Attachment/binaryIndex``.
-  public var binaries: BinaryPool
+  package var binaries: BinaryPool
   /// Unknown children of `KeePassFile` and the read order.
   package var documentLayout: XMLLayout
   /// Unknown children of `Root` and the read order.

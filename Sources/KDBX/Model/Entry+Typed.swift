@@ -5,18 +5,31 @@
 // setter changes its value, and setting the value it already has changes nothing (so `editEntry` records no
 // history for it). ``Entry/subscript(field:)`` stays for any field by name.
 
-/// The icon an entry or group stores: one of KeePass's standard icons (by index) or a custom icon of
-/// ``Meta/customIcons`` (by UUID). ``Database/icon(for:)-(Entry)`` turns it into something to draw.
+/// The icon an entry or group shows: one of KeePass's standard icons (by index) or a custom icon of
+/// ``Meta/customIcons`` (by UUID, its PNG from ``Database/customIconData(for:)``).
+///
+/// ```swift
+/// entry.icon = .standard(1)                     // KeePass's globe
+/// let symbol = database.icon(for: entry).sfSymbolName  // "globe"
+/// let choices = IconReference.standardIndices.map { IconReference.standard($0) }  // an icon picker
+/// ```
 public enum IconReference: Sendable, Hashable {
-  /// A standard icon index, 0...68 in KeePass's palette (``StandardIcon``); unknown indices are kept.
-  case standard(Int64)
+  /// A standard icon index, 0...68 in KeePass's palette (``standardIndices``); unknown indices are kept.
+  case standard(Int)
   /// A custom icon (`CustomIconUUID`).
   case custom(KDBXUUID)
 
+  /// The indices of KeePass's 69 standard icons.
+  public static let standardIndices: ClosedRange<Int> = 0...68
+
+  /// A suggested SF Symbol for Apple platforms: the standard icon's, or `key.fill` for custom icons and unknown
+  /// indices.
+  public var sfSymbolName: String { standardIcon?.sfSymbolName ?? StandardIcon.fallbackSFSymbolName }
+
   /// The standard icon, when this is a known standard index.
-  public var standardIcon: StandardIcon? {
-    guard case .standard(let index) = self, let small = Int(exactly: index) else { return nil }
-    return StandardIcon(rawValue: small)
+  package var standardIcon: StandardIcon? {
+    guard case .standard(let index) = self else { return nil }
+    return StandardIcon(rawValue: index)
   }
 }
 
@@ -38,12 +51,34 @@ extension Entry {
     set { setText(newValue, forField: Entry.userNameField, protected: false) }
   }
 
-  /// The password (`Password`; empty when absent). Setting it stores a protected value (XOR-obfuscated in memory
-  /// and written `Protected="True"`); a save writes the password protected in any case while
+  /// The password (`Password`; empty when absent), kept obfuscated until ``ProtectedValue/reveal()``. Setting it
+  /// stores a protected value (written `Protected="True"`); a save writes the password protected in any case while
   /// ``Meta/memoryProtection`` protects it, which is KeePass's default.
-  public var password: String {
-    get { self[field: Entry.passwordField]?.reveal() ?? "" }
-    set { setText(newValue, forField: Entry.passwordField, protected: true) }
+  ///
+  /// ```swift
+  /// entry.password = "correct horse battery staple"  // a literal, or ProtectedValue(text) for a String
+  /// copyToPasteboard(entry.password.reveal())        // revealed only here
+  /// ```
+  public var password: ProtectedValue {
+    get {
+      switch self[field: Entry.passwordField] {
+      case nil: return ProtectedValue("")
+      case .protected(let value)?: return value
+      case .plain(let text)?: return ProtectedValue(text)
+      }
+    }
+    set {
+      let current = self[field: Entry.passwordField]
+      switch current {
+      case nil:
+        if newValue.isEmpty { return }
+      case .protected(let value)?:
+        if value == newValue { return }
+      case .plain?:
+        break
+      }
+      self[field: Entry.passwordField] = .protected(newValue)
+    }
   }
 
   /// The URL (`URL`; empty when absent).
@@ -58,18 +93,27 @@ extension Entry {
     set { setText(newValue, forField: Entry.notesField, protected: false) }
   }
 
-  /// The fields other than the five standard ones, in file order, each with its protection flag
-  /// (``FieldValue/isProtected``). Setting the list replaces the custom fields: the standard fields keep their
-  /// places, custom fields take the custom slots in order, and the rest are appended.
+  /// The fields a user calls the entry's own, in file order, each with its protection flag
+  /// (``FieldValue/isProtected``): every field but the five standard ones and the bookkeeping fields that have a
+  /// typed API of their own (the one-time-password storage fields `otp`, `TOTP Seed`, `TOTP Settings`,
+  /// `TimeOtp-*` and `HmacOtp-*`, read through ``oneTimePassword()``; the `KPEX_PASSKEY_*` fields of a passkey).
+  /// ``subscript(field:)`` and ``fields`` still reach every field, and a save writes them all.
+  ///
+  /// Setting the list replaces these fields: the standard and bookkeeping fields keep their places, the new
+  /// fields take the custom slots in order, and the rest are appended.
+  ///
+  /// ```swift
+  /// for field in entry.customFields { show(field.key, field.value.isProtected ? "••••" : field.value.reveal()) }
+  /// ```
   public var customFields: [EntryField] {
-    get { fields.filter { !Entry.isStandardField($0.key) } }
+    get { fields.filter { Entry.isCustomField($0.key) } }
     set {
       guard newValue != customFields else { return }
-      var replacements = newValue.filter { !Entry.isStandardField($0.key) }[...]
+      var replacements = newValue.filter { Entry.isCustomField($0.key) }[...]
       var result: [EntryField] = []
       result.reserveCapacity(fields.count + replacements.count)
       for field in fields {
-        if Entry.isStandardField(field.key) {
+        if !Entry.isCustomField(field.key) {
           result.append(field)
         } else if let next = replacements.popFirst() {
           result.append(next)
@@ -78,6 +122,12 @@ extension Entry {
       result.append(contentsOf: replacements)
       fields = result
     }
+  }
+
+  /// Whether `key` names a field ``customFields`` lists: not a standard field, not a one-time-password storage
+  /// field and not a passkey's `KPEX_PASSKEY_*` field.
+  package static func isCustomField(_ key: String) -> Bool {
+    !isStandardField(key) && !OTPFieldNames.all.contains(key) && !key.utf8.starts(with: "KPEX_PASSKEY".utf8)
   }
 
   /// Sets the custom field `name` to `text`, protected or not (a new field goes at the end; an existing one keeps
@@ -107,11 +157,8 @@ extension Entry {
     }
   }
 
-  /// ``tags`` (kept for callers of earlier versions).
-  public var tagList: [String] { tags }
-
-  /// The icon: the custom icon when ``customIconUUID`` names one (not all zero), else the standard ``iconID``
-  /// (KeePass's default 0, a key, when absent). Setting a standard icon clears the custom one.
+  /// The icon: the custom icon when the entry names one (not all zero), else the standard index (KeePass's
+  /// default 0, a key, when absent). Setting a standard icon clears the custom one.
   public var icon: IconReference {
     get { storedIcon(custom: customIconUUID, standard: iconID, default: .key) }
     set {
@@ -131,9 +178,6 @@ extension Entry {
   public func isExpired(at now: Timestamp) -> Bool {
     expiry.map { $0 <= now } ?? false
   }
-
-  /// When the entry was last modified (`Times/LastModificationTime`), or `nil` when the file has none.
-  public var lastModified: Timestamp? { times?.lastModificationTime }
 
   /// Stores `text` in the field `key` unless it already holds that text: protected when `protected` or when the
   /// field is protected already, and an absent field stays absent when `text` is empty.
@@ -165,11 +209,8 @@ extension Group {
     }
   }
 
-  /// ``tags`` (kept for callers of earlier versions).
-  public var tagList: [String] { tags }
-
   /// The group's name, empty when the file has none. Setting the name it already has changes nothing, so an
-  /// absent `Name` stays absent (``nameText`` keeps absent and empty apart).
+  /// absent `Name` stays absent (the stored element keeps absent and empty apart).
   public var name: String {
     get { nameText ?? "" }
     set {
@@ -178,7 +219,7 @@ extension Group {
     }
   }
 
-  /// The group's notes, empty when the file has none; set as ``name`` is (``notesText`` is the stored element).
+  /// The group's notes, empty when the file has none; set as ``name`` is (an absent element stays absent).
   public var notes: String {
     get { notesText ?? "" }
     set {
@@ -187,16 +228,33 @@ extension Group {
     }
   }
 
-  /// ``name`` (kept for callers of earlier versions).
-  public var displayName: String { name }
-
-  /// The icon: the custom icon when ``customIconUUID`` names one, else the standard ``iconID`` (KeePass's default
-  /// 48, a folder, when absent). Setting a standard icon clears the custom one.
+  /// The icon: the custom icon when the group names one, else the standard index (KeePass's default 48, a
+  /// folder, when absent). Setting a standard icon clears the custom one.
   public var icon: IconReference {
     get { storedIcon(custom: customIconUUID, standard: iconID, default: .folder) }
     set {
       guard newValue != icon else { return }
       storeIcon(newValue, custom: &customIconUUID, standard: &iconID)
+    }
+  }
+
+  /// Whether auto-type is on for the group's entries: `true` or `false`, or `nil` when the group inherits its
+  /// parent's setting (KeePass's default). Setting `nil` on a group that stores a value writes `null` (inherit).
+  public var isAutoTypeEnabled: Bool? {
+    get { enableAutoType ?? nil }
+    set {
+      guard newValue != isAutoTypeEnabled else { return }
+      enableAutoType = .some(newValue)
+    }
+  }
+
+  /// Whether searches include the group's entries: `true` or `false`, or `nil` when the group inherits its
+  /// parent's setting (KeePass's default); set as ``isAutoTypeEnabled`` is.
+  public var isSearchingEnabled: Bool? {
+    get { enableSearching ?? nil }
+    set {
+      guard newValue != isSearchingEnabled else { return }
+      enableSearching = .some(newValue)
     }
   }
 
@@ -225,14 +283,14 @@ private func setExpiry(_ time: Timestamp?, in times: inout Times?) {
 /// index, `fallback` when absent.
 private func storedIcon(custom: KDBXUUID?, standard: Int64?, default fallback: StandardIcon) -> IconReference {
   if let custom, !custom.isZero { return .custom(custom) }
-  return .standard(standard ?? Int64(fallback.rawValue))
+  return .standard(standard.map { Int(clamping: $0) } ?? fallback.rawValue)
 }
 
 /// Stores `icon` in the two fields: a standard icon clears the custom one, a custom icon keeps the standard index.
 private func storeIcon(_ icon: IconReference, custom: inout KDBXUUID?, standard: inout Int64?) {
   switch icon {
   case .standard(let index):
-    standard = index
+    standard = Int64(index)
     if custom != nil { custom = nil }
   case .custom(let uuid): custom = uuid
   }

@@ -19,7 +19,7 @@ public enum FieldValue: Sendable, Equatable {
 
   /// The plaintext, with each byte of a protected value that is not valid UTF-8 given to `escape` (plain values
   /// are always valid text: the XML reader refuses invalid UTF-8).
-  public func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
+  package func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
     switch self {
     case .plain(let text): return text
     case .protected(let value): return value.reveal(escapingInvalidBytes: escape)
@@ -27,7 +27,7 @@ public enum FieldValue: Sendable, Equatable {
   }
 
   /// Whether the value is valid UTF-8 text (a plain value always is).
-  public var isValidUTF8: Bool {
+  package var isValidUTF8: Bool {
     switch self {
     case .plain: return true
     case .protected(let value): return value.isValidUTF8
@@ -88,15 +88,15 @@ public struct AutoType: Sendable, Equatable {
 /// string is kept distinct from a missing element.
 public struct Entry: Sendable, Equatable {
   public var uuid: KDBXUUID
-  public var iconID: Int64?
-  public var customIconUUID: KDBXUUID?
+  package var iconID: Int64?
+  package var customIconUUID: KDBXUUID?
   public var foregroundColor: String?
   public var backgroundColor: String?
   public var overrideURL: String?
   /// KDBX 4.1: whether the password takes part in quality reports.
   public var qualityCheck: Bool?
   /// The raw `Tags` text (KeePass separates tags with `;` or `,`).
-  public var tagsText: String?
+  package var tagsText: String?
   /// KDBX 4.1: the group the entry was in before it was moved (for example to the recycle bin).
   public var previousParentGroup: KDBXUUID?
   public var times: Times?

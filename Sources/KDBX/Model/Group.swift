@@ -4,35 +4,35 @@ public typealias KDBXGroup = Group
 
 /// A group (`Root/Group` and its subgroups). Optional properties are `nil` when the element was absent.
 ///
-/// ``name`` and ``notes`` are plain strings, empty when the file has none; ``nameText`` and ``notesText`` keep an
-/// absent element apart from an empty one, so that a save writes back what was read.
+/// ``name`` and ``notes`` are plain strings, empty when the file has none; the model keeps an absent element apart
+/// from an empty one, so that a save writes back what was read.
 public struct Group: Sendable, Equatable {
   public var uuid: KDBXUUID
   /// The `Name` element as stored: `nil` when absent. Apps use ``name``.
-  public var nameText: String?
+  package var nameText: String?
   /// The `Notes` element as stored: `nil` when absent. Apps use ``notes``.
-  public var notesText: String?
-  public var iconID: Int64?
-  public var customIconUUID: KDBXUUID?
+  package var notesText: String?
+  package var iconID: Int64?
+  package var customIconUUID: KDBXUUID?
   public var times: Times?
   public var isExpanded: Bool?
   public var defaultAutoTypeSequence: String?
   /// `nil` inside means inherit (written `null`); the outer optional means absent.
-  public var enableAutoType: Bool??
+  package var enableAutoType: Bool??
   /// `nil` inside means inherit (written `null`); the outer optional means absent.
-  public var enableSearching: Bool??
-  public var lastTopVisibleEntry: KDBXUUID?
+  package var enableSearching: Bool??
+  package var lastTopVisibleEntry: KDBXUUID?
   /// KDBX 4.1: the group this group was in before it was moved.
   public var previousParentGroup: KDBXUUID?
   /// KDBX 4.1: group tags.
-  public var tagsText: String?
+  package var tagsText: String?
   public var customData: CustomData?
   /// The entries, in file order.
   public var entries: [Entry]
   /// The subgroups, in file order.
   public var groups: [Group]
   /// The interleaving of `Entry` and `Group` children as read (`true` = entry), so that writing keeps it.
-  public var childOrder: [Bool]
+  package var childOrder: [Bool]
   /// Unknown children and the read order.
   package var layout: XMLLayout
 

@@ -29,7 +29,7 @@ extension Meta {
   /// The standard field names whose values a save writes protected (`Protected="True"`, encrypted with the inner
   /// random stream), from ``memoryProtection``; an absent setting counts as KeePass's default (`ProtectPassword`
   /// true, the others false). Custom fields keep their own flag.
-  public var protectedFieldKeys: [String] {
+  package var protectedFieldKeys: [String] {
     let settings = memoryProtection ?? MemoryProtection()
     var keys: [String] = []
     if settings.protectTitle ?? false { keys.append(Entry.titleField) }
@@ -63,14 +63,14 @@ public struct CustomIcon: Sendable, Equatable {
 public struct Meta: Sendable, Equatable {
   public var generator: String?
   /// KDBX 3.1: base64 SHA-256 of the outer header, checked on open.
-  public var headerHash: [UInt8]?
-  public var settingsChanged: Timestamp?
+  package var headerHash: [UInt8]?
+  package var settingsChanged: Timestamp?
   public var databaseName: String?
-  public var databaseNameChanged: Timestamp?
+  package var databaseNameChanged: Timestamp?
   public var databaseDescription: String?
-  public var databaseDescriptionChanged: Timestamp?
+  package var databaseDescriptionChanged: Timestamp?
   public var defaultUserName: String?
-  public var defaultUserNameChanged: Timestamp?
+  package var defaultUserNameChanged: Timestamp?
   public var maintenanceHistoryDays: Int64?
   public var color: String?
   public var masterKeyChanged: Timestamp?
@@ -84,13 +84,13 @@ public struct Meta: Sendable, Equatable {
   public var recycleBinUUID: KDBXUUID?
   public var recycleBinChanged: Timestamp?
   public var entryTemplatesGroup: KDBXUUID?
-  public var entryTemplatesGroupChanged: Timestamp?
+  package var entryTemplatesGroupChanged: Timestamp?
   public var historyMaxItems: Int64?
   public var historyMaxSize: Int64?
-  public var lastSelectedGroup: KDBXUUID?
-  public var lastTopVisibleGroup: KDBXUUID?
+  package var lastSelectedGroup: KDBXUUID?
+  package var lastTopVisibleGroup: KDBXUUID?
   /// KDBX 3.x: whether `Meta/Binaries` was present (its content lives in ``Database/binaries``).
-  public var hasBinariesElement: Bool
+  package var hasBinariesElement: Bool
   public var customData: CustomData?
   package var layout: XMLLayout
 

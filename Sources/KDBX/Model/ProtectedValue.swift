@@ -27,6 +27,12 @@ public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, Cust
     self.init(bytes: Array(text.utf8), using: &generator)
   }
 
+  /// Protects the UTF-8 bytes of `text` with a pad from the system's random number generator.
+  public init(_ text: String) {
+    var random = SystemRandomNumberGenerator()
+    self.init(text, using: &random)
+  }
+
   /// The plaintext bytes.
   public func revealBytes() -> [UInt8] {
     var out = masked
@@ -41,11 +47,11 @@ public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, Cust
   /// Whether the plaintext is valid UTF-8 (RFC 3629). KeePass always writes valid UTF-8; a protected value that is
   /// not comes from another writer, or from a damaged `ProtectedStreamKey` in a KDBX 3.x file without
   /// `Meta/HeaderHash`, which decodes every protected value to garbage.
-  public var isValidUTF8: Bool { UTF8Bytes.isValid(revealBytes()) }
+  package var isValidUTF8: Bool { UTF8Bytes.isValid(revealBytes()) }
 
   /// The plaintext as text, with each byte that is not part of valid UTF-8 given to `escape` (for example
   /// `{ "\\x" + hex($0) }`), so that a value that is not text can be shown without losing what it is.
-  public func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
+  package func reveal(escapingInvalidBytes escape: (UInt8) -> String) -> String {
     UTF8Bytes.decode(revealBytes(), escapingInvalidBytes: escape)
   }
 
@@ -67,6 +73,12 @@ public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, Cust
     }
     return difference == 0
   }
+}
+
+extension ProtectedValue: ExpressibleByStringLiteral {
+  /// A protected value for a literal (for example a test's password), padded from the system's random number
+  /// generator.
+  public init(stringLiteral text: String) { self.init(text) }
 }
 
 #if !$Embedded

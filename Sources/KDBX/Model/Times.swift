@@ -28,7 +28,7 @@ public struct Times: Sendable, Equatable {
   }
 
   /// All times set to `time`, not expiring, used 0 times: what KeePass gives a new object.
-  public static func created(at time: Timestamp) -> Times {
+  package static func created(at time: Timestamp) -> Times {
     Times(
       creationTime: time, lastModificationTime: time, lastAccessTime: time, expiryTime: time, expires: false,
       usageCount: 0, locationChanged: time)

@@ -12,7 +12,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
   }
 
   /// Seconds from 0001-01-01 to the Unix epoch 1970-01-01 (719,162 days).
-  public static let unixEpochOffset: Int64 = 62_135_596_800
+  package static let unixEpochOffset: Int64 = 62_135_596_800
 
   /// Creates a timestamp from seconds since the Unix epoch (1970-01-01T00:00:00 UTC), saturating at the extremes.
   public init(unixSeconds: Int64) {
@@ -74,10 +74,10 @@ public struct CivilDateTime: Sendable, Hashable {
   }
 
   /// Whether `year` is a Gregorian leap year.
-  public static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+  package static func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
   /// The number of days in `month` of `year`.
-  public static func daysInMonth(year: Int, month: Int) -> Int {
+  package static func daysInMonth(year: Int, month: Int) -> Int {
     switch month {
     case 2: return isLeapYear(year) ? 29 : 28
     case 4, 6, 9, 11: return 30

@@ -1,9 +1,9 @@
 /// One OTP setting found in an entry: where it was stored and what reading it gave.
-public struct OTPReading: Sendable, Equatable {
-  public var format: OTPStorageFormat
-  public var result: Result<OTPConfiguration, OTPFormatError>
+package struct OTPReading: Sendable, Equatable {
+  package var format: OTPStorageFormat
+  package var result: Result<OTPConfiguration, OTPFormatError>
 
-  public init(format: OTPStorageFormat, result: Result<OTPConfiguration, OTPFormatError>) {
+  package init(format: OTPStorageFormat, result: Result<OTPConfiguration, OTPFormatError>) {
     self.format = format
     self.result = result
   }
@@ -27,7 +27,7 @@ public struct OTPStorageTargets: OptionSet, Sendable {
 extension Entry {
   /// Every OTP setting stored in the entry, in precedence order, each parsed or with the reason it failed.
   ///
-  /// Precedence (first wins in ``oneTimePasswordConfiguration()``):
+  /// Precedence (first wins in ``oneTimePassword()``):
   /// 1. `otp` (an `otpauth://` URI, else a KeeOTP `key=` string, else a bare Base32 secret with the defaults
   ///    30 s, 6 digits, SHA-1, reported as ``OTPStorageFormat/otpauthURI``);
   /// 2. `TOTP Seed` (+ `TOTP Settings`);
@@ -39,7 +39,7 @@ extension Entry {
   /// `TOTP Settings` before `otp`; it never writes both, so the order only matters for entries edited by several
   /// applications, where the URI is the most recently written one in practice.) A format that is present but
   /// malformed does not hide a valid one further down.
-  public func oneTimePasswordReadings() -> [OTPReading] {
+  package func oneTimePasswordReadings() -> [OTPReading] {
     let lookup: (String) -> String? = { self[field: $0]?.reveal() }
     var readings: [OTPReading] = []
     if let otp = lookup(OTPFieldNames.otp), !otp.trimmingASCIIWhitespace().isEmpty {
@@ -82,17 +82,21 @@ extension Entry {
     return readings
   }
 
-  /// The first valid OTP setting in precedence order (see ``oneTimePasswordReadings()``), with issuer and account
-  /// where the format stores them.
-  public func oneTimePasswordConfiguration() -> OTPConfiguration? {
+  /// The entry's one-time password: the first valid OTP setting in precedence order (`otp`, KeePassXC's
+  /// `TOTP Seed`/`TOTP Settings`, KeePass 2's `TimeOtp-*`, then `HmacOtp-*`), with issuer and account where the
+  /// format stores them, or `nil` when the entry has none (or none that parses).
+  ///
+  /// ```swift
+  /// if let otp = entry.oneTimePassword() {
+  ///   let code = otp.generator.code(at: unixTime)
+  /// }
+  /// ```
+  public func oneTimePassword() -> OTPConfiguration? {
     for reading in oneTimePasswordReadings() {
       if case .success(let configuration) = reading.result { return configuration }
     }
     return nil
   }
-
-  /// The entry's one-time-password generator, or `nil` when it has none (or none that parses).
-  public func oneTimePassword() -> OneTimePassword? { oneTimePasswordConfiguration()?.generator }
 
   /// Removes every OTP field of every format.
   public mutating func removeOneTimePassword() {

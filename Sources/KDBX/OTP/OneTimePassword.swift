@@ -71,7 +71,7 @@ public struct OneTimePassword: Equatable, Sendable {
   }
 
   /// The moving factor at `unixTime`: the HOTP counter, or the TOTP time step.
-  public func movingFactor(at unixTime: Int64) -> UInt64 {
+  package func movingFactor(at unixTime: Int64) -> UInt64 {
     switch kind {
     case .hotp(let counter): return counter
     case .totp(let period):
@@ -89,7 +89,7 @@ public struct OneTimePassword: Equatable, Sendable {
   }
 
   /// The code for an explicit counter or time step (RFC 4226 §5.3).
-  public func code(forMovingFactor factor: UInt64) -> String {
+  package func code(forMovingFactor factor: UInt64) -> String {
     var message = [UInt8](repeating: 0, count: 8)
     for index in 0..<8 { message[index] = UInt8(truncatingIfNeeded: factor >> (56 - 8 * UInt64(index))) }
     let mac: [UInt8]

@@ -63,7 +63,7 @@ enum ExportCommand {
     for item in database.flatEntries where !item.isInRecycleBin {
       let entry = item.entry
       func field(_ name: String) -> String { entry[field: name]?.reveal() ?? "" }
-      let totp = entry.oneTimePasswordConfiguration() != nil ? (entry[field: "otp"]?.reveal() ?? "") : ""
+      let totp = entry.oneTimePassword() != nil ? (entry[field: "otp"]?.reveal() ?? "") : ""
       let row = [
         ([rootName] + item.groupPath).joined(separator: "/"), field("Title"), field("UserName"), field("Password"),
         field("URL"), field("Notes"), totp, String(entry.iconID ?? 0),

@@ -67,7 +67,7 @@ enum ShowCommand {
       members.append(("groupPath", .array(vault.groupPath(of: located.position.group).map { .string($0) })))
       members.append(
         ("fields", .object(fields.map { ($0.name, JSONValue.string(shown($0.value))) })))
-      members.append(("tags", .array(entry.tagList.map { .string($0) })))
+      members.append(("tags", .array(entry.tags.map { .string($0) })))
       members.append(("attachments", .array(entry.attachments.map { .string($0.name) })))
       if let code {
         members.append(("totp", .object([("code", .string(code.code)), ("secondsRemaining", code.remaining)])))
@@ -83,11 +83,11 @@ enum ShowCommand {
       let text = isMultiline(field.name) ? TerminalText.multiline(value) : TerminalText.line(value)
       lines.append("\(TerminalText.line(field.name)): \(text)")
     }
-    if !entry.tagList.isEmpty { lines.append("Tags: \(TerminalText.line(entry.tagList.joined(separator: ", ")))") }
+    if !entry.tags.isEmpty { lines.append("Tags: \(TerminalText.line(entry.tags.joined(separator: ", ")))") }
     if !entry.attachments.isEmpty {
       lines.append("Attachments:")
       for attachment in entry.attachments {
-        if let data = vault.database.data(of: attachment) {
+        if let data = vault.database.contents(of: attachment) {
           lines.append("  \(TerminalText.line(attachment.name)) (\(data.count) bytes)")
         } else {
           lines.append("  \(TerminalText.line(attachment.name)) (missing: \(missingReference(attachment)))")
@@ -125,7 +125,7 @@ enum ShowCommand {
   /// The entry's current one-time password and its remaining validity. An entry whose OTP settings are present
   /// but unusable is reported with the reason (for example a period of 0), not as having none.
   static func currentCode(_ entry: Entry) throws(CLIError) -> (code: String, seconds: Int?, remaining: JSONValue) {
-    guard let generator = entry.oneTimePassword() else {
+    guard let generator = entry.oneTimePassword()?.generator else {
       let readings = entry.oneTimePasswordReadings()
       for reading in readings {
         if case .failure(let error) = reading.result {

@@ -113,7 +113,7 @@ enum AttachmentExportCommand {
     let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
     let name = try arguments.positional(2, "NAME")
     guard let attachment = entry.attachments.first(where: { $0.name == name }),
-      let data = vault.database.data(of: attachment)
+      let data = vault.database.contents(of: attachment)
     else { throw .failure("the entry has no attachment named '\(name)'") }
     if toStandardOutput {
       Terminal.writeBytes(data, to: 1)

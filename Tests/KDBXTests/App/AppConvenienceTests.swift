@@ -65,7 +65,7 @@ import VectorSupport
     let entry = try #require(database.entry(withUUID: LibraryFixture.github))
     #expect(changed && entry.history?.count == 1 && entry.history?.last?.attachments == [])
     #expect(entry.attachments.map(\.name) == ["codes.txt"])
-    #expect(database.data(of: entry.attachments[0]) == data)
+    #expect(database.contents(of: entry.attachments[0]) == data)
     do {
       try database.editEntry(LibraryFixture.github, clock: LibraryFixture.later) { entry, pool throws(Refused) in
         entry.attach("more.txt", data: [1, 2, 3], in: &pool)

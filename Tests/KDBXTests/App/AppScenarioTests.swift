@@ -26,7 +26,7 @@ struct AppScenarioTests {
     github.password = "correct horse battery staple"
     github.url = "https://github.com/login"
     github.tags = ["dev"]
-    github.icon = .standard(Int64(StandardIcon.world.rawValue))
+    github.icon = .standard(1)  // KeePass's globe
     try github.setOneTimePassword(
       OTPAuthURI.parse("otpauth://totp/GitHub:octocat?secret=JBSWY3DPEHPK3PXP&issuer=GitHub"), random: &random)
     database.addEntry(github, to: internet)
@@ -74,25 +74,29 @@ struct AppScenarioTests {
     var forum = Entry.new(clock: Self.noon, random: &random)
     forum.title = "Forum"
     forum.url = "https://forum.example"
-    forum.password = try PasswordGenerator(options: PasswordGenerator.Options()).generate(using: &random)
+    forum.password = try ProtectedValue(
+      PasswordGenerator(options: PasswordGenerator.Options()).generate(using: &random))
     let target = try #require(filter.defaultGroupForNewEntry(in: database))
     #expect(target == internet && database.addEntry(forum, to: target))
 
-    // Edit sheet: change the user name and attach a file; the old version goes to the history.
+    // Edit sheet: attach a file and change the user name; each old version goes to the history.
     let github = try #require(list.first { $0.entry.title == "GitHub" }?.entry)
-    let edited = database.editEntry(github.id, clock: Self.noon) { entry, pool in
-      entry.userName = "octocat-work"
-      entry.attach("recovery.txt", data: Array("1111-2222".utf8), in: &pool)
-    }
+    let attached = database.setAttachment(
+      named: "recovery.txt", contents: Array("1111-2222".utf8), inEntry: github.id, clock: Self.noon)
+    let edited = database.editEntry(github.id, clock: Self.noon) { $0.userName = "octocat-work" }
     let afterEdit = try #require(database.entry(withUUID: github.id))
-    #expect(edited && afterEdit.history?.last?.userName == "octocat" && afterEdit.attachments.count == 1)
+    #expect(attached && edited && afterEdit.history?.last?.userName == "octocat")
+    let attachment = try #require(afterEdit.attachments.first)
+    #expect(attachment.name == "recovery.txt" && database.byteCount(of: attachment) == 9)
+    #expect(database.isLoaded(attachment) && database.contents(of: attachment) == Array("1111-2222".utf8))
+    #expect(afterEdit.customFields.isEmpty, "the TOTP storage field is not a field the user sees")
 
     // Detail view: TOTP with its countdown ring, and the icon.
-    let otp = try #require(afterEdit.oneTimePassword())
+    let otp = try #require(afterEdit.oneTimePassword()?.generator)
     let now: Int64 = 1_700_010_007
     #expect(otp.code(at: now).count == 6 && otp.secondsRemaining(at: now) == 23)
     #expect(!String(describing: otp).contains("JBSW"))
-    #expect(database.icon(for: afterEdit).sfSymbolName == StandardIcon.world.sfSymbolName)
+    #expect(database.icon(for: afterEdit).sfSymbolName == "globe")
 
     // Swipe to delete: the entry goes to the recycle bin and leaves the list.
     let bank = try #require(list.first { $0.entry.title == "Bank" }?.entry)
@@ -122,15 +126,15 @@ struct AppScenarioTests {
 
     // AutoFill extension: no KDF, with the transformed key the app cached in the keychain.
     let savedFile = try #require(session.storage.bytes)
-    let transformed = try #require(try KDBXFile.open(bytes: savedFile, key: key).transformedKey)
-    let extensionView = try KDBXFile.open(bytes: savedFile, key: CompositeKey(transformedKey: transformed))
+    let cached = try #require(try KDBXFile.open(bytes: savedFile, key: key).cachedKey)
+    let extensionView = try KDBXFile.open(bytes: savedFile, cachedKey: cached)
     let candidates = extensionView.database.matchCandidates(now: Self.noon.time)
     let request = try #require(ServiceIdentifier("https://github.com/session"))
     let best = try #require(CredentialMatcher().match(request, in: candidates).matches.first)
     let filled = try #require(extensionView.database.entry(withUUID: best.id))
     #expect(filled.userName == "octocat-work" && filled.password == "correct horse battery staple")
     #expect(!candidates.contains { $0.id == bank.id }, "the recycle bin is never offered")
-    #expect(!String(describing: extensionView).contains(transformed.map { String($0) }.joined(separator: ", ")))
+    #expect(!String(describing: extensionView).contains(cached.serialized.map { String($0) }.joined(separator: ", ")))
 
     // Background: lock drops the database and the keys.
     session.lock()

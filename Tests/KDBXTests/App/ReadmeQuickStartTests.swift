@@ -15,7 +15,7 @@ struct ReadmeQuickStartTests {
     }
     let github = try #require(database.flatEntries.first { $0.entry.title == "GitHub" }?.entry)
     let password = github.password  // kept obfuscated in memory until read
-    let code = github.oneTimePassword()?.code(at: 1_700_000_000)
+    let code = github.oneTimePassword()?.generator.code(at: 1_700_000_000)
     database.editEntry(github.uuid, clock: FixedClock(Timestamp(unixSeconds: 1_700_000_000))) { entry in
       entry.userName = "octocat"  // the old version goes to the history
       entry.tags = ["work", "code"]

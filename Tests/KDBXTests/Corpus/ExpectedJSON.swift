@@ -76,7 +76,7 @@ enum ExpectedJSON {
       ] {
         check("\(label).\(key)", entry[field: field]?.reveal() ?? "", wanted[key] as? String ?? "")
       }
-      check("\(label).tags", entry.tagList.sorted(), (wanted["tags"] as? [String])?.sorted())
+      check("\(label).tags", entry.tags.sorted(), (wanted["tags"] as? [String])?.sorted())
       // The oracle lists the five standard fields even when the XML omits them (readers add them as empty).
       let standard = ["Title", "UserName", "Password", "URL", "Notes"]
       check(
@@ -86,7 +86,7 @@ enum ExpectedJSON {
         for (key, value) in custom { check("\(label).custom \(key)", entry[field: key]?.reveal(), value) }
       }
       let attachments = entry.attachments.map { attachment -> String in
-        let data = database.data(of: attachment) ?? []
+        let data = database.contents(of: attachment) ?? []
         return "\(attachment.name):\(data.count)"
       }.sorted()
       let wantedAttachments = (wanted["attachments"] as? [[String: Any]] ?? []).map {

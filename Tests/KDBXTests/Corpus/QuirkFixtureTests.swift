@@ -47,7 +47,7 @@ struct QuirkFixtureTests {
     guard let entry = database.root?.groups.first?.entries.first else { return ["no entry"] }
     var lines = entry.fields.map { "\($0.key)=\($0.value.reveal()) \($0.value.isProtected)" }.sorted()
     lines.append("tags=\(entry.tagsText ?? "")")
-    lines += entry.attachments.map { "\($0.name)=\(database.data(of: $0).map { Array($0) } ?? [])" }
+    lines += entry.attachments.map { "\($0.name)=\(database.contents(of: $0).map { Array($0) } ?? [])" }
     lines += (entry.history ?? []).map { "history \($0[field: Entry.passwordField]?.reveal() ?? "")" }
     lines.append("name=\(database.meta.databaseName ?? "")")
     return lines

@@ -293,9 +293,9 @@ final class Box<T>: @unchecked Sendable {
     #expect(attachments.map(\.name) == ["a.txt", "b.txt"])
     #expect(attachments[0].missingReference == "5")
     #expect(attachments[0].isMissing(in: database))
-    #expect(database.data(of: attachments[0]) == nil)
+    #expect(database.contents(of: attachments[0]) == nil)
     #expect(attachments[1].missingReference == nil)
-    #expect(database.data(of: attachments[1]) == [1, 2, 3])
+    #expect(database.contents(of: attachments[1]) == [1, 2, 3])
     // Written back: still dangling, with its number while that names no binary...
     var writeStream = PlaintextInnerStream()
     let tree = DatabaseXMLWriter.write(database, version: .v4_0, stream: &writeStream)

@@ -21,17 +21,17 @@ import Testing
   @Test func entryAndGroupIcons() {
     var entry = Entry(uuid: .zero)
     let database = Self.database()
-    #expect(database.icon(for: entry) == .standard(index: 0))
+    #expect(database.icon(for: entry) == .standard(0))
     #expect(database.icon(for: entry).sfSymbolName == "key.fill")
     entry.iconID = 19
     #expect(database.icon(for: entry).standardIcon == .email)
     #expect(database.icon(for: entry).sfSymbolName == "envelope.fill")
     entry.customIconUUID = Self.iconUUID
-    #expect(database.icon(for: entry) == .custom(uuid: Self.iconUUID, png: Self.png))
+    #expect(database.icon(for: entry) == .custom(Self.iconUUID))
     #expect(database.icon(for: entry).sfSymbolName == "key.fill")
     // A custom icon the database does not have falls back to the standard icon.
     entry.customIconUUID = KDBXUUID(bytes: [UInt8](repeating: 1, count: 16))
-    #expect(database.icon(for: entry) == .standard(index: 19))
+    #expect(database.icon(for: entry) == .standard(19))
     var group = Group(uuid: .zero, name: "G")
     #expect(database.icon(for: group).standardIcon == .folder)
     group.iconID = 43

@@ -261,7 +261,7 @@ enum KDB1Oracle {
         check("\(label).expires", entry.times?.expires, (times["expiry"] as? String) != "2999-12-28 23:59:59")
       }
       let attachments = entry.attachments.map { attachment -> String in
-        let data = database.data(of: attachment) ?? []
+        let data = database.contents(of: attachment) ?? []
         return "\(attachment.name):\(data.count):\(Hex.encode(SHA256.hash(data).bytes))"
       }
       let wantedAttachments = (wanted["attachments"] as? [[String: Any]] ?? []).map {

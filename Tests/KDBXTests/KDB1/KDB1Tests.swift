@@ -80,7 +80,7 @@ import VectorSupport
     let doc = try #require(Self.entry(database, "Doc"))
     #expect(doc.path == ["General", "Sub"])
     #expect(doc.entry.attachments.map { $0.name } == ["note.txt"])
-    #expect(doc.entry.attachments.first.flatMap { database.data(of: $0) } == Array("hello\n".utf8))
+    #expect(doc.entry.attachments.first.flatMap { database.contents(of: $0) } == Array("hello\n".utf8))
     let old = try #require(Self.entry(database, "Old"))
     #expect(old.path == ["Backup"])
     #expect(old.entry.attachments.isEmpty)
@@ -101,7 +101,7 @@ import VectorSupport
       database.flatEntries.map { item in
         let entry = item.entry
         let fields = entry.fields.map { "\($0.key)=\($0.value.reveal())" }.joined(separator: ",")
-        let files = entry.attachments.map { "\($0.name):\(database.data(of: $0) ?? [])" }.joined(separator: ",")
+        let files = entry.attachments.map { "\($0.name):\(database.contents(of: $0) ?? [])" }.joined(separator: ",")
         return "\(item.groupPath) \(entry.uuid) \(fields) \(files) \(Self.iso(entry.times?.expiryTime))"
           + " \(entry.times?.expires ?? false) \(entry.iconID ?? -1)"
       }

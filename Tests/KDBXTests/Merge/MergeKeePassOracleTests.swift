@@ -88,7 +88,7 @@ struct MergeOutcome {
     }
     func attachments(_ entry: Entry) -> String {
       entry.attachments.map { attachment in
-        let data = database.data(of: attachment) ?? []
+        let data = database.contents(of: attachment) ?? []
         return attachment.name + ":" + SHA256Helper.hash(data).prefix(4).map { String($0, radix: 16) }.joined()
       }.sorted().joined(separator: ",")
     }
@@ -106,7 +106,7 @@ struct MergeOutcome {
           "group": group.uuid.description,
           "fields": fields(entry),
           "attachments": attachments(entry),
-          "tags": Set(entry.tagList).sorted().joined(separator: ";"),
+          "tags": Set(entry.tags).sorted().joined(separator: ";"),
           "icon": String(entry.iconID ?? 0),
           "colours": (entry.foregroundColor ?? "").uppercased() + "/" + (entry.backgroundColor ?? "").uppercased(),
           "times": "created \(time(entry.times?.creationTime)) modified \(time(entry.times?.lastModificationTime))"

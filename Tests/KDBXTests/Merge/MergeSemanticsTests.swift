@@ -118,7 +118,8 @@ struct MergeSemanticsTests {
     let history = F.entry(F.entry1, in: result.database)?.history ?? []
     #expect(history.count == 1)
     #expect(
-      history.first.flatMap { $0.attachments.first }.flatMap { result.database.data(of: $0) } == Array("different".utf8)
+      history.first.flatMap { $0.attachments.first }.flatMap { result.database.contents(of: $0) }
+        == Array("different".utf8)
     )
   }
 
@@ -136,7 +137,7 @@ struct MergeSemanticsTests {
     }
     let result = DatabaseMerge.synchronize(local: local, remote: remote)
     let merged = try #require(F.entry(F.uuid(45), in: result.database)?.attachments.first)
-    #expect(result.database.data(of: merged) == nil, "still missing, not local binary 5")
+    #expect(result.database.contents(of: merged) == nil, "still missing, not local binary 5")
     #expect(merged.binaryIndex == Attachment.missingBinaryIndex)
   }
 

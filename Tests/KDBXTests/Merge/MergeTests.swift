@@ -223,7 +223,7 @@ struct MergeTests {
     let result = DatabaseMerge.synchronize(local: local, remote: remote)
     let merged = try #require(F.entry(F.uuid(30), in: result.database))
     let attachment = try #require(merged.attachments.first)
-    #expect(result.database.data(of: attachment) == Array("remote bytes".utf8))
+    #expect(result.database.contents(of: attachment) == Array("remote bytes".utf8))
   }
 
   @Test func metaFieldsFollowTheirChangedTimestamps() {

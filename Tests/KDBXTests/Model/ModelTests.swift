@@ -68,7 +68,7 @@ import VectorSupport
     let a = database.makeAttachment(name: "a.txt", data: [1, 2, 3])
     let b = database.makeAttachment(name: "copy.txt", data: [1, 2, 3])
     #expect(a.binaryIndex == b.binaryIndex)
-    #expect(database.data(of: b) == [1, 2, 3])
+    #expect(database.contents(of: b) == [1, 2, 3])
     #expect(database.binaries.count == 1)
   }
 
@@ -116,9 +116,9 @@ import VectorSupport
     let compacted = database.compactingBinaries()
     #expect(compacted.binaries.count == 2)
     let current = compacted.root?.entries.first
-    #expect(current.flatMap { compacted.data(of: $0.attachments[0]) } == [2])
+    #expect(current.flatMap { compacted.contents(of: $0.attachments[0]) } == [2])
     #expect(compacted.binaries[current?.attachments[0].binaryIndex ?? -1]?.isProtected == true)
-    #expect(current?.history?.first.map { $0.attachments.compactMap { compacted.data(of: $0) } } == [[1], [2]])
+    #expect(current?.history?.first.map { $0.attachments.compactMap { compacted.contents(of: $0) } } == [[1], [2]])
   }
 
   /// A pool already in first-use order comes back unchanged; any change to it (an unused binary, another order, a

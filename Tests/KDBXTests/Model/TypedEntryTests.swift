@@ -9,7 +9,7 @@ import VectorSupport
     #expect(bare.tags == [] && bare.customFields.isEmpty && bare.expiry == nil)
     #expect(bare.icon == .standard(0) && bare.icon.standardIcon == .key)
     let folder = Group(uuid: LibraryFixture.uuid(2), name: nil)
-    #expect(folder.icon == .standard(48) && folder.displayName == "")
+    #expect(folder.icon == .standard(48) && folder.name == "")
   }
 
   @Test func absentFieldsStayAbsentUntilTheirValueChanges() {
@@ -75,7 +75,7 @@ import VectorSupport
     #expect(entry.icon == .standard(0), "an all-zero custom icon UUID means none")
     entry.icon = .custom(LibraryFixture.uuid(9))
     #expect(entry.customIconUUID == LibraryFixture.uuid(9))
-    entry.icon = .standard(Int64(StandardIcon.world.rawValue))
+    entry.icon = .standard(StandardIcon.world.rawValue)
     #expect(entry.customIconUUID == nil && entry.iconID == 1)
     let noon = Timestamp(unixSeconds: 1_700_000_000)
     entry.expiry = noon
@@ -99,7 +99,7 @@ import VectorSupport
     #expect(group == before && group.nameText == nil && group.notesText == nil)
     group.name = "Internet"
     group.notes = "shared"
-    #expect(group.nameText == "Internet" && group.notesText == "shared" && group.displayName == "Internet")
+    #expect(group.nameText == "Internet" && group.notesText == "shared" && group.name == "Internet")
     group.notes = ""
     #expect(group.notesText == "", "a value that was present and is now empty is written as empty")
   }
