@@ -14,9 +14,9 @@ public enum DeletionOutcome: Sendable, Equatable {
 
 extension Database {
   /// The KeePass standard icon of the recycle bin group (`PwIcon.TrashBin`).
-  public static let recycleBinIconID: Int64 = 43
+  package static let recycleBinIconID: Int64 = 43
   /// The name KeePass gives a new recycle bin group.
-  public static let recycleBinName = "Recycle Bin"
+  package static let recycleBinName = "Recycle Bin"
 
   /// Whether the recycle bin is enabled (``Meta/recycleBinEnabled``; KeePass's default is enabled).
   public var isRecycleBinEnabled: Bool { meta.recycleBinEnabled ?? true }

@@ -49,7 +49,7 @@ public struct MergeChange: Sendable, Equatable {
   /// Where the object was before the merge, when that differs from ``path`` (a move, a renamed group or entry).
   public var oldPath: [String]?
 
-  public init(object: Object, uuid: KDBXUUID?, action: Action, path: [String] = [], oldPath: [String]? = nil) {
+  package init(object: Object, uuid: KDBXUUID?, action: Action, path: [String] = [], oldPath: [String]? = nil) {
     self.object = object
     self.uuid = uuid
     self.action = action
@@ -95,7 +95,7 @@ public struct MergeConflict: Sendable, Equatable {
   /// The remote version of a conflicted group (without its children), when it exists.
   public var remoteGroup: Group?
 
-  public init(
+  package init(
     object: MergeChange.Object, uuid: KDBXUUID?, kind: Kind, remoteEntry: Entry? = nil, remoteGroup: Group? = nil,
     path: [String] = []
   ) {
@@ -114,7 +114,7 @@ public struct MergeReport: Sendable, Equatable {
   public var changes: [MergeChange]
   public var conflicts: [MergeConflict]
 
-  public init(changes: [MergeChange] = [], conflicts: [MergeConflict] = []) {
+  package init(changes: [MergeChange] = [], conflicts: [MergeConflict] = []) {
     self.changes = changes
     self.conflicts = conflicts
   }

@@ -82,14 +82,14 @@ public enum VaultStorageError: Error, Equatable, Sendable, CustomStringConvertib
 /// writing the file, assign ``bytes`` of a copy that shares nothing with the session's, or wrap one storage in an
 /// ``AnyVaultStorage`` (shared by reference) and write through it.
 public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
-  /// The file's content, or `nil` when there is no file. Every assignment makes a new ``generation``.
+  /// The file's content, or `nil` when there is no file. Every assignment makes a new generation (version).
   public var bytes: [UInt8]? {
     didSet { generation &+= 1 }
   }
   /// The version of ``bytes``: incremented by every change.
-  public private(set) var generation: UInt64 = 0
+  package private(set) var generation: UInt64 = 0
   /// How many times ``write(_:replacing:)`` replaced the content.
-  public private(set) var writeCount = 0
+  package private(set) var writeCount = 0
   /// When set, ``write(_:replacing:)`` fails with this error and keeps the content (for failure tests).
   package var failingWrite: VaultStorageError?
 
@@ -98,7 +98,7 @@ public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
     self.bytes = bytes
   }
 
-  /// Returns ``bytes`` and ``generation``, or throws ``VaultStorageError/notFound(location:)`` when there is no
+  /// Returns ``bytes`` and its generation number, or throws ``VaultStorageError/notFound(location:)`` when there is no
   /// file.
   public mutating func read() throws(VaultStorageError) -> (bytes: [UInt8], version: UInt64) {
     guard let bytes else { throw .notFound(location: "memory") }

@@ -1,5 +1,6 @@
 import KDBX
 import Testing
+import VectorSupport
 
 /// The app-facing forms of issue #35 items 3, 4 and 8: attachments without the pool, custom fields without the
 /// one-time-password and passkey bookkeeping, one icon type, `GroupSelection(groups:)` and the group's tri-state
