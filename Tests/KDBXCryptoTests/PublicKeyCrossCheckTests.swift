@@ -2,7 +2,7 @@ import KDBXCrypto
 import Testing
 import VectorSupport
 
-@Suite("Public-key cross-check with cryptography", .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason))
+@Suite("Public-key cross-check with cryptography")
 struct PublicKeyCrossCheckTests {
   /// The records of a cross-check file with the public key each one uses (a record without `pk` keeps the last).
   static func signed(_ file: String) -> [(pk: [UInt8], msg: [UInt8], sig: [UInt8], where: String)] {
@@ -13,7 +13,8 @@ struct PublicKeyCrossCheckTests {
     }
   }
 
-  @Test func ecdsaSignaturesOfCryptographyVerify() throws {
+  /// 1,000 signatures of Python `cryptography` (a cross-check, run with the end-to-end suites).
+  @Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason)) func ecdsaSignaturesOfCryptographyVerify() throws {
     let records = Self.signed("crosscheck/cryptography-ecdsa-p256.vec")
     #expect(records.count == 1000)
     var accepted = 0
@@ -27,7 +28,9 @@ struct PublicKeyCrossCheckTests {
     #expect(accepted == 1000)
   }
 
-  @Test func ed25519SignaturesOfCryptographyVerifyAndMatch() throws {
+  @Test(.enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason)) func ed25519SignaturesOfCryptographyVerifyAndMatch()
+    throws
+  {
     let records = Self.signed("crosscheck/cryptography-ed25519.vec")
     #expect(records.count == 1000)
     var accepted = 0
