@@ -117,7 +117,8 @@ enum ImportCommand {
     // Each reason names items of the file: one line each, escaped as `show` escapes vault text.
     var listed = skipped.prefix(50).map(TerminalText.line).joined(separator: "\n  ")
     if skipped.count > 50 { listed += "\n  ... and \(skipped.count - 50) more" }
-    text += skipped.isEmpty ? "; nothing skipped" : "; skipped \(skipped.count):\n  " + listed
+    // Each line counts its own kind ("items without a type: 60 (item 1, item 2, item 3, ...)").
+    text += skipped.isEmpty ? "; nothing skipped" : "; skipped:\n  " + listed
     return text
   }
 
