@@ -149,7 +149,8 @@ import VectorSupport
     let big = #"{"items": [{"type": 1e999999999, "name": "x"}, {"type": 123456789012345678901234567890}]}"#
     let (result, _) = try Self.importing(Array(big.utf8), name: "big.json")
     #expect(result.status == 0, "\(result.err)")
-    #expect(result.out.contains("0 entries in 0 groups; skipped:\n  items without a type: 2 ('x', item 2)"), "\(result.out)")
+    #expect(
+      result.out.contains("0 entries in 0 groups; skipped:\n  items without a type: 2 ('x', item 2)"), "\(result.out)")
     try Self.refused(
       Array(("{\"items\": [" + String(repeating: "9", count: 65) + "]}").utf8), "a number of 65 characters")
     try Self.refused(Array(#"{"items": [01]}"#.utf8), "a number may not start with 0")
