@@ -60,7 +60,7 @@ let package = Package(
     ),
 
     // Test support: reads Vectors/ through #filePath and Glibc. No bundles, no Foundation.
-    .target(name: "VectorSupport", dependencies: ["KDBXCompression"], path: "Tests/VectorSupport"),
+    .target(name: "VectorSupport", dependencies: ["KDBXCompression", "KDBX", "KDBXXML"], path: "Tests/VectorSupport"),
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),
     .testTarget(name: "KDBXXMLTests", dependencies: ["KDBXXML", "VectorSupport"]),

@@ -19,7 +19,7 @@ enum XMLEscapeTable {
   // Written once during lazy initialization, read-only afterwards.
   // SAFETY: nonisolated(unsafe) because UnsafePointer is not Sendable: the table is filled inside the lazy
   // initializer, which Swift runs once (swift_once) before any reader sees the pointer, and is never written or
-  // freed afterwards (256 entries, so any UInt8 indexes it).
+  // freed afterwards (256 entries: every UInt8 value is an index within it).
   nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     for byte in 0..<256 {

@@ -2,6 +2,7 @@ import Foundation
 import KDBX
 import KDBXXML
 import Testing
+import VectorSupport
 
 /// Issue #19 items 8, 12, 13 and 14 (dangling attachment references, characters XML 1.0 cannot carry): vaults with
 /// valid cryptography around a chosen database XML, made here with the library (``HostileVault``), opened by the
@@ -311,7 +312,7 @@ enum HostileVault {
 }
 
 /// The standard primitives, except that the database XML is the given document (see ``HostileVault``).
-struct RawXMLPrimitives: KDBXPrimitives {
+struct RawXMLPrimitives: ForwardingPrimitives {
   let base = StandardPrimitives()
   let parts: [HostileVault.Part]
 
@@ -332,29 +333,4 @@ struct RawXMLPrimitives: KDBXPrimitives {
     }
     return out
   }
-
-  func transformKey(_ compositeKey: [UInt8], parameters: KDFParameters) throws(KDBXError) -> [UInt8] {
-    try base.transformKey(compositeKey, parameters: parameters)
-  }
-  func decrypt(_ ciphertext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-    -> [UInt8]
-  { try base.decrypt(ciphertext, cipher: cipher, key: key, iv: iv) }
-  func encrypt(_ plaintext: [UInt8], cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]) throws(KDBXError)
-    -> [UInt8]
-  { try base.encrypt(plaintext, cipher: cipher, key: key, iv: iv) }
-  func sha512(_ bytes: [UInt8]) -> [UInt8] { base.sha512(bytes) }
-  func blockAuthenticator(baseKey: [UInt8]) -> StandardPrimitives.BlockHMAC {
-    base.blockAuthenticator(baseKey: baseKey)
-  }
-  func makeInnerStream(_ algorithm: InnerRandomStreamAlgorithm, key: [UInt8], nonce: [UInt8]) throws(KDBXError)
-    -> StandardPrimitives.InnerStream
-  { try base.makeInnerStream(algorithm, key: key, nonce: nonce) }
-  func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8] { try base.compressGzip(bytes) }
-  func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
-    try base.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
-  }
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    try base.parseXML(bytes, maxDepth: maxDepth)
-  }
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
 }

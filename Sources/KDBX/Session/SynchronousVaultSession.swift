@@ -107,15 +107,7 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
     options: VaultSessionOptions = VaultSessionOptions(), progress: ((Double) -> Bool)? = nil
   ) throws(VaultSessionError) -> SynchronousVaultSession {
     var storage = storage
-    let exists: Bool
-    do throws(VaultStorageError) {
-      _ = try storage.read()
-      exists = true
-    } catch {
-      guard case .notFound = error else { throw .storage(error) }
-      exists = false
-    }
-    if exists { throw .fileExists }
+    try requireNoFile(in: &storage)
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: options.cachesTransformedKey)
     let session = SynchronousVaultSession(
       storage: storage, options: options,
@@ -126,6 +118,20 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
       throw .fileExists  // another writer created the file meanwhile
     }
     return session
+  }
+
+  /// Throws `.fileExists` when `storage` already holds a file (what a create must not replace), `.storage(...)` when
+  /// it cannot tell.
+  static func requireNoFile(in storage: inout Storage) throws(VaultSessionError) {
+    let exists: Bool
+    do throws(VaultStorageError) {
+      _ = try storage.read()
+      exists = true
+    } catch {
+      guard case .notFound = error else { throw .storage(error) }
+      exists = false
+    }
+    if exists { throw .fileExists }
   }
 
   init(storage: Storage, options: VaultSessionOptions, loaded: Loaded, material: SessionKeyMaterial) {

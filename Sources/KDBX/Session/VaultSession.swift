@@ -165,15 +165,7 @@ import KDBXCrypto
       progress: (@Sendable (Double) -> Void)? = nil
     ) async throws(VaultSessionError) -> VaultSession {
       var storage = storage
-      let exists: Bool
-      do throws(VaultStorageError) {
-        _ = try storage.read()
-        exists = true
-      } catch {
-        guard case .notFound = error else { throw .storage(error) }
-        exists = false
-      }
-      if exists { throw .fileExists }
+      try SynchronousVaultSession<Storage>.requireNoFile(in: &storage)
       let core = SynchronousVaultSession(
         storage: storage, options: options,
         loaded: .init(database: database, settings: settings, digest: [], version: nil),
