@@ -5,33 +5,23 @@ extension Group {
   /// in pre-order when several groups have the UUID.
   func indexPath(ofGroup uuid: KDBXUUID) -> [Int]? {
     if self.uuid == uuid { return [] }
-    var path: [Int] = []
-    var walk = GroupWalk(below: self)
-    while let step = walk.next() {
-      switch step {
-      case .enter(let group, let index):
-        path.append(index)
-        if group.uuid == uuid { return path }
-      case .leave: path.removeLast()
-      }
+    var found: [Int]?
+    forEachGroupBelow { group, path in
+      if group.uuid == uuid { found = path }
+      return found == nil
     }
-    return nil
+    return found
   }
 
   /// The index path of the group holding entry `uuid` and the entry's index in it (the first in pre-order).
   func location(ofEntry uuid: KDBXUUID) -> (groupPath: [Int], index: Int)? {
     if let index = entries.firstIndex(where: { $0.uuid == uuid }) { return ([], index) }
-    var path: [Int] = []
-    var walk = GroupWalk(below: self)
-    while let step = walk.next() {
-      switch step {
-      case .enter(let group, let index):
-        path.append(index)
-        if let found = group.entries.firstIndex(where: { $0.uuid == uuid }) { return (path, found) }
-      case .leave: path.removeLast()
-      }
+    var found: (groupPath: [Int], index: Int)?
+    forEachGroupBelow { group, path in
+      if let index = group.entries.firstIndex(where: { $0.uuid == uuid }) { found = (path, index) }
+      return found == nil
     }
-    return nil
+    return found
   }
 
   /// The group at `path` below this group.

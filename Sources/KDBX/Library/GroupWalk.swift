@@ -81,3 +81,20 @@ extension Group {
     }
   }
 }
+
+extension Group {
+  /// Visits every group below this one in pre-order with its index path from here (child indices), without
+  /// recursion; stops as soon as `visit` returns `false`.
+  func forEachGroupBelow(_ visit: (_ group: Group, _ path: [Int]) -> Bool) {
+    var path: [Int] = []
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let group, let index):
+        path.append(index)
+        if !visit(group, path) { return }
+      case .leave: path.removeLast()
+      }
+    }
+  }
+}

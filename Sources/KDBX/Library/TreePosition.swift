@@ -45,15 +45,9 @@ extension Group {
   /// The index paths of every group with `uuid` in this subtree (this group's own as `[]`), in pre-order.
   func indexPaths(ofGroup uuid: KDBXUUID) -> [[Int]] {
     var found: [[Int]] = self.uuid == uuid ? [[]] : []
-    var path: [Int] = []
-    var walk = GroupWalk(below: self)
-    while let step = walk.next() {
-      switch step {
-      case .enter(let group, let index):
-        path.append(index)
-        if group.uuid == uuid { found.append(path) }
-      case .leave: path.removeLast()
-      }
+    forEachGroupBelow { group, path in
+      if group.uuid == uuid { found.append(path) }
+      return true
     }
     return found
   }
@@ -62,15 +56,9 @@ extension Group {
   func locations(ofEntry uuid: KDBXUUID) -> [(groupPath: [Int], index: Int)] {
     var found: [(groupPath: [Int], index: Int)] = []
     for (index, entry) in entries.enumerated() where entry.uuid == uuid { found.append(([], index)) }
-    var path: [Int] = []
-    var walk = GroupWalk(below: self)
-    while let step = walk.next() {
-      switch step {
-      case .enter(let group, let index):
-        path.append(index)
-        for (index, entry) in group.entries.enumerated() where entry.uuid == uuid { found.append((path, index)) }
-      case .leave: path.removeLast()
-      }
+    forEachGroupBelow { group, path in
+      for (index, entry) in group.entries.enumerated() where entry.uuid == uuid { found.append((path, index)) }
+      return true
     }
     return found
   }
