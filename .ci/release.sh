@@ -7,6 +7,7 @@
 # Usage: bash .ci/release.sh [--out DIR] [--binary PATH]
 #   --out DIR      where the archive goes (default .build/dist)
 #   --binary PATH  pack this kdbx instead of building one (it still has to pass its self-test)
+#   RELEASE_BUILD_PATH=DIR (environment) builds in DIR instead of .build (CI keeps its static build apart)
 #
 # The binary names the commit it was built from: Sources/kdbx/BuildInfo.swift gets the commit (and its date, for
 # the manual page) for the build and is put back afterwards, whatever happens. A work tree that differs from the
@@ -38,8 +39,9 @@ if [ -z "$binary" ]; then
   sed -i "s|^  static let commit: String? = nil\$|  static let commit: String? = \"$commit\"|; \
 s|^  static let commitDate: String? = nil\$|  static let commitDate: String? = \"$date\"|" "$info"
   echo "release.sh: building kdbx at $commit (static Swift runtime)"
-  swift build -c release --static-swift-stdlib --product kdbx
-  binary="$(swift build -c release --static-swift-stdlib --product kdbx --show-bin-path)/kdbx"
+  build=(swift build -c release --static-swift-stdlib --build-path "${RELEASE_BUILD_PATH:-.build}" --product kdbx)
+  "${build[@]}"
+  binary="$("${build[@]}" --show-bin-path)/kdbx"
   restore
   trap - EXIT
 fi
