@@ -7,6 +7,8 @@
 #   bash .ci/api-check.sh --update   # regenerate .ci/api/*.txt after a deliberate change, then commit them
 #   bash .ci/api-check.sh --count    # print the number of public symbols per module
 #
+# It also type-checks the documentation's Swift examples as a client of the public API (.ci/doc-snippets.py).
+#
 # The listing comes from the toolchain's swift-symbolgraph-extract (public symbols only: `package`, internal and
 # `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
 set -euo pipefail
@@ -77,6 +79,17 @@ if [ "$mode" != --count ]; then
   else
     grep -E "error:" "$OUT/app.log" | head -40
     echo "api: the app scenario or a README example needs a declaration that is not public"
+    status=1
+  fi
+fi
+# Every Swift example of the documentation (README.md, the DocC articles, doc comments) compiles against the public
+# API as a client module, with the names each example takes as given in .ci/snippets/; and the check can fail.
+if [ "$mode" != --count ]; then
+  python3 .ci/doc-snippets.py "$modules" || status=1
+  if python3 .ci/doc-snippets.py "$modules" --only .ci/snippets/failing-example.md >"$OUT/failing-example.log" 2>&1 \
+    || ! grep -q "failing-example.md:10: no calls to throwing functions" "$OUT/failing-example.log"; then
+    cat "$OUT/failing-example.log"
+    echo "api: .ci/snippets/failing-example.md should fail the documentation check at its lines 9 and 10"
     status=1
   fi
 fi

@@ -23,9 +23,11 @@ import KDBX
 /// followed: the real file is replaced and the link stays.
 ///
 /// ```swift
+/// import KDBX
+///
 /// var storage = FileVaultStorage(path: "/home/me/vault.kdbx")
 /// storage.writeOptions.keepsBackup = true                  // keep the previous version as vault.kdbx.old
-/// let session = try VaultSession(storage: storage, key: key)
+/// let session = try SynchronousVaultSession(storage: storage, key: key)  // or `try await VaultSession.open(...)`
 /// ```
 public struct FileVaultStorage: VaultStorage, Sendable {
   /// The vault file's path.

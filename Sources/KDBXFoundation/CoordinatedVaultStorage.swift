@@ -20,8 +20,10 @@ import KDBXFileIO
 /// (`.ci/darwin-check.sh`); no Mac runs it in CI.
 ///
 /// ```swift
+/// import KDBX
+///
 /// let storage = CoordinatedVaultStorage(url: documentURL, isSecurityScoped: true)
-/// let session = try await VaultSession(storage: storage, key: key)
+/// let session = try await VaultSession.open(storage: storage, key: key)
 /// ```
 public struct CoordinatedVaultStorage: VaultStorage, Sendable {
   /// The vault file.

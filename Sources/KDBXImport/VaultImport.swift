@@ -11,6 +11,8 @@ import KDBX
 /// writes it (the `kdbx import` command does so before it asks for a password).
 ///
 /// ```swift
+/// import KDBXFileIO  // SystemClock
+///
 /// var random = SystemRandomNumberGenerator()
 /// let imported = try VaultImport.read(exportBytes, clock: SystemClock(), random: &random)
 /// print("\(imported.format.name): \(imported.entryCount) entries, \(imported.skipped.count) things skipped")

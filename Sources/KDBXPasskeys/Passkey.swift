@@ -23,6 +23,8 @@ import KDBXCrypto
 /// and never given out as a `String`. ``description`` shows the relying party, the user and the algorithm only.
 ///
 /// ```swift
+/// import KDBX
+///
 /// var random = SystemRandomNumberGenerator()
 /// let passkey = try Passkey.generate(
 ///   relyingParty: "example.com", userName: "alice", userHandle: [1, 2, 3], random: &random)

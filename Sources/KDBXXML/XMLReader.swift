@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// var reader = XMLReader(bytes: document)
-/// while let event = try reader.next() { ... }
+/// while let event = try reader.next() { handle(event) }
 /// ```
 ///
 /// The reader checks well-formedness (§2.1) as it goes: matching tags, unique attributes, the `Char`

@@ -2,7 +2,7 @@
 /// formatting of ``XMLWriter`` (which is a walk over a tree feeding this writer), so both give the same bytes.
 ///
 /// ```swift
-/// var writer = XMLStreamWriter(options: options)
+/// var writer = XMLStreamWriter()  // or XMLStreamWriter(options: XMLWriter.Options(indentation: ...))
 /// writer.writeDeclaration()
 /// try writer.startElement("KeePassFile")
 /// try writer.startElement("Name", containsText: true)

@@ -15,7 +15,7 @@ import KDBXCrypto
 /// ```swift
 /// // In the app, after unlocking with the password:
 /// let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: password))
-/// if let cached = opened.cachedKey { keychain.store(cached.serialized) }    // no second KDF run
+/// if let cached = opened.cachedKey { try keychain.store(cached.serialized) }  // no second KDF run
 /// // In the extension:
 /// let key = try CachedVaultKey(serialized: keychain.load())
 /// let vault = try KDBXFile.open(bytes: bytes, cachedKey: key)              // .cachedKeyIsStale after a foreign save

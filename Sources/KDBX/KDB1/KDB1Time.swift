@@ -2,7 +2,7 @@
 /// `KeePass1Reader::dateFromPackedStruct`): 14 bits year, 4 bits month, 5 bits day, 5 bits hour, 6 bits minute,
 /// 6 bits second, most significant bit first, in UTC as KeePassXC reads it.
 ///
-/// ```
+/// ```text
 /// byte 0: y13..y6   byte 1: y5..y0 m3 m2   byte 2: m1 m0 d4..d0 h4   byte 3: h3..h0 n5..n2   byte 4: n1 n0 s5..s0
 /// ```
 ///

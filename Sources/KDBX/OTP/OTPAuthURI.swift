@@ -1,7 +1,7 @@
 /// The `otpauth://` URI that authenticator apps scan from QR codes and that KeePassXC, KeePassDX, Strongbox and
 /// KeePassium keep in an entry's `otp` field (Google Authenticator "Key Uri Format"; RFC 3986 for the URI syntax).
 ///
-/// ```
+/// ```text
 /// otpauth://totp/ACME%20Co:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=ACME%20Co&digits=8&period=30
 /// otpauth://hotp/Example:bob?secret=JBSWY3DPEHPK3PXP&counter=5
 /// otpauth://totp/Steam:bob?secret=...&encoder=steam          (KeePassXC's Steam Guard extension)

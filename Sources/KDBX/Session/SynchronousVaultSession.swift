@@ -5,6 +5,8 @@ import KDBXCrypto
 /// reload, merge or overwrite").
 ///
 /// ```swift
+/// import KDBXFileIO  // FileVaultStorage
+///
 /// let session = try SynchronousVaultSession(storage: FileVaultStorage(path: path), key: CompositeKey(password: pw))
 /// session.database?.meta.databaseName = "Home"
 /// do { try session.save() }                              // throws .changedOnDisk if another device wrote

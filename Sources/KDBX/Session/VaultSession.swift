@@ -35,6 +35,8 @@ import KDBXCrypto
   /// the caller's actor, and whose ``state`` can be followed without polling (``stateUpdates()``).
   ///
   /// ```swift
+  /// import KDBXFileIO  // FileVaultStorage
+  ///
   /// // `reporter`: the continuation of an AsyncStream<Double> the view model reads on the main actor (in order)
   /// let session = try await VaultSession.open(storage: FileVaultStorage(path: path), key: key) { fraction in
   ///   reporter.yield(fraction)

@@ -3,10 +3,15 @@
 /// ```swift
 /// let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 65536, lanes: 2)
 /// let key = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters)
-/// // or, with lanes on parallel tasks (blocking the calling thread, or from async code):
-/// let key = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters, maxConcurrency: 2)
-/// let key = try await Argon2.deriveKey(password: password, salt: salt, parameters: parameters,
-///                                      maxConcurrency: 2)
+/// // or with the lanes on parallel threads, blocking the calling thread:
+/// let sameKey = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters, maxConcurrency: 2)
+/// ```
+///
+/// From async code, the lanes run as child tasks:
+///
+/// ```swift
+/// let parameters = try Argon2.Parameters(variant: .id, iterations: 2, memoryKiB: 65536, lanes: 2)
+/// let key = try await Argon2.deriveKey(password: password, salt: salt, parameters: parameters, maxConcurrency: 2)
 /// ```
 ///
 /// Memory: a derivation allocates exactly the `m'` KiB of block memory (``estimate(parameters:)``) once,
