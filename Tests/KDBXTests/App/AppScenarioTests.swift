@@ -142,4 +142,150 @@ struct AppScenarioTests {
     try session.unlock(key: key)
     #expect(session.database?.flatEntries.count == merged.flatEntries.count)
   }
+
+  /// One vault file that the app, its AutoFill extension and another device all read and write (iCloud Drive in
+  /// the app; here, bytes in memory with a version that every write bumps). An app writes such a storage for its
+  /// file provider: `VaultStorage` is public. The steps below run one after another, never at the same time.
+  final class SharedFile: @unchecked Sendable {
+    var bytes: [UInt8]
+    var version: UInt64 = 1
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// What another device does: replace the file.
+    func replace(with bytes: [UInt8]) {
+      self.bytes = bytes
+      version += 1
+    }
+  }
+
+  struct SharedStorage: VaultStorage {
+    let file: SharedFile
+    mutating func read() throws(VaultStorageError) -> (bytes: [UInt8], version: UInt64) { (file.bytes, file.version) }
+    mutating func write(_ bytes: [UInt8], replacing expected: UInt64?) throws(VaultStorageError) -> UInt64 {
+      guard expected == nil || expected == file.version else { throw .changedSinceRead(location: "vault.kdbx") }
+      file.replace(with: bytes)
+      return file.version
+    }
+  }
+
+  /// Argon2id with 2 MiB, a small stand-in for KeePassXC's 64 MiB (the test stays fast); the extension's budget
+  /// below is 1 MiB, as 50 MB is below 64 MiB: the extension cannot run the KDF and must use the cached key.
+  static func argon(salt: UInt8) -> SaveSettings {
+    SaveSettings(
+      version: .v4_0,
+      kdf: .argon2(
+        Argon2KDFParameters(
+          variant: .id, iterations: 1, memoryBytes: 2 << 20, parallelism: 1,
+          salt: [UInt8](repeating: salt, count: 32))))
+  }
+  static let extensionBudget = VaultSessionOptions(load: LoadOptions(availableMemoryBytes: 1 << 20))
+
+  /// The rest of the day: the app unlocks and caches the key; the AutoFill extension fills and saves from the
+  /// cached key under its memory budget; another device saves with a new KDF seed, the cached key turns stale,
+  /// and the app's next unlock hands out a new one; a TOTP is set inside `update`; errors map to alerts.
+  @Test func theExtensionsDay() async throws {
+    var random = SplitMix64(seed: 2027)
+    let key = CompositeKey(password: "family vault")
+    let initial = try Self.initialVault(random: &random)
+    let file = SharedFile(try await KDBXFile.save(initial, key: key, settings: Self.argon(salt: 1)))
+
+    // App, unlock screen: open with the password once; the session hands out the key to keep in the Keychain.
+    let app = try await VaultSession.open(storage: SharedStorage(file: file), key: key)
+    var keychain = try #require(await app.cachedKey).serialized
+
+    // AutoFill extension: the KDF does not fit its memory, the cached key does.
+    do {
+      _ = try await VaultSession.open(storage: SharedStorage(file: file), key: key, options: Self.extensionBudget)
+      Issue.record("the KDF should not fit the extension's budget")
+    } catch {
+      #expect(error.category == .tooLarge)
+    }
+    let fromExtension = try await VaultSession.open(
+      storage: SharedStorage(file: file), cachedKey: CachedVaultKey(serialized: keychain),
+      options: Self.extensionBudget)
+    let extensionDatabase = try #require(await fromExtension.database)
+    let candidates = extensionDatabase.matchCandidates(now: Self.noon.time)
+    let request = try #require(ServiceIdentifier("https://github.com/session"))
+    let best = try #require(CredentialMatcher().match(request, in: candidates).matches.first)
+    let filled = try #require(extensionDatabase.entry(withUUID: best.id))
+    #expect(filled.userName == "octocat" && filled.password.reveal() == "correct horse battery staple")
+
+    // The extension saves a login the user just made on a web page: no KDF, and the key stays valid.
+    var login = Entry.new(clock: Self.noon, random: &random)
+    login.title = "Shop"
+    login.url = "https://shop.example"
+    let newLogin = login
+    try await fromExtension.update { database in
+      if let root = database.root?.uuid { database.addEntry(newLogin, to: root) }
+    }
+    #expect(try await fromExtension.save() == .saved)
+    let afterExtension = try await VaultSession.open(
+      storage: SharedStorage(file: file), cachedKey: CachedVaultKey(serialized: keychain),
+      options: Self.extensionBudget)
+    #expect(await afterExtension.database?.entry(withUUID: login.uuid)?.title == "Shop")
+
+    // App, back in front: its save sees the extension's and merges; a TOTP is set inside `update`.
+    let github = try #require(await app.database?.flatEntries.first { $0.entry.title == "GitHub" }?.entry.uuid)
+    let totp = try OTPAuthURI.parse("otpauth://totp/GitHub:octocat?secret=GEZDGNBVGY3TQOJQ&issuer=GitHub")
+    try await app.update { database throws(OTPFormatError) in
+      var random = SystemRandomNumberGenerator()
+      try database.editEntry(github, clock: Self.noon) { entry throws(OTPFormatError) in
+        try entry.setOneTimePassword(totp, random: &random)
+      }
+    }
+    do {
+      try await app.save()
+      Issue.record("the app's save should have seen the extension's")
+    } catch {
+      #expect(error == .changedOnDisk && error.category == .changedOnDisk)
+    }
+    _ = try await app.save(onConflict: .merge(.threeWay(now: Self.noon.time)))
+    let merged = try #require(await app.database)
+    #expect(merged.entry(withUUID: login.uuid)?.title == "Shop")
+    #expect(merged.entry(withUUID: github)?.oneTimePassword()?.generator.code(at: 59) == totp.generator.code(at: 59))
+    #expect(merged.entry(withUUID: github)?.customFields.isEmpty == true, "TOTP storage is not a field to show")
+    #expect(try #require(await app.cachedKey).serialized == keychain, "the same KDF seed: the cached key still opens")
+
+    // Another device (KeePassXC on a laptop) saves: a new KDF seed, so the cached key is stale, not wrong.
+    let laptop = try await KDBXFile.open(bytes: file.bytes, key: key)
+    file.replace(with: try await KDBXFile.save(laptop.database, key: key, settings: Self.argon(salt: 2)))
+    let stale = try CachedVaultKey(serialized: keychain)
+    do {
+      _ = try await VaultSession.open(
+        storage: SharedStorage(file: file), cachedKey: stale, options: Self.extensionBudget)
+      Issue.record("a cached key for the old KDF seed should be stale")
+    } catch {
+      #expect(error == .kdbx(.cachedKeyIsStale) && error.category == .staleCachedKey)
+    }
+
+    // The extension asks the user to open the app; the app reloads with its key material and hands out a new key.
+    var updates = await app.cachedKeyUpdates().makeAsyncIterator()
+    _ = await updates.next()  // the current key first
+    try await app.reload()
+    let renewed = try #require(await updates.next() ?? nil)
+    #expect(renewed.serialized != keychain)
+    keychain = renewed.serialized
+    let again = try await VaultSession.open(
+      storage: SharedStorage(file: file), cachedKey: CachedVaultKey(serialized: keychain),
+      options: Self.extensionBudget)
+    #expect(await again.database?.entry(withUUID: login.uuid)?.title == "Shop")
+
+    // Alerts: each failure answers one question.
+    do {
+      _ = try await VaultSession.open(storage: SharedStorage(file: file), key: CompositeKey(password: "typo"))
+      Issue.record("a wrong password should fail")
+    } catch {
+      #expect(error.category == .wrongKey)
+    }
+    var damaged = file.bytes
+    damaged[damaged.count / 2] ^= 0x40
+    do {
+      _ = try await VaultSession.open(storage: SharedStorage(file: SharedFile(damaged)), key: key)
+      Issue.record("a damaged file should fail")
+    } catch {
+      #expect(error.category == .damaged)
+    }
+    await app.lock()
+    #expect(await app.cachedKey == nil, "lock wipes the key material")
+  }
 }
