@@ -133,6 +133,32 @@ final class XMLOutputBuffer {
     }
   }
 
+  /// All bytes appended, as one array, leaving this buffer empty: each chunk is freed once it is copied, so the
+  /// output and its copy are never both whole in memory (the save's peak, issue #35: the AutoFill extension).
+  func takeBytes() -> [UInt8] {
+    let total = count
+    full.append(UnsafeMutableBufferPointer(start: base, count: used))
+    // SAFETY: as in bytes(): the chunks' written bytes sum to `total`; each chunk is deallocated right after its
+    // bytes are copied and removed from `full` below, and `base` gets a fresh chunk, so deinit frees each
+    // allocation once.
+    let joined = [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
+      var offset = 0
+      for chunk in full {
+        if let source = chunk.baseAddress, let destination = target.baseAddress {
+          (destination + offset).initialize(from: source, count: chunk.count)
+          offset += chunk.count
+        }
+        chunk.deallocate()
+      }
+      initialized = total
+    }
+    full = []
+    fullCount = 0
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
+    used = 0
+    return joined
+  }
+
   /// The bytes appended at offsets `range` (within `0..<count`), as one array.
   func bytes(in range: Range<Int>) -> [UInt8] {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the output")

@@ -44,6 +44,17 @@ public struct XMLStreamWriter {
   /// The bytes written so far.
   public var output: [UInt8] { buffer.bytes() }
 
+  /// The bytes written so far, which the writer no longer holds (it starts again from empty output, with the same
+  /// open elements): the output is not in memory twice, as it is for a moment with ``output``.
+  package mutating func takeOutput() -> [UInt8] {
+    guard isKnownUniquelyReferenced(&buffer) else {
+      let bytes = buffer.bytes()
+      buffer = XMLOutputBuffer()
+      return bytes
+    }
+    return buffer.takeBytes()
+  }
+
   /// The number of bytes written so far.
   package var byteCount: Int { buffer.count }
 

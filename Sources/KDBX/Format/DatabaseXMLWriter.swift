@@ -29,7 +29,7 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
     sink.writer.writeDeclaration()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
-    return sink.writer.output
+    return sink.writer.takeOutput()
   }
 
   /// ``serialize(_:version:stream:options:)``, handing the output on while it is written: each time it has grown
@@ -46,7 +46,7 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
     sink.writer.writeDeclaration()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
-    return (sink.writer.output, sink.chunks?.handedOff ?? 0)
+    return (sink.writer.takeOutput(), sink.chunks?.handedOff ?? 0)
   }
 }
 

@@ -211,17 +211,34 @@ package struct StandardPrimitives: KDBXPrimitives {
       return (document, compressed, job(document))
     }
     // One helper compresses while the calling thread serialises (so that both have a core): at each hand-off,
-    // once the helper's previous piece has finished, it takes the oldest piece waiting. What is left at the end is
-    // compressed on every core, alongside the job (a long batch there would keep the other cores waiting).
+    // once the helper's previous piece has finished, it takes the oldest piece waiting. When a second piece would
+    // wait (serialising outruns DEFLATE), the calling thread compresses the oldest one itself: both cores stay busy
+    // and at most one hand-off copy waits, instead of most of the document (the AutoFill extension's peak memory,
+    // issue #35). What is left at the end is compressed on every core, alongside the job.
     var pending: [(bytes: [UInt8], start: Int)] = prefix.isEmpty ? [] : [(prefix, 0)]
     var nextPending = 0
-    var started: [StartedWork<[UInt8]>] = []
-    func startPending() {
-      guard nextPending < pending.count, started.last?.isFinished ?? true else { return }
+    var handOffs: [HandOff] = []
+    var helper: StartedWork<[UInt8]>? = nil
+    /// How many hand-offs were compressed on the calling thread after the helper's (its index from the end).
+    var handOffsSinceHelper = 0
+    func takeOldest() -> (bytes: [UInt8], start: Int) {
       let piece = pending[nextPending]
-      pending[nextPending].bytes = []  // the started work holds the only copy
+      pending[nextPending].bytes = []  // the compression holds the only copy
       nextPending += 1
-      started.append(ParallelWork.start { Self.compressHandOff(piece) })
+      return piece
+    }
+    func startPending() {
+      if let work = helper, work.isFinished {
+        // Its stream replaces it: the work holds the piece it compressed until it is released.
+        handOffs[handOffs.count - 1 - handOffsSinceHelper] = .compressed(work.result())
+        helper = nil
+      }
+      guard nextPending < pending.count, helper == nil else { return }
+      let piece = takeOldest()
+      let work = ParallelWork.start { Self.compressHandOff(piece) }
+      helper = work
+      handOffs.append(.started(work))
+      handOffsSinceHelper = 0
     }
     startPending()
     let serialized: (document: [UInt8], handedOff: Int)
@@ -232,6 +249,10 @@ package struct StandardPrimitives: KDBXPrimitives {
       ) { bytes, newBytesStart in
         pending.append((bytes, newBytesStart))
         startPending()
+        while pending.count - nextPending > 1 {
+          handOffs.append(.compressed(Self.compressHandOff(takeOldest())))
+          handOffsSinceHelper += 1
+        }
       }
     } catch {
       throw .xml(error)
@@ -254,8 +275,13 @@ package struct StandardPrimitives: KDBXPrimitives {
       if position < waiting.count { return .stream(Self.compressHandOff(waiting[position])) }
       return .stream(Self.compressPiece(position - waiting.count, of: pieces, document, from: rest.lowerBound))
     }
-    // The started pieces' streams first, in order (one no helper has started is compressed here), then the rest.
-    var streams = started.map { $0.result() }
+    // The hand-offs' streams first, in order (one still waiting is compressed here), then the rest.
+    var streams = handOffs.map { piece in
+      switch piece {
+      case .started(let work): work.result()
+      case .compressed(let stream): stream
+      }
+    }
     var result: T? = nil
     var checksum: UInt32? = nil
     for item in items {
@@ -270,6 +296,13 @@ package struct StandardPrimitives: KDBXPrimitives {
       deflatePieces: streams, checksum: checksum, byteCount: prefix.count + document.count,
       level: Self.compressionLevel)
     return (document, compressed, result)
+  }
+
+  /// A hand-off of ``serializeAndCompressGzip(_:version:stream:prefix:alongside:)``'s pipeline: compressing on the
+  /// helper, or compressed on the calling thread.
+  private enum HandOff {
+    case started(StartedWork<[UInt8]>)
+    case compressed([UInt8])
   }
 
   /// One result of ``serializeAndCompressGzip(_:version:stream:prefix:alongside:)``'s work items.
