@@ -89,7 +89,7 @@ enum WasmOpen {
       var verifying = WasmPrimitives.standard
       verifying.progress = nil
       _ = try KDBXFile.verifyIntegrity(
-        bytes: saved.bytes, key: try CompositeKey(transformedKey: saved.transformedKey), primitives: verifying,
+        bytes: saved.bytes, key: CompositeKey(transformedSecret: saved.transformedKey), primitives: verifying,
         options: options)
     } catch .cancelled {
       throw WasmFailure(.cancelled, "the save was cancelled; nothing was written")

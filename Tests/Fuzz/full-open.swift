@@ -33,9 +33,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     else { return 0 }
     opened = result
   }
-  guard let key = try? CompositeKey(transformedKey: opened.transformedKey) else {
+  guard opened.transformedKey.count == 32 else {
     fatalError("open returned a transformed key of \(opened.transformedKey.count) bytes")
   }
+  let key = CompositeKey(transformedSecret: opened.transformedKey)
   let saved: [UInt8]
   do {
     saved = try KDBXFile.save(

@@ -63,11 +63,14 @@ public struct CachedVaultKey: Sendable {
   public var serialized: [UInt8] {
     let dictionary = kdf.dictionary.serialized()
     var bytes = Self.magic
+    // One allocation, so that no outgrown buffer with the key in it is freed unzeroed.
+    bytes.reserveCapacity(Self.magic.count + 1 + 4 + dictionary.count + secret.count + 8)
     bytes.append(isKDBX4 ? 4 : 3)
     let length = UInt32(clamping: dictionary.count)
     for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
     bytes += dictionary
-    bytes += secret.bytes
+    // SAFETY: the key's own storage is read inside the closure only; no pointer escapes (no `.bytes` copy).
+    secret.withUnsafeBytes { bytes.append(contentsOf: $0) }
     bytes += SHA256.hash(bytes).bytes.prefix(8)
     return bytes
   }
@@ -131,7 +134,7 @@ extension OpenedDatabase {
   public var cachedKey: CachedVaultKey? {
     guard keePass1Header == nil, transformedKey.count == 32, !(usedChallengeResponse && !header.version.isKDBX4)
     else { return nil }
-    return CachedVaultKey(secret: SecureBytes(transformedKey), kdf: header.kdf, isKDBX4: header.version.isKDBX4)
+    return CachedVaultKey(secret: transformedKey, kdf: header.kdf, isKDBX4: header.version.isKDBX4)
   }
 }
 

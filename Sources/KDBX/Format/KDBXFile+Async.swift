@@ -32,12 +32,12 @@ import KDBXCrypto
       var primitives = StandardPrimitives()
       primitives.argon2MemoryLimitBytes = Int(clamping: options.kdfMemoryCapBytes)
       primitives.argon2MaxConcurrency = maxConcurrency
-      try await derive(key, kdf: header.kdf, version: header.version, into: &primitives, progress)
-      defer { wipe(&primitives) }
+      let derived = try await derive(key, kdf: header.kdf, version: header.version, primitives, progress)
       if Task.isCancelled { throw .cancelled }
       var system = SystemRandomNumberGenerator()
       var random = ChaCha20RandomNumberGenerator(seededFrom: &system)
-      return try open(bytes: bytes, key: key, primitives: primitives, random: &random, options: options)
+      return try open(
+        bytes: bytes, key: key, derived: derived, primitives: primitives, random: &random, options: options)
     }
 
     /// Writes `database` as ``save(_:key:settings:progress:)`` does (fresh seeds, IVs and salts from the system's
@@ -48,45 +48,29 @@ import KDBXCrypto
       progress: (@Sendable (Double) -> Void)? = nil
     ) async throws(KDBXError) -> [UInt8] {
       var random = SystemRandomNumberGenerator()
-      var salted = settings
-      if !key.isTransformed {
-        switch salted.kdf {
-        case .aesKDF(var aes):
-          aes.seed = randomBytes(32, &random)
-          salted.kdf = .aesKDF(aes)
-        case .argon2(var argon):
-          argon.salt = randomBytes(32, &random)
-          salted.kdf = .argon2(argon)
-        }
-      }
-      let version = VersionRequirements.effectiveVersion(for: database, settings: salted)
+      var written = settings
+      if !key.isTransformed { written.kdf = salted(settings.kdf, &random) }
+      let version = VersionRequirements.effectiveVersion(for: database, settings: written)
       var primitives = StandardPrimitives()
       primitives.argon2MaxConcurrency = maxConcurrency
-      try await derive(key, kdf: salted.kdf, version: version, into: &primitives, progress)
-      defer { wipe(&primitives) }
+      let derived = try await derive(key, kdf: written.kdf, version: version, primitives, progress)
       if Task.isCancelled { throw .cancelled }
       return try write(
-        database, key: key, settings: salted, primitives: primitives, random: &random, saltsKDF: false
+        database, key: key, settings: written, primitives: primitives, random: &random, derived: derived
       ).bytes
     }
 
-    /// Runs the KDF for `key` asynchronously and hands its output to `primitives`, whose synchronous
-    /// `transformKey` then returns it (nothing to do for a key that is already transformed).
+    /// Runs the KDF for `key` asynchronously and returns its output, in zeroing storage, to hand to the
+    /// synchronous open or write (`nil` for a key that is already transformed: they use it as it is).
     private static func derive(
-      _ key: CompositeKey, kdf: KDFParameters, version: KDBXVersion, into primitives: inout StandardPrimitives,
+      _ key: CompositeKey, kdf: KDFParameters, version: KDBXVersion, _ primitives: StandardPrimitives,
       _ progress: (@Sendable (Double) -> Void)?
-    ) async throws(KDBXError) {
-      guard !key.isTransformed, let composite = key.compositeKey(for: version) else { return }
-      let output = try await primitives.transformKey(composite, parameters: kdf, progress: progress)
-      primitives.derivedKey = (composite, kdf, output)
-    }
-
-    /// Zeroes the derivation handed to `primitives`.
-    private static func wipe(_ primitives: inout StandardPrimitives) {
-      guard var derived = primitives.derivedKey else { return }
-      primitives.derivedKey = nil
-      SecureBytes.wipe(&derived.input)
-      SecureBytes.wipe(&derived.output)
+    ) async throws(KDBXError) -> SecureBytes? {
+      guard !key.isTransformed else { return nil }
+      guard var composite = key.compositeKey(for: version) else { throw .invalidCredentials }
+      defer { SecureBytes.wipe(&composite) }
+      var output = try await primitives.transformKey(composite, parameters: kdf, progress: progress)
+      return SecureBytes(consuming: &output)
     }
   }
 #endif

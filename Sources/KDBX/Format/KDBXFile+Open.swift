@@ -9,8 +9,10 @@ public struct OpenedDatabase: Sendable {
   package var header: OuterHeader
   /// KDBX 4: the inner header as read (binaries are moved into ``Database/binaries``).
   package var innerHeader: InnerHeader?
-  /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
-  package var transformedKey: [UInt8]
+  /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedSecret:)``),
+  /// in zeroing storage: the one the open derived or was given, not a copy, so that it is zeroed when the last holder
+  /// (this value, its copies, a ``cachedKey`` or a session) releases it.
+  package var transformedKey: SecureBytes
   /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
   package var keePass1Header: KDB1Header? = nil
   /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
@@ -19,6 +21,19 @@ public struct OpenedDatabase: Sendable {
   /// Harmless irregularities of another writer that were accepted after the file's integrity was proven (bytes
   /// after the compressed data, malformed final padding); empty for a regular file. A save writes none of them.
   public var warnings: [KDBXWarning] = []
+}
+
+extension OpenedDatabase {
+  /// A database with its transformed key as an array, which is copied into zeroing storage (the caller's array is
+  /// left as it is): for ``init(importing:)``, whose ``KDB1OpenedDatabase`` still holds the key as an array.
+  init(
+    database: Database, header: OuterHeader, innerHeader: InnerHeader?, transformedKey: [UInt8],
+    keePass1Header: KDB1Header?
+  ) {
+    self.init(
+      database: database, header: header, innerHeader: innerHeader, transformedKey: SecureBytes(transformedKey),
+      keePass1Header: keePass1Header)
+  }
 }
 
 extension KDBXFile {
@@ -30,17 +45,18 @@ extension KDBXFile {
     bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator,
     options: LoadOptions = .default
   ) throws(KDBXError) -> OpenedDatabase {
-    var opened = try openPayload(bytes: bytes, key: key, primitives: primitives, random: &random, options: options)
-    opened.usedChallengeResponse = key.hasChallengeResponse
-    return opened
+    try open(bytes: bytes, key: key, derived: nil, primitives: primitives, random: &random, options: options)
   }
 
-  static func openPayload<P: KDBXPrimitives>(
-    bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator, options: LoadOptions
+  /// ``open(bytes:key:primitives:random:options:)``; with `derived`, the KDF output for `key` and the file's KDF
+  /// parameters (the `async` open runs the KDF before it opens), no KDF runs here.
+  static func open<P: KDBXPrimitives>(
+    bytes: [UInt8], key: CompositeKey, derived: SecureBytes?, primitives: P,
+    random: inout some RandomNumberGenerator, options: LoadOptions
   ) throws(KDBXError) -> OpenedDatabase {
     // A transformed key runs no KDF: the memory the KDF would need is not asked for.
-    let options = key.isTransformed ? options.withoutMemoryBudget : options
-    let decoded = try decodePayload(bytes: bytes, key: key, primitives: primitives, options: options)
+    let options = key.isTransformed || derived != nil ? options.withoutMemoryBudget : options
+    let decoded = try decodePayload(bytes: bytes, key: key, derived: derived, primitives: primitives, options: options)
     let header = decoded.header
     if let inner = decoded.innerHeader {
       var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
@@ -48,8 +64,8 @@ extension KDBXFile {
         xml: decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, options: options)
       applyOmissions(options, to: &database)
       return OpenedDatabase(
-        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey.bytes,
-        warnings: decoded.warnings)
+        database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey,
+        usedChallengeResponse: key.hasChallengeResponse, warnings: decoded.warnings)
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
@@ -60,8 +76,8 @@ extension KDBXFile {
     }
     applyOmissions(options, to: &database)
     return OpenedDatabase(
-      database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey.bytes,
-      warnings: decoded.warnings)
+      database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey,
+      usedChallengeResponse: key.hasChallengeResponse, warnings: decoded.warnings)
   }
 
   /// Leaves out what `options` asks not to keep, and records it in ``Database/omittedOnLoad``.
@@ -93,11 +109,11 @@ extension KDBXFile {
   /// block hash through the terminating empty block), so a wrong key or a damaged block is still refused: bytes
   /// after the end of the gzip member, and a final CBC block whose padding is malformed or absent.
   static func decodePayload<P: KDBXPrimitives>(
-    bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions
+    bytes: [UInt8], key: CompositeKey, derived: SecureBytes? = nil, primitives: P, options: LoadOptions
   ) throws(KDBXError) -> DecodedPayload {
     let block = try readHeader(bytes: bytes, options: options)
     let header = block.header
-    let transformed = try transformedKey(key, header: header, primitives: primitives)
+    let transformed = try transformedKey(key, header: header, primitives: primitives, derived: derived)
     if header.version.isKDBX4 {
       return try decodeKDBX4(
         bytes: bytes, block: block, transformed: transformed, primitives: primitives, options: options)
@@ -239,11 +255,13 @@ extension KDBXFile {
       header: header, innerHeader: inner, xml: payload, transformedKey: transformed, warnings: warnings)
   }
 
-  /// The KDF output for `key`, or the cached transformed key, held in zeroing storage (the KDF's input and output
-  /// arrays are zeroed).
-  static func transformedKey<P: KDBXPrimitives>(_ key: CompositeKey, header: OuterHeader, primitives: P)
-    throws(KDBXError) -> SecureBytes
-  {
+  /// The KDF output for `key`, held in zeroing storage (the KDF's input and output arrays are zeroed): `derived`
+  /// when the caller already ran the KDF (the `async` open and save), the key itself when it is a transformed key,
+  /// else a run of `primitives`' KDF.
+  static func transformedKey<P: KDBXPrimitives>(
+    _ key: CompositeKey, header: OuterHeader, primitives: P, derived: SecureBytes? = nil
+  ) throws(KDBXError) -> SecureBytes {
+    if let derived { return derived }
     if let cached = key.transformedSecret { return cached }
     guard var composite = key.compositeKey(for: header.version) else { throw .invalidCredentials }
     defer { SecureBytes.wipe(&composite) }

@@ -59,9 +59,10 @@ public struct SaveSettings: Sendable, Equatable {
 package struct SavedFile: Sendable {
   /// The whole file.
   package var bytes: [UInt8]
-  /// The KDF output for the file's key and KDF seed: ``CompositeKey/init(transformedKey:)`` opens the file
-  /// without running the KDF. Secret: keep it like the key itself.
-  package var transformedKey: [UInt8]
+  /// The KDF output for the file's key and KDF seed: ``CompositeKey/init(transformedSecret:)`` opens the file
+  /// without running the KDF. Secret: keep it like the key itself. Held in zeroing storage, shared (not copied)
+  /// with the key the save was given when that was a transformed key.
+  package var transformedKey: SecureBytes
   /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
@@ -96,15 +97,16 @@ extension KDBXFile {
     checksLimits: Bool = true
   ) throws(KDBXError) -> SavedFile {
     try write(
-      database, key: key, settings: settings, primitives: primitives, random: &random, saltsKDF: true,
+      database, key: key, settings: settings, primitives: primitives, random: &random, derived: nil,
       checksDocument: checksDocument, limits: checksLimits ? limits : nil)
   }
 
-  /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `saltsKDF` false the KDF seed or salt of
-  /// `settings` is kept (the async save draws it before it runs the KDF).
+  /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `derived`, the KDF output for `key` and
+  /// the KDF parameters of `settings` (the `async` save salts them with ``salted(_:_:)`` and runs the KDF before
+  /// it writes), the file is written with it and those parameters as they are, and no KDF runs here.
   static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
-    random: inout some RandomNumberGenerator, saltsKDF: Bool, checksDocument: Bool = false,
+    random: inout some RandomNumberGenerator, derived: SecureBytes?, checksDocument: Bool = false,
     limits: LoadOptions? = .default
   ) throws(KDBXError) -> SavedFile {
     if !database.omittedOnLoad.isEmpty {
@@ -118,17 +120,7 @@ extension KDBXFile {
     // (`serializeAndCompress`).
     if let limits { try database.checkGroupNesting(limits) }
     var database = database.compactingBinaries()
-    var kdf = settings.kdf
-    if !key.isTransformed && saltsKDF {
-      switch kdf {
-      case .aesKDF(var aes):
-        aes.seed = randomBytes(32, &random)
-        kdf = .aesKDF(aes)
-      case .argon2(var argon):
-        argon.salt = randomBytes(32, &random)
-        kdf = .argon2(argon)
-      }
-    }
+    let kdf = key.isTransformed || derived != nil ? settings.kdf : salted(settings.kdf, &random)
     let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
     let streamKey = randomBytes(version.isKDBX4 ? 64 : 32, &random)
     var header = OuterHeader(
@@ -142,7 +134,7 @@ extension KDBXFile {
       header.innerRandomStream = settings.innerRandomStream
     }
     let headerBytes = try header.serialized()
-    let transformed = try transformedKey(key, header: header, primitives: primitives)
+    let transformed = try transformedKey(key, header: header, primitives: primitives, derived: derived)
     var stream = try innerStream(settings.innerRandomStream, key: streamKey, primitives: primitives)
 
     if !version.isKDBX4 {
@@ -156,7 +148,7 @@ extension KDBXFile {
       let bytes =
         headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
-      return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
+      return SavedFile(bytes: bytes, transformedKey: transformed, document: document)
     }
 
     database.meta.headerHash = nil
@@ -176,7 +168,7 @@ extension KDBXFile {
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed.bytes, document: document)
+    return SavedFile(bytes: bytes, transformedKey: transformed, document: document)
   }
 
   /// Checks, without a key and without running the KDF, that a save of `database` with `settings` would be
@@ -227,6 +219,19 @@ extension KDBXFile {
       database, version: version, stream: &stream, prefix: prefix, alongside: check)
     if let failure { throw failure }
     return (checksDocument ? document : nil, compressed)
+  }
+
+  /// `kdf` with a fresh 32-byte seed (AES-KDF) or salt (Argon2) from `random`: what a save with a composite key
+  /// writes (the synchronous and the `async` save, and a session that derives the key it saves with).
+  static func salted(_ kdf: KDFParameters, _ random: inout some RandomNumberGenerator) -> KDFParameters {
+    switch kdf {
+    case .aesKDF(var aes):
+      aes.seed = randomBytes(32, &random)
+      return .aesKDF(aes)
+    case .argon2(var argon):
+      argon.salt = randomBytes(32, &random)
+      return .argon2(argon)
+    }
   }
 
   static func randomBytes(_ count: Int, _ random: inout some RandomNumberGenerator) -> [UInt8] {

@@ -65,7 +65,7 @@ extension KDBXFile {
     options.maxArgon2WorkBytes = .max
     options.maxAESKDFRounds = .max
     let decoded = try decodePayload(
-      bytes: bytes, key: try CompositeKey(transformedKey: saved.transformedKey), primitives: primitives,
+      bytes: bytes, key: CompositeKey(transformedSecret: saved.transformedKey), primitives: primitives,
       options: options)
     guard ByteComparison.equal(decoded.xml, document) else {
       throw .malformedDocument(path: "/KeePassFile", reason: "the XML read back differs from the XML written")

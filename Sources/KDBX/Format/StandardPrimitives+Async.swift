@@ -2,11 +2,11 @@ import KDBXCrypto
 
 #if !$Embedded
   extension StandardPrimitives {
-    /// The key derivation of ``transformKey(_:parameters:)``, as an `async` function that never blocks a thread
-    /// of the cooperative pool: Argon2's lanes are filled by this task and helper tasks, and this task suspends
-    /// until every lane of a slice has finished (RFC 9106 §3.4's sync point); AES-KDF's two halves run as a child
-    /// task and this task, in steps of 65,536 rounds. It runs in parallel on every system (without
-    /// `Synchronization`, Argon2's helpers are the child tasks of a task group per slice).
+    /// The key derivation of ``transformKey(_:parameters:)`` (the same ``kdfRun(_:)``), as an `async` function that
+    /// never blocks a thread of the cooperative pool: Argon2's lanes are filled by this task and helper tasks, and
+    /// this task suspends until every lane of a slice has finished (RFC 9106 §3.4's sync point); AES-KDF's two
+    /// halves run as a child task and this task, in steps of 65,536 rounds. It runs in parallel on every system
+    /// (without `Synchronization`, Argon2's helpers are the child tasks of a task group per slice).
     ///
     /// Task cancellation is checked before every Argon2 slice and every AES-KDF step: the derivation then stops,
     /// its memory is zeroed and released, and ``KDBXError/cancelled`` is thrown. `progress` receives the fraction
@@ -16,45 +16,36 @@ import KDBXCrypto
     ) async throws(KDBXError) -> [UInt8] {
       do throws(CryptoError) {
         if Task.isCancelled { throw CryptoError.cancelled }
-        switch parameters {
-        case .aesKDF(let aes):
-          return try await AESKDF.transformConcurrently(key: compositeKey, seed: aes.seed, rounds: aes.rounds) {
+        let run = try kdfRun(parameters)
+        defer { run.release() }
+        switch run.algorithm {
+        case .aesKDF(let seed, let rounds):
+          return try await AESKDF.transformConcurrently(key: compositeKey, seed: seed, rounds: rounds) {
             done, total in
             if let progress, total > 0 { progress(Double(done) / Double(total)) }
             return true
           }
-        case .argon2(let argon):
-          let argonParameters = try Self.argon2Parameters(argon)
-          let handler: Argon2.ProgressHandler? = progress.map { report in
-            { (step: Argon2.Progress) -> Bool in
-              report(Double(step.completedSlices) / Double(max(step.totalSlices, 1)))
+        case .argon2(let argon, let salt):
+          // The synchronous handler's form: the async derivation reports and never cancels through it.
+          let report: ((Double) -> Bool)? = progress.map { progress in
+            { fraction in
+              progress(fraction)
               return true
             }
           }
-          let workers = max(argon2MaxConcurrency ?? argonParameters.lanes, 1)
-          let byteCount = Argon2.estimate(parameters: argonParameters).memoryByteCount
-          guard let provider = argon2BlockMemory else {
+          let handler = Self.argon2Progress(report)
+          // SAFETY: `run.memory` is the provider's buffer, valid until `run.release()` (deferred above).
+          guard let memory = run.memory else {
             return try await Argon2.deriveKey(
-              password: compositeKey, salt: argon.salt, parameters: argonParameters,
-              memoryLimitBytes: argon2MemoryLimitBytes, maxConcurrency: workers, progress: handler)
+              password: compositeKey, salt: salt, parameters: argon, memoryLimitBytes: argon2MemoryLimitBytes,
+              maxConcurrency: run.workers, progress: handler)
           }
-          guard byteCount <= argon2MemoryLimitBytes else {
-            throw CryptoError.memoryLimitExceeded(requiredBytes: byteCount, limitBytes: argon2MemoryLimitBytes)
-          }
-          guard let memory = provider.allocate(byteCount) else {
-            throw CryptoError.memoryUnavailable(requiredBytes: byteCount)
-          }
-          defer { provider.release(memory) }
           return try await Argon2.deriveKey(
-            password: compositeKey, salt: argon.salt, parameters: argonParameters, memory: memory,
-            maxConcurrency: workers, prefault: provider.prefault, progress: handler)
+            password: compositeKey, salt: salt, parameters: argon, memory: memory, maxConcurrency: run.workers,
+            prefault: run.provider?.prefault, progress: handler)
         }
-      } catch .memoryUnavailable(let required) {
-        throw .insufficientMemory(requiredBytes: UInt64(clamping: required), availableBytes: nil)
-      } catch .cancelled {
-        throw .cancelled
       } catch {
-        throw .crypto(error)
+        throw Self.kdfError(error)
       }
     }
   }

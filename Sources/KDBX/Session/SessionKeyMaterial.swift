@@ -7,15 +7,17 @@ import KDBXCrypto
 /// differs) and, when allowed, the KDF output for one set of KDF parameters (seed included), so that saves and
 /// re-reads of a file with that seed skip the KDF, as KeePassXC does.
 ///
-/// The transformed key lives in a buffer this object allocates and never shares (`CompositeKey` values made from
-/// it are temporaries), so ``wipe()`` overwrites the bytes in place. The `CompositeKey` keeps its component hashes
-/// in `SecureBytes`, which zeroes them when the last copy is released: ``wipe()`` drops the session's copy, so they
-/// are zeroed then unless the caller still holds a copy of the same key (which stays usable).
+/// The transformed key is held in `SecureBytes`, the very storage the open derived it into (no copy is made), and
+/// the `CompositeKey` keeps its component hashes in `SecureBytes` too; `SecureBytes` zeroes its bytes when the last
+/// reference is released. ``wipe()`` (on ``SynchronousVaultSession/lock()`` and when this object is released) drops
+/// the session's references, so the bytes are zeroed then, unless someone else still holds the same storage: a
+/// `CompositeKey` made from it for an open or save still running (zeroed when that ends), a ``cachedKey`` handed to
+/// the app, or a copy of the key the caller kept (which stays usable).
 final class SessionKeyMaterial {
   /// The user's key; `nil` once wiped.
   private(set) var compositeKey: CompositeKey?
-  /// The KDF output for ``transformedKDF``: 32 bytes owned by this object (all zero when there is none).
-  private(set) var transformedKey: [UInt8]
+  /// The KDF output for ``transformedKDF``; `nil` when there is none, and once wiped.
+  private(set) var transformedKey: SecureBytes?
   /// The KDF parameters (with seed) ``transformedKey`` was derived with, and the format family it is valid for.
   private(set) var transformedKDF: KDFParameters?
   private var transformedForKDBX4 = false
@@ -26,7 +28,6 @@ final class SessionKeyMaterial {
   init(key: CompositeKey, cachesTransformedKey: Bool) {
     compositeKey = key
     self.cachesTransformedKey = cachesTransformedKey
-    transformedKey = [UInt8](repeating: 0, count: 32)
   }
 
   /// Key material that is only a cached transformed key: files with its KDF parameters open and save without a
@@ -34,7 +35,7 @@ final class SessionKeyMaterial {
   init(cachedKey: CachedVaultKey) {
     compositeKey = nil
     cachesTransformedKey = true
-    transformedKey = cachedKey.secret.bytes
+    transformedKey = cachedKey.secret
     transformedKDF = cachedKey.kdf
     transformedForKDBX4 = cachedKey.isKDBX4
   }
@@ -55,8 +56,10 @@ final class SessionKeyMaterial {
   /// The transformed key with the KDF parameters it is valid for, to hand to an app; `nil` when none is cached
   /// (caching is off, or wiped), and for a KDBX 3 file with a challenge-response key.
   var cachedKey: CachedVaultKey? {
-    guard !isWiped, let kdf = transformedKDF, !(hasChallengeResponse && !transformedForKDBX4) else { return nil }
-    return CachedVaultKey(secret: SecureBytes(transformedKey), kdf: kdf, isKDBX4: transformedForKDBX4)
+    guard let transformedKey, let kdf = transformedKDF, !(hasChallengeResponse && !transformedForKDBX4) else {
+      return nil
+    }
+    return CachedVaultKey(secret: transformedKey, kdf: kdf, isKDBX4: transformedForKDBX4)
   }
 
   /// The error for a file this material cannot open or write without a KDF run it has no input for.
@@ -64,11 +67,10 @@ final class SessionKeyMaterial {
 
   deinit { wipe() }
 
-  /// Remembers the KDF output of an open (and zeroes the caller's copy when it is the only one).
-  func remember(_ source: inout [UInt8], kdf: KDFParameters, version: KDBXVersion) {
-    defer { Self.zero(&source) }
-    guard cachesTransformedKey, !isWiped, source.count == transformedKey.count else { return }
-    for index in transformedKey.indices { transformedKey[index] = source[index] }
+  /// Remembers the KDF output of an open or a save (the storage itself, not a copy), when caching is on.
+  func remember(_ derived: SecureBytes, kdf: KDFParameters, version: KDBXVersion) {
+    guard cachesTransformedKey, !isWiped, derived.count == 32 else { return }
+    transformedKey = derived
     transformedKDF = kdf
     transformedForKDBX4 = version.isKDBX4
   }
@@ -81,9 +83,15 @@ final class SessionKeyMaterial {
   /// KDF run), else the composite key. Throws ``KDBXError/invalidCredentials`` once wiped.
   func key(for kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> CompositeKey {
     guard !isWiped else { throw .invalidCredentials }
-    if cachedKeyIsValid(for: kdf, version: version) { return try CompositeKey(transformedKey: transformedKey) }
+    if let cached = validCachedKey(for: kdf, version: version) { return cached }
     guard let compositeKey else { throw missingKeyError }
     return compositeKey
+  }
+
+  /// The cached transformed key as a key, when it is valid for these KDF parameters.
+  private func validCachedKey(for kdf: KDFParameters, version: KDBXVersion) -> CompositeKey? {
+    guard let transformedKey, cachedKeyIsValid(for: kdf, version: version) else { return nil }
+    return CompositeKey(transformedSecret: transformedKey)
   }
 
   /// A KDBX 3 master key needs the challenge-response apart from the transformed key, and a KDBX 4 composite key
@@ -109,7 +117,7 @@ final class SessionKeyMaterial {
       return (key, kdf)
     case .derive(let input, let target):
       var derived = try primitives.transformKey(input, parameters: target)
-      return (try finishDerivation(&derived, kdf: target, version: version), target)
+      return (finishDerivation(&derived, kdf: target, version: version), target)
     }
   }
 
@@ -124,52 +132,31 @@ final class SessionKeyMaterial {
   /// The first half of ``keyForWriting(kdf:version:primitives:)``: everything but the KDF run.
   func writePlan(kdf: KDFParameters, version: KDBXVersion) throws(KDBXError) -> WritePlan {
     guard !isWiped else { throw .invalidCredentials }
-    if cachedKeyIsValid(for: kdf, version: version) {
-      return .ready(key: try CompositeKey(transformedKey: transformedKey), kdf: kdf)
-    }
+    if let cached = validCachedKey(for: kdf, version: version) { return .ready(key: cached, kdf: kdf) }
     guard let compositeKey else { throw missingKeyError }
     let response = hasChallengeResponse
     guard (cachesTransformedKey || response) && (version.isKDBX4 || !response) else {
       return .ready(key: compositeKey, kdf: kdf)
     }
     guard let input = compositeKey.compositeKey(for: version) else { throw .invalidCredentials }
-    var target = kdf
-    if !response {
-      var random = SystemRandomNumberGenerator()
-      switch target {
-      case .aesKDF(var aes):
-        aes.seed = KDBXFile.randomBytes(32, &random)
-        target = .aesKDF(aes)
-      case .argon2(var argon):
-        argon.salt = KDBXFile.randomBytes(32, &random)
-        target = .argon2(argon)
-      }
-    }
-    return .derive(input: input, kdf: target)
+    var random = SystemRandomNumberGenerator()
+    return .derive(input: input, kdf: response ? kdf : KDBXFile.salted(kdf, &random))
   }
 
-  /// The second half: the key to write with from the KDF output `derived` (cached when allowed; `derived` is
-  /// zeroed).
-  func finishDerivation(_ derived: inout [UInt8], kdf: KDFParameters, version: KDBXVersion) throws(KDBXError)
-    -> CompositeKey
-  {
-    guard cachesTransformedKey else {
-      defer { Self.zero(&derived) }
-      return try CompositeKey(transformedKey: derived)
-    }
-    remember(&derived, kdf: kdf, version: version)
-    return try CompositeKey(transformedKey: transformedKey)
+  /// The second half: the key to write with from the KDF output `derived` (moved into zeroing storage, `derived`
+  /// is zeroed; cached when allowed).
+  func finishDerivation(_ derived: inout [UInt8], kdf: KDFParameters, version: KDBXVersion) -> CompositeKey {
+    let secret = SecureBytes(consuming: &derived)
+    remember(secret, kdf: kdf, version: version)
+    return CompositeKey(transformedSecret: secret)
   }
 
-  /// Overwrites the transformed key with zeros and drops the composite key.
+  /// Drops the transformed key and the composite key (their storage is zeroed as it is released: see the type's
+  /// note), and refuses every later use.
   func wipe() {
-    Self.zero(&transformedKey)
+    transformedKey = nil
     transformedKDF = nil
     compositeKey = nil
     isWiped = true
-  }
-
-  static func zero(_ bytes: inout [UInt8]) {
-    for index in bytes.indices { bytes[index] = 0 }
   }
 }

@@ -231,9 +231,9 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
       // The KDF memory budget applies only when a KDF runs (the open checks it then).
       let header = try KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
       let key = try material.key(for: header.kdf, version: header.version)
-      var opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
+      let opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
       let settings = SaveSettings(keeping: opened)
-      if !key.isTransformed { material.remember(&opened.transformedKey, kdf: header.kdf, version: header.version) }
+      if !key.isTransformed { material.remember(opened.transformedKey, kdf: header.kdf, version: header.version) }
       return Loaded(database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes, version: version)
     } catch {
       throw .kdbx(error)

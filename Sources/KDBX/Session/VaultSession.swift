@@ -397,7 +397,7 @@ import KDBXCrypto
           primitives.argon2MemoryLimitBytes = Int(clamping: core.options.load.kdfMemoryCapBytes)
           primitives.argon2MaxConcurrency = maxConcurrency
           var derived = try await primitives.transformKey(input, parameters: kdf, progress: progress)
-          key = try material.finishDerivation(&derived, kdf: kdf, version: version)
+          key = material.finishDerivation(&derived, kdf: kdf, version: version)
           written.kdf = kdf
         }
         bytes = try await KDBXFile.save(
@@ -429,10 +429,10 @@ import KDBXCrypto
         // The KDF memory budget applies only when a KDF runs (the open checks it then).
         let header = try KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
         let key = try material.key(for: header.kdf, version: header.version)
-        var opened = try await KDBXFile.open(
+        let opened = try await KDBXFile.open(
           bytes: bytes, key: key, options: options.load, maxConcurrency: maxConcurrency, progress: progress)
         let settings = SaveSettings(keeping: opened)
-        if !key.isTransformed { material.remember(&opened.transformedKey, kdf: header.kdf, version: header.version) }
+        if !key.isTransformed { material.remember(opened.transformedKey, kdf: header.kdf, version: header.version) }
         return SynchronousVaultSession<Storage>.Loaded(
           database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes, version: version)
       } catch {

@@ -139,7 +139,8 @@ enum VerifyCommand {
     let bytes = try VaultAccess.readFile(vault.path)
     do {
       return try KDBXFile.verifyIntegrity(
-        bytes: bytes, key: CompositeKey(transformedKey: vault.opened.transformedKey), primitives: StandardPrimitives())
+        bytes: bytes, key: CompositeKey(transformedSecret: vault.opened.transformedKey),
+        primitives: StandardPrimitives())
     } catch {
       throw .failure("\(vault.path) changed or is damaged: \(error.description)")
     }

@@ -116,7 +116,7 @@ import VectorSupport
         kdf: .aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 0, count: 32)))),
       primitives: StandardPrimitives(), random: &random)
     let opened = try KDBXFile.open(bytes: saved.bytes, key: key)
-    let keyText = saved.transformedKey.map { String($0) }.joined(separator: ", ")
+    let keyText = saved.transformedKey.bytes.map { String($0) }.joined(separator: ", ")
     for text in [
       String(describing: saved), String(reflecting: saved), String(describing: opened), String(reflecting: opened),
     ] {

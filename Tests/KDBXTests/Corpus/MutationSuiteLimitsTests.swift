@@ -62,7 +62,7 @@ struct MutationSuiteLimitsTests {
     var file = bytes
     file.replaceSubrange((block.payloadOffset + 32)..<(block.payloadOffset + 36), with: Self.uint32(0x7FFF_FFFF))
     let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "fixture"))
-    let cached = try CompositeKey(transformedKey: opened.transformedKey)
+    let cached = CompositeKey(transformedSecret: opened.transformedKey)
     Self.expectLimit("payload", value: 0x7FFF_FFFF) { () throws(KDBXError) in
       _ = try KDBXFile.open(bytes: file, key: cached)
     }

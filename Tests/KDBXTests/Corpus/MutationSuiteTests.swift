@@ -29,7 +29,7 @@ struct MutationSuiteTests {
       let primitives = RecordingPrimitives()
       var random = SplitMix64(seed: 1)
       let opened = try KDBXFile.open(bytes: bytes, key: try fixture.key(), primitives: primitives, random: &random)
-      key = try CompositeKey(transformedKey: opened.transformedKey)
+      key = CompositeKey(transformedSecret: opened.transformedKey)
       block = try KDBXFile.readHeader(bytes: bytes)
       hasHeaderHash = opened.database.meta.headerHash != nil
       plaintext = primitives.log.plaintexts.first ?? []

@@ -88,7 +88,7 @@ struct QuirkFixtureTests {
   func damagedPayloadIsRefused(_ recipe: Recipe) throws {
     let (bytes, database) = try QuirkFixtures.build(recipe)
     let opened = try KDBXFile.open(bytes: bytes, key: QuirkFixtures.key)
-    let cached = try CompositeKey(transformedKey: opened.transformedKey)
+    let cached = CompositeKey(transformedSecret: opened.transformedKey)
     let payloadOffset = try KDBXFile.readHeader(bytes: bytes).payloadOffset
     let expected = Self.summary(database)
     var refused = 0

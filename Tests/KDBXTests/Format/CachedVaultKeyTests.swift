@@ -43,7 +43,7 @@ import VectorSupport
     let opened = try KDBXFile.open(bytes: bytes, cachedKey: restored, options: Self.tight)
     #expect(Self.titles(opened.database) == ["Bank"])
     // A transformed key given as a CompositeKey skips the budget too: no KDF runs.
-    let raw = try CompositeKey(transformedKey: opened.transformedKey)
+    let raw = try CompositeKey(transformedKey: opened.transformedKey.bytes)
     #expect(Self.titles(try KDBXFile.open(bytes: bytes, key: raw, options: Self.tight).database) == ["Bank"])
   }
 
@@ -170,7 +170,7 @@ extension CachedVaultKeyTests {
   /// "wrong password or key file".
   @Test func aSessionOpenedWithARawTransformedKeySaves() async throws {
     let bytes = try Self.vault()
-    let transformed = try await KDBXFile.open(bytes: bytes, key: Self.key).transformedKey
+    let transformed = try await KDBXFile.open(bytes: bytes, key: Self.key).transformedKey.bytes
     let key = try CompositeKey(transformedKey: transformed)
     let sync = try SynchronousVaultSession(
       storage: InMemoryVaultStorage(bytes: bytes), key: key, options: VaultSessionOptions(load: Self.tight))

@@ -250,7 +250,7 @@ final class Box<T>: @unchecked Sendable {
     var random = SplitMix64(seed: 8)
     let saved = try KDBXFile.write(
       database, key: key, settings: settings, primitives: StandardPrimitives(), random: &random)
-    let cached = try CompositeKey(transformedKey: saved.transformedKey)
+    let cached = CompositeKey(transformedSecret: saved.transformedKey)
     let report = try KDBXFile.verifyIntegrity(bytes: saved.bytes, key: cached, primitives: StandardPrimitives())
     #expect(report.elementCount > 1_000)
     #expect(throws: KDBXError.self) {

@@ -49,7 +49,7 @@ import VectorSupport
         bytes: file, key: CompositeKey(password: "password"), primitives: FakePrimitives(), random: &wrongRandom)
     }
     // The cached transformed key opens without running the KDF.
-    let cached = try CompositeKey(transformedKey: opened.transformedKey)
+    let cached = CompositeKey(transformedSecret: opened.transformedKey)
     let primitives = FakePrimitives()
     _ = try KDBXFile.open(bytes: file, key: cached, primitives: primitives, random: &wrongRandom)
     #expect(primitives.kdfCalls.value == 0)

@@ -29,7 +29,7 @@ struct SaveReadBackTests {
     #expect(document.starts(with: Array("<?xml".utf8)))
     try KDBXFile.verifyReadBack(saved.bytes, of: saved, primitives: StandardPrimitives())
     // The same check as before: the whole file verifies, and the document is the one inside.
-    let cached = try CompositeKey(transformedKey: saved.transformedKey)
+    let cached = CompositeKey(transformedSecret: saved.transformedKey)
     _ = try KDBXFile.verifyIntegrity(bytes: saved.bytes, key: cached, primitives: StandardPrimitives())
     // Without checksDocument nothing is kept, and there is nothing to compare with.
     let plain = try Self.saved(fixture, checksDocument: false)
