@@ -202,8 +202,8 @@ import Testing
     // The file round trip keeps every attribute and the protection of the key, credential ID and user handle.
     let key = CompositeKey(password: "pw")
     let kdf = KDFParameters.aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 0, count: 32)))
-    let bytes = try KDBXFile.save(database, key: key, settings: SaveSettings(version: .v4_0, kdf: kdf))
-    let reopened = try KDBXFile.open(bytes: bytes, key: key).database
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: SaveSettings(version: .v4_0, kdf: kdf))
+    let reopened = try KDBXFile.openBlocking(bytes: bytes, key: key).database
     let again = try #require(reopened.flatEntries.first { $0.entry.uuid == first }?.entry)
     #expect(try again.passkey() == (try Self.passkey()))
     for name in ["KPEX_PASSKEY_CREDENTIAL_ID", "KPEX_PASSKEY_PRIVATE_KEY_PEM", "KPEX_PASSKEY_USER_HANDLE"] {
