@@ -333,8 +333,9 @@ extension Database {
     _ passkey: Passkey, title: String? = nil, to group: KDBXUUID, clock: some WallClock,
     random: inout some RandomNumberGenerator
   ) -> KDBXUUID? {
-    let entry = Entry.passkeyEntry(passkey, title: title, clock: clock, random: &random)
-    return addEntry(entry, to: group) ? entry.uuid : nil
+    let found = positions(ofGroup: group)
+    guard found.count == 1 else { return nil }
+    return addPasskeyEntry(passkey, title: title, to: found[0], clock: clock, random: &random)
   }
 
   /// `addPasskeyEntry(_:title:to:clock:random:)` into the group at `position` (for a tool that located the

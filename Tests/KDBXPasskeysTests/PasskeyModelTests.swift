@@ -169,6 +169,24 @@ import Testing
     }
   }
 
+  /// The app's form: the group named by its UUID; an unknown UUID, or one that two groups carry, adds nothing.
+  @Test func aPasskeyEntryIsAddedToAGroupNamedByUUID() throws {
+    var random = TestRandom(state: 11)
+    var database = Database.new(name: "passkeys", clock: noon, random: &random)
+    let root = try #require(database.root?.uuid)
+    let web = try #require(database.addGroup(named: "Web", in: root, clock: noon, random: &random))
+    let added = try #require(database.addPasskeyEntry(try Self.passkey(), to: web, clock: noon, random: &random))
+    #expect(database.parentGroupUUID(ofEntry: added) == web)
+    #expect(database.passkeys().map(\.entryUUID) == [added])
+    let unknown = database.addPasskeyEntry(try Self.passkey(), to: KDBXUUID.zero, clock: noon, random: &random)
+    #expect(unknown == nil)
+    var twin = Group.new(name: "Twin", clock: noon, random: &random)
+    twin.uuid = web
+    database.addGroup(twin, to: GroupPosition(indexPath: []))
+    let ambiguous = database.addPasskeyEntry(try Self.passkey(), to: web, clock: noon, random: &random)
+    #expect(ambiguous == nil && database.passkeys().count == 1)
+  }
+
   @Test func databaseListsPasskeysOutsideTheRecycleBinAndKeepsHistory() throws {
     var random = TestRandom(state: 7)
     var database = Database.new(name: "passkeys", clock: noon, random: &random)
