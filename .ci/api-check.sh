@@ -93,6 +93,19 @@ if [ "$mode" != --count ]; then
     status=1
   fi
 fi
+# No sync/async trap: in top-level code (an executable's main.swift) `try await KDBXFile.open(...)` must reach the
+# `async` form. Had a blocking overload of the same name been picked, the compiler's "no 'async' operations occur
+# within 'await' expression" warning fails this check (warnings as errors).
+if [ "$mode" != --count ]; then
+  if swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name TopLevelAsyncClient -I "$modules" \
+    .ci/clients/top-level-async/main.swift 2>"$OUT/top-level.log"; then
+    echo "api: top-level code's try await reaches the async open and save"
+  else
+    grep -E "error:" "$OUT/top-level.log" | head -20
+    echo "api: the top-level client (.ci/clients/top-level-async/main.swift) does not compile without warnings"
+    status=1
+  fi
+fi
 if [ $status -ne 0 ]; then
   echo "api: the public surface changed (lines with - were public, + are new). If that is intended, run"
   echo "     bash .ci/api-check.sh --update and commit .ci/api/ with the change."

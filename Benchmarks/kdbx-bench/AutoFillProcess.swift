@@ -22,7 +22,7 @@ import KDBXFileIO
 func cacheKey(vault path: String, password: String, keyPath: String) -> Int32 {
   do {
     let bytes = try FileIO.readFile(atPath: path)
-    let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: password))
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: password))
     guard let cached = opened.cachedKey else {
       print("no cached key for this file")
       return 1

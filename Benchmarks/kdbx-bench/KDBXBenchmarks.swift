@@ -31,7 +31,7 @@ func kdbxBenchmarks() -> [Benchmark] {
       print("note: ../shared/corpus/generated/large_5000.kdbx not found; KDBX benchmarks measure nothing")
       return nil
     }
-    guard let opened = try? KDBXFile.open(bytes: bytes, key: key) else {
+    guard let opened = try? KDBXFile.openBlocking(bytes: bytes, key: key) else {
       print("note: large_5000.kdbx did not open")
       return nil
     }
@@ -43,7 +43,7 @@ func kdbxBenchmarks() -> [Benchmark] {
       let input = prepared()
       return { iterations in
         guard let input else { return }
-        for _ in 0..<iterations { blackHole(try? KDBXFile.open(bytes: input.bytes, key: key)) }
+        for _ in 0..<iterations { blackHole(try? KDBXFile.openBlocking(bytes: input.bytes, key: key)) }
       }
     },
     Benchmark(name: "kdbx-open-large5000-cached-key", unit: .millisecondsPerIteration, runs: 5) {
@@ -51,7 +51,7 @@ func kdbxBenchmarks() -> [Benchmark] {
       let cached = input.map { CompositeKey(transformedSecret: $0.opened.transformedKey) }
       return { iterations in
         guard let input, let cached else { return }
-        for _ in 0..<iterations { blackHole(try? KDBXFile.open(bytes: input.bytes, key: cached)) }
+        for _ in 0..<iterations { blackHole(try? KDBXFile.openBlocking(bytes: input.bytes, key: cached)) }
       }
     },
     Benchmark(name: "kdbx-save-large5000", unit: .millisecondsPerIteration, runs: 5) {
@@ -59,7 +59,9 @@ func kdbxBenchmarks() -> [Benchmark] {
       return { iterations in
         guard let input else { return }
         let settings = SaveSettings(keeping: input.opened)
-        for _ in 0..<iterations { blackHole(try? KDBXFile.save(input.opened.database, key: key, settings: settings)) }
+        for _ in 0..<iterations {
+          blackHole(try? KDBXFile.saveBlocking(input.opened.database, key: key, settings: settings))
+        }
       }
     },
     // The check every save runs on its document while the payload compresses: the open's model reader, dropping
@@ -189,7 +191,8 @@ nonisolated(unsafe) private var cachedLargeVaultDocument: [UInt8]? = nil
 func largeVaultDocument() -> [UInt8] {
   if let document = cachedLargeVaultDocument { return document }
   var document: [UInt8] = []
-  if let bytes = largeVaultBytes(), let opened = try? KDBXFile.open(bytes: bytes, key: CompositeKey(password: "bench"))
+  if let bytes = largeVaultBytes(),
+    let opened = try? KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "bench"))
   {
     document = largeVaultXML(opened)
   }

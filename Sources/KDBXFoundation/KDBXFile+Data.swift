@@ -2,16 +2,10 @@ import Foundation
 import KDBX
 
 extension KDBXFile {
-  /// Opens a KDBX file held in `data`: ``KDBX/KDBXFile/open(bytes:key:options:progress:)``
-  /// for Foundation callers. The result is the same as for `open(bytes: Array(data), ...)`.
-  public static func open(
-    data: Data, key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
-  ) throws(KDBXError) -> OpenedDatabase {
-    try open(bytes: [UInt8](data), key: key, options: options, progress: progress)
-  }
-
   /// Opens a KDBX file held in `data` without blocking the caller's actor:
-  /// ``KDBX/KDBXFile/open(bytes:key:options:maxConcurrency:progress:)`` for Foundation callers.
+  /// ``KDBX/KDBXFile/open(bytes:key:options:maxConcurrency:progress:)`` for Foundation callers. The result is the
+  /// same as for `open(bytes: Array(data), ...)`; a tool that needs the blocking form writes
+  /// `KDBXFile.openBlocking(bytes: Array(data), ...)`.
   public static func open(
     data: Data, key: CompositeKey, options: LoadOptions = .default, maxConcurrency: Int? = nil,
     progress: (@Sendable (Double) -> Void)? = nil
@@ -20,18 +14,13 @@ extension KDBXFile {
       bytes: [UInt8](data), key: key, options: options, maxConcurrency: maxConcurrency, progress: progress)
   }
 
-  /// Writes `database` as a KDBX file and returns it as `Data`: ``KDBX/KDBXFile/save(_:key:settings:progress:)``
-  /// (fresh seeds, IVs and salts from the system's secure random number generator).
+  /// Writes `database` as a KDBX file and returns it as `Data`:
+  /// ``KDBX/KDBXFile/save(_:key:settings:maxConcurrency:progress:)`` for Foundation callers (fresh seeds, IVs and
+  /// salts from the system's secure random number generator), without blocking the caller's actor while the key
+  /// derivation runs. A tool that needs the blocking form writes `Data(try KDBXFile.saveBlocking(...))`.
   ///
-  /// Named `saveData` rather than overloading `save` on its return type, so that `let bytes = try
+  /// Named `saveData` rather than overloading `save` on its return type, so that `let bytes = try await
   /// KDBXFile.save(...)` stays unambiguous in a file that imports this module.
-  public static func saveData(
-    _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
-  ) throws(KDBXError) -> Data {
-    Data(try save(database, key: key, settings: settings, progress: progress))
-  }
-
-  /// ``saveData(_:key:settings:progress:)`` without blocking the caller's actor while the key derivation runs.
   public static func saveData(
     _ database: Database, key: CompositeKey, settings: SaveSettings, maxConcurrency: Int? = nil,
     progress: (@Sendable (Double) -> Void)? = nil

@@ -322,15 +322,33 @@ extension Database {
     return out
   }
 
-  /// Adds a new entry for `passkey` (``KDBX/Entry/passkeyEntry(_:title:clock:random:)``) to the group at
-  /// `group`; returns its UUID, or `nil` when there is no such group.
+  /// Adds a new entry for `passkey` (``KDBX/Entry/passkeyEntry(_:title:clock:random:)``) to group `group`;
+  /// returns its UUID, or `nil` when no group or more than one has that UUID.
+  ///
+  /// ```swift
+  /// let passkey = try Passkey.generate(
+  ///   relyingParty: "example.com", userName: "alice", userHandle: handle, algorithm: .es256, random: &random)
+  /// database.addPasskeyEntry(passkey, to: groupUUID, clock: clock, random: &random)
+  /// ```
   @discardableResult
   public mutating func addPasskeyEntry(
-    _ passkey: Passkey, title: String? = nil, to group: GroupPosition, clock: some WallClock,
+    _ passkey: Passkey, title: String? = nil, to group: KDBXUUID, clock: some WallClock,
+    random: inout some RandomNumberGenerator
+  ) -> KDBXUUID? {
+    let found = positions(ofGroup: group)
+    guard found.count == 1 else { return nil }
+    return addPasskeyEntry(passkey, title: title, to: found[0], clock: clock, random: &random)
+  }
+
+  /// `addPasskeyEntry(_:title:to:clock:random:)` into the group at `position` (for a tool that located the
+  /// group by path where a damaged file repeats a UUID).
+  @discardableResult
+  package mutating func addPasskeyEntry(
+    _ passkey: Passkey, title: String? = nil, to position: GroupPosition, clock: some WallClock,
     random: inout some RandomNumberGenerator
   ) -> KDBXUUID? {
     let entry = Entry.passkeyEntry(passkey, title: title, clock: clock, random: &random)
-    return addEntry(entry, to: group) ? entry.uuid : nil
+    return addEntry(entry, to: position) ? entry.uuid : nil
   }
 
   /// Stores `passkey` on the existing entry `uuid`, keeping the previous version in its history (as

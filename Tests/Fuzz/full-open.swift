@@ -24,7 +24,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   switch mode & 3 {
   case 1, 2:
     guard let sealed = try? seal(rest, kdbx4: mode & 3 == 1, mode: mode) else { return 0 }
-    guard let result = try? KDBXFile.open(bytes: sealed, key: fixedKey, options: limits) else { return 0 }
+    guard let result = try? KDBXFile.openBlocking(bytes: sealed, key: fixedKey, options: limits) else { return 0 }
     opened = result
   default:
     guard

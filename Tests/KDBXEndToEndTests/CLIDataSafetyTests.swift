@@ -45,13 +45,13 @@ enum OddVault {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kdbx-safety-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent("vault.kdbx").path
-    try Data(try KDBXFile.save(database, key: key, settings: settings)).write(to: URL(fileURLWithPath: path))
+    try Data(try KDBXFile.saveBlocking(database, key: key, settings: settings)).write(to: URL(fileURLWithPath: path))
     return path
   }
 
   static func read(_ path: String) throws -> Database {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    return try KDBXFile.open(bytes: bytes, key: key).database
+    return try KDBXFile.openBlocking(bytes: bytes, key: key).database
   }
 
   static func remove(_ path: String) {

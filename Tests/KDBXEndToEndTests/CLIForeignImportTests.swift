@@ -29,7 +29,7 @@ import VectorSupport
 
   static func entries(_ path: String) throws -> [String: FlatEntry] {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    let database = try KDBXFile.open(bytes: bytes, key: key).database
+    let database = try KDBXFile.openBlocking(bytes: bytes, key: key).database
     return Dictionary(database.flatEntries.map { ($0.entry[field: "Title"]?.reveal() ?? "", $0) }) { a, _ in a }
   }
 

@@ -86,7 +86,7 @@ struct CLIKeyFileAndErrorTests {
     let database = Database.new(name: "Big key", clock: FixedClock(Timestamp(unixSeconds: 0)), random: &random)
     let vault = directory + "/v.kdbx"
     try FileIO.atomicWrite(
-      try KDBXFile.save(database, key: CompositeKey(password: nil, keyFile: keyFile), settings: settings),
+      try KDBXFile.saveBlocking(database, key: CompositeKey(password: nil, keyFile: keyFile), settings: settings),
       toPath: vault)
 
     let refused = try CLI.run(["ls", vault, "--no-password", "--key-file", keyPath])

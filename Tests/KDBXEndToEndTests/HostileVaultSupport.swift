@@ -41,7 +41,7 @@ enum HostileVaultFile {
     var system = SystemRandomNumberGenerator()
     let transformed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &system) }
     let key = try CompositeKey(transformedKey: transformed)
-    return try KDBXFile.save(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
+    return try KDBXFile.saveBlocking(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
   }
 
   /// Argon2id settings with a fixed salt.

@@ -77,7 +77,7 @@ struct HostileVaultTests {
     defer { HostileVaultHarness.removeDirectory(directory) }
     let path = directory + "/moderate.kdbx"
     let kdf = HostileVaultFile.aesKDF(rounds: 200_000)
-    let bytes = try KDBXFile.save(
+    let bytes = try KDBXFile.saveBlocking(
       HostileVaultFile.smallDatabase(), key: CompositeKey(password: "moderate"),
       settings: SaveSettings(version: .v4_0, kdf: kdf))
     try HostileVaultHarness.writeFile(bytes, to: path)

@@ -105,7 +105,7 @@ struct HostileXMLTests {
     // An edit of the entry saves the vault (and puts the old version in history): the bytes stay as they were.
     let edit = try CLI.run(["edit", path, "Odd", "--username", "someone"], input: Self.password + "\n")
     #expect(edit.status == 0, "\(edit.err)")
-    let opened = try KDBXFile.open(
+    let opened = try KDBXFile.openBlocking(
       bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), key: CompositeKey(password: Self.password))
     let odd = try #require(opened.database.root?.entries.first)
     guard case .protected(let value)? = odd[field: "Password"] else {

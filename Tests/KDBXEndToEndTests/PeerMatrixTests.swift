@@ -130,7 +130,7 @@ struct PeerMatrixTests {
       let base = directory + "/base.kdbx"
       let settings = SaveSettings(
         version: .v4_0, kdf: .aesKDF(AESKDFParameters(rounds: 1_000, seed: [UInt8](repeating: 0, count: 32))))
-      let bytes = try KDBXFile.save(source, key: CompositeKey(password: password), settings: settings)
+      let bytes = try KDBXFile.saveBlocking(source, key: CompositeKey(password: password), settings: settings)
       try Data(bytes).write(to: URL(fileURLWithPath: base))
       var files: [String: String] = [:]
       for combination in Combination.all {

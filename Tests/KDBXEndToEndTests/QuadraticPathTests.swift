@@ -35,7 +35,7 @@ struct QuadraticPathTests {
     let added = database.addEntry(entry, to: root)
     #expect(added)
     let kdf = HostileVaultFile.aesKDF(rounds: 1_000)
-    return try KDBXFile.save(
+    return try KDBXFile.saveBlocking(
       database, key: CompositeKey(password: password), settings: SaveSettings(version: .v4_0, kdf: kdf))
   }
 
@@ -49,7 +49,7 @@ struct QuadraticPathTests {
     print("edit, \(Self.count) history items: \(outcome.summary)")
     #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome.summary)")
     let bytes = try HostileVaultHarness.readFile(path)
-    let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: Self.password))
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: Self.password))
     let entry = try #require(
       opened.database.flatEntries.first { $0.entry[field: Entry.titleField]?.reveal() == "Entry" })
     #expect(entry.entry[field: Entry.userNameField]?.reveal() == "edited")

@@ -34,7 +34,7 @@ import Testing
     beta[field: Entry.titleField] = .plain("Beta")
     database.addEntry(alpha, to: root)
     database.addEntry(beta, to: root)
-    try FileIO.atomicWrite(try KDBXFile.save(database, key: key, settings: settings), toPath: path)
+    try FileIO.atomicWrite(try KDBXFile.saveBlocking(database, key: key, settings: settings), toPath: path)
     return (alpha.uuid, beta.uuid)
   }
 

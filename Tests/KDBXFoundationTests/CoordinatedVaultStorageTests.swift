@@ -28,7 +28,7 @@ import Testing
     var alpha = Entry.new(clock: clock, random: &random)
     alpha.title = "Alpha"
     database.addEntry(alpha, to: try #require(database.root?.uuid))
-    return (try KDBXFile.save(database, key: key, settings: settings), alpha.uuid)
+    return (try KDBXFile.saveBlocking(database, key: key, settings: settings), alpha.uuid)
   }
 
   @Test func compareAndReplaceRefusesAnotherWritersSave() throws {

@@ -11,41 +11,29 @@ import VectorSupport
 
   static func demo() throws -> [UInt8] { try #require(Vectors.data("demo/demo-light.kdbx")) }
 
-  @Test func dataOpenEqualsByteOpen() throws {
+  @Test func dataOpenEqualsByteOpen() async throws {
     let bytes = try Self.demo()
-    let fromBytes = try KDBXFile.open(bytes: bytes, key: Self.key)
-    let fromData = try KDBXFile.open(data: Data(bytes), key: Self.key)
+    let fromBytes = try KDBXFile.openBlocking(bytes: bytes, key: Self.key)
+    let fromData = try await KDBXFile.open(data: Data(bytes), key: Self.key)
     #expect(fromData.database == fromBytes.database)
     #expect(fromData.header == fromBytes.header)
   }
 
-  @Test func asyncDataOpenEqualsByteOpen() async throws {
-    let bytes = try Self.demo()
-    let fromBytes = try await KDBXFile.open(bytes: bytes, key: Self.key)
-    let fromData = try await KDBXFile.open(data: Data(bytes), key: Self.key)
-    #expect(fromData.database == fromBytes.database)
-  }
-
   /// `saveData` writes a file that the byte API opens to the same model as the byte API's own save.
-  @Test func saveDataOpensLikeByteSave() throws {
-    let opened = try KDBXFile.open(bytes: try Self.demo(), key: Self.key)
+  @Test func saveDataOpensLikeByteSave() async throws {
+    let opened = try await KDBXFile.open(bytes: try Self.demo(), key: Self.key)
     let settings = SaveSettings(keeping: opened)
-    let data = try KDBXFile.saveData(opened.database, key: Self.key, settings: settings)
-    let bytes = try KDBXFile.save(opened.database, key: Self.key, settings: settings)
-    let viaData = try KDBXFile.open(bytes: [UInt8](data), key: Self.key).database
-    let viaBytes = try KDBXFile.open(bytes: bytes, key: Self.key).database
+    let data = try await KDBXFile.saveData(opened.database, key: Self.key, settings: settings)
+    let bytes = try KDBXFile.saveBlocking(opened.database, key: Self.key, settings: settings)
+    let viaData = try KDBXFile.openBlocking(bytes: [UInt8](data), key: Self.key).database
+    let viaBytes = try KDBXFile.openBlocking(bytes: bytes, key: Self.key).database
     #expect(viaData == viaBytes)
     #expect(viaData.flatEntries.map(\.entry.title) == opened.database.flatEntries.map(\.entry.title))
-  }
-
-  @Test func asyncSaveDataOpens() async throws {
-    let opened = try await KDBXFile.open(bytes: try Self.demo(), key: Self.key)
-    let data = try await KDBXFile.saveData(opened.database, key: Self.key, settings: SaveSettings(keeping: opened))
     #expect(try await KDBXFile.open(data: data, key: Self.key).database == opened.database)
   }
 
   @Test func uuidRoundTripKeepsBytesAndText() throws {
-    let opened = try KDBXFile.open(bytes: try Self.demo(), key: Self.key)
+    let opened = try KDBXFile.openBlocking(bytes: try Self.demo(), key: Self.key)
     let ids = opened.database.flatEntries.map(\.entry.uuid)
     #expect(!ids.isEmpty)
     for id in ids {
@@ -59,7 +47,7 @@ import VectorSupport
   }
 
   @Test func attachmentContentsAsData() throws {
-    var database = try KDBXFile.open(bytes: try Self.demo(), key: Self.key).database
+    var database = try KDBXFile.openBlocking(bytes: try Self.demo(), key: Self.key).database
     let id = try #require(database.flatEntries.first?.entry.uuid)
     let payload = Data("attached through Foundation".utf8)
     let attached = database.setAttachment(

@@ -169,6 +169,24 @@ import Testing
     }
   }
 
+  /// The app's form: the group named by its UUID; an unknown UUID, or one that two groups carry, adds nothing.
+  @Test func aPasskeyEntryIsAddedToAGroupNamedByUUID() throws {
+    var random = TestRandom(state: 11)
+    var database = Database.new(name: "passkeys", clock: noon, random: &random)
+    let root = try #require(database.root?.uuid)
+    let web = try #require(database.addGroup(named: "Web", in: root, clock: noon, random: &random))
+    let added = try #require(database.addPasskeyEntry(try Self.passkey(), to: web, clock: noon, random: &random))
+    #expect(database.parentGroupUUID(ofEntry: added) == web)
+    #expect(database.passkeys().map(\.entryUUID) == [added])
+    let unknown = database.addPasskeyEntry(try Self.passkey(), to: KDBXUUID.zero, clock: noon, random: &random)
+    #expect(unknown == nil)
+    var twin = Group.new(name: "Twin", clock: noon, random: &random)
+    twin.uuid = web
+    database.addGroup(twin, to: GroupPosition(indexPath: []))
+    let ambiguous = database.addPasskeyEntry(try Self.passkey(), to: web, clock: noon, random: &random)
+    #expect(ambiguous == nil && database.passkeys().count == 1)
+  }
+
   @Test func databaseListsPasskeysOutsideTheRecycleBinAndKeepsHistory() throws {
     var random = TestRandom(state: 7)
     var database = Database.new(name: "passkeys", clock: noon, random: &random)
@@ -202,8 +220,8 @@ import Testing
     // The file round trip keeps every attribute and the protection of the key, credential ID and user handle.
     let key = CompositeKey(password: "pw")
     let kdf = KDFParameters.aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 0, count: 32)))
-    let bytes = try KDBXFile.save(database, key: key, settings: SaveSettings(version: .v4_0, kdf: kdf))
-    let reopened = try KDBXFile.open(bytes: bytes, key: key).database
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: SaveSettings(version: .v4_0, kdf: kdf))
+    let reopened = try KDBXFile.openBlocking(bytes: bytes, key: key).database
     let again = try #require(reopened.flatEntries.first { $0.entry.uuid == first }?.entry)
     #expect(try again.passkey() == (try Self.passkey()))
     for name in ["KPEX_PASSKEY_CREDENTIAL_ID", "KPEX_PASSKEY_PRIVATE_KEY_PEM", "KPEX_PASSKEY_USER_HANDLE"] {

@@ -14,7 +14,7 @@ import KDBXCrypto
 ///
 /// ```swift
 /// // In the app, after unlocking with the password:
-/// let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: password))
+/// let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: password))
 /// if let cached = opened.cachedKey { try keychain.store(cached.serialized) }  // no second KDF run
 /// // In the extension:
 /// let key = try CachedVaultKey(serialized: keychain.load())
@@ -79,7 +79,7 @@ public struct CachedVaultKey: Sendable {
   ///
   /// - Throws: ``KDBXError/invalidCachedKey(reason:)`` for bytes that are not a cached key of this format (another
   ///   format, a later version, truncated, damaged: the checksum), and the header errors of
-  ///   ``KDBXFile/open(bytes:key:options:progress:)`` for KDF parameters out of `options`' limits.
+  ///   ``KDBXFile/openBlocking(bytes:key:options:progress:)`` for KDF parameters out of `options`' limits.
   public init(serialized bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) {
     guard bytes.count >= Self.magic.count, bytes.starts(with: Self.magic.dropLast()) else {
       throw .invalidCachedKey(reason: "not a cached vault key (no KDBXCK signature)")
@@ -145,13 +145,13 @@ extension KDBXFile {
   /// - Throws: ``KDBXError/cachedKeyIsStale`` when the file's KDF parameters or seed are not the ones the key was
   ///   made for (another app saved the file, or it is another vault), checked before anything is decrypted;
   ///   ``KDBXError/invalidCredentials`` when the seed matches but the key does not open the file; the errors of
-  ///   ``open(bytes:key:options:progress:)`` for a damaged file.
+  ///   ``openBlocking(bytes:key:options:progress:)`` for a damaged file.
   public static func open(bytes: [UInt8], cachedKey: CachedVaultKey, options: LoadOptions = .default)
     throws(KDBXError) -> OpenedDatabase
   {
     let options = options.withoutMemoryBudget
     let header = try readHeader(bytes: bytes, options: options).header
     try cachedKey.check(header)
-    return try open(bytes: bytes, key: cachedKey.compositeKey, options: options)
+    return try openBlocking(bytes: bytes, key: cachedKey.compositeKey, options: options)
   }
 }

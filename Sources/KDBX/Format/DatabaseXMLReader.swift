@@ -10,7 +10,7 @@ import KDBXXML
 /// each object's ``XMLLayout`` (in a compact form, a few bytes per node) so that ``DatabaseXMLWriter`` can put them
 /// back. A missing element stays `nil`; an empty one is an empty value.
 ///
-/// The work is bounded for hostile documents: at most ``LoadOptions/maxXMLNodeCount`` nodes are read, and what
+/// The work is bounded for hostile documents: at most `LoadOptions/maxXMLNodeCount` nodes are read, and what
 /// the model and the layouts hold may not exceed three times the document's size plus 16 MiB
 /// (``heldByteLimit(xmlByteCount:)``); either limit throws ``KDBXError/limitExceeded(what:value:limit:)``. What
 /// they hold is charged as values are made, at the most they can take: each value in an array at twice its
@@ -24,7 +24,7 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   ///   - binaries: the KDBX 4 inner-header binaries (empty for KDBX 3.x, whose binaries are in `Meta/Binaries`).
   ///   - stream: the inner random stream, positioned at its start.
   ///   - random: the source of the pads of ``ProtectedValue``s.
-  ///   - options: the XML depth and node limits (``LoadOptions/maxXMLDepth``, ``LoadOptions/maxXMLNodeCount``)
+  ///   - options: the XML depth and node limits (`LoadOptions/maxXMLDepth`, `LoadOptions/maxXMLNodeCount`)
   ///     and the payload limit for KDBX 3.x compressed binaries.
   ///   - pipeline: whether the pull reader runs on a helper, reading ahead in batches while the model is built
   ///     here (``XMLEventPipeline``), for documents of at least its ``XMLEventPipelineSettings/minimumByteCount``.
@@ -146,7 +146,7 @@ struct DatabaseModelReader<Source: XMLEventSource> {
   /// answer.
   var binaryIDs: [(id: String, index: Int)] = []
   var sortedBinaryIDs: [(id: String, index: Int)]? = nil
-  /// Nodes read (elements, text, CDATA, comments, processing instructions), against ``LoadOptions/maxXMLNodeCount``.
+  /// Nodes read (elements, text, CDATA, comments, processing instructions), against `LoadOptions/maxXMLNodeCount`.
   var nodes: XMLNodeBudget
   /// Elements started, to tell whether a known child had child elements of its own.
   var elementCount = 0

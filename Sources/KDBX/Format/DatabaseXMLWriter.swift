@@ -59,7 +59,7 @@ struct DatabaseXMLWalk {
   let applyStream: (inout [UInt8]) -> Void
   /// The number of binaries in the pool written (for references that name none).
   let binaryCount: Int
-  /// The standard fields ``Meta/memoryProtection`` protects: their values are written `Protected="True"` even when
+  /// The standard fields `Meta/memoryProtection` protects: their values are written `Protected="True"` even when
   /// the model holds them plain.
   let protectedFieldKeys: [String]
 

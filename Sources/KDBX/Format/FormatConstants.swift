@@ -150,7 +150,7 @@ public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
 }
 
 /// The key derivation function named by the `$UUID` KDF parameter.
-public enum KDFAlgorithm: Sendable, Hashable, CaseIterable {
+package enum KDFAlgorithm: Sendable, Hashable, CaseIterable {
   /// AES-KDF under the UUID KeePass 2 writes in every version, `c9d9f39a-628a-4460-bf74-0d08c18a4fea` (KeePassXC
   /// calls it the KDBX 3 AES-KDF and writes it in KDBX 4 files too). The only AES-KDF UUID this library writes.
   case aesKDBX3

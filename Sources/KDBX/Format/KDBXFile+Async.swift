@@ -2,9 +2,10 @@ import KDBXCrypto
 
 #if !$Embedded
   extension KDBXFile {
-    /// Opens a KDBX file as ``open(bytes:key:options:progress:)`` does, without blocking the caller's actor or a
-    /// thread of the cooperative pool while the key derivation runs (see
-    /// `StandardPrimitives/transformKey(_:parameters:progress:)`).
+    /// Opens a KDBX file as ``openBlocking(bytes:key:options:progress:)`` does, without blocking the caller's
+    /// actor or a thread of the cooperative pool while the key derivation runs (see
+    /// `StandardPrimitives/transformKey(_:parameters:progress:)`). The blocking form has its own name, so
+    /// `try await KDBXFile.open(...)` reaches this one wherever it is written, top-level code included.
     ///
     /// ```swift
     /// let (progress, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
@@ -22,7 +23,8 @@ import KDBXCrypto
     ///   - progress: the key derivation's progress, 0...1, after every Argon2 slice or AES-KDF step, called from
     ///     the task that derives the key.
     /// - Throws: ``KDBXError/cancelled`` when the calling task is cancelled (checked before every Argon2 slice and
-    ///   every 65,536 AES-KDF rounds, and before decryption); the errors of ``open(bytes:key:options:progress:)``.
+    ///   every 65,536 AES-KDF rounds, and before decryption); the errors of
+    ///   ``openBlocking(bytes:key:options:progress:)``.
     public static func open(
       bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, maxConcurrency: Int? = nil,
       progress: (@Sendable (Double) -> Void)? = nil
@@ -40,8 +42,13 @@ import KDBXCrypto
         bytes: bytes, key: key, derived: derived, primitives: primitives, random: &random, options: options)
     }
 
-    /// Writes `database` as ``save(_:key:settings:progress:)`` does (fresh seeds, IVs and salts from the system's
-    /// secure random number generator), without blocking the caller's actor while the key derivation runs.
+    /// Writes `database` as ``saveBlocking(_:key:settings:progress:)`` does (fresh seeds, IVs and salts from the
+    /// system's secure random number generator), without blocking the caller's actor while the key derivation
+    /// runs.
+    ///
+    /// ```swift
+    /// let bytes = try await KDBXFile.save(database, key: key, settings: SaveSettings(keeping: opened))
+    /// ```
     /// - Throws: ``KDBXError/cancelled`` when the calling task is cancelled before the file is complete.
     public static func save(
       _ database: Database, key: CompositeKey, settings: SaveSettings, maxConcurrency: Int? = nil,

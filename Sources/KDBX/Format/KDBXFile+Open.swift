@@ -20,7 +20,7 @@ public struct OpenedDatabase: Sendable {
   package var usedChallengeResponse = false
   /// Harmless irregularities of another writer that were accepted after the file's integrity was proven (bytes
   /// after the compressed data, malformed final padding); empty for a regular file. A save writes none of them.
-  public var warnings: [KDBXWarning] = []
+  package var warnings: [KDBXWarning] = []
 }
 
 extension OpenedDatabase {
@@ -104,7 +104,7 @@ extension KDBXFile {
   /// Checks the key and every container layer (header hash and HMAC, block HMACs or hashes, cipher padding,
   /// decompression) and returns the XML document's bytes.
   ///
-  /// Two irregularities of other writers are accepted, with a ``KDBXWarning``, but only once the key and the
+  /// Two irregularities of other writers are accepted, with a `KDBXWarning`, but only once the key and the
   /// content are proven (KDBX 4: the header HMAC and every block HMAC; KDBX 3.x: the stream start bytes and every
   /// block hash through the terminating empty block), so a wrong key or a damaged block is still refused: bytes
   /// after the end of the gzip member, and a final CBC block whose padding is malformed or absent.

@@ -1,8 +1,17 @@
 import KDBXCrypto
 
 extension KDBXFile {
-  /// Opens a KDBX 2.x, 3.x, 4.0 or 4.1 file with the standard primitives (KDBXCrypto, KDBXCompression, KDBXXML).
-  /// KDBX 2.x and 3.0 files are saved again as 3.1.
+  /// Opens a KDBX 2.x, 3.x, 4.0 or 4.1 file with the standard primitives (KDBXCrypto, KDBXCompression, KDBXXML),
+  /// blocking the calling thread while the key derivation runs. KDBX 2.x and 3.0 files are saved again as 3.1.
+  ///
+  /// For tools, tests and Embedded builds. An app calls the `async` form,
+  /// ``open(bytes:key:options:maxConcurrency:progress:)``, which keeps the caller's actor free and is the only
+  /// `open(bytes:key:)`, so `try await KDBXFile.open(...)` never picks this one, in an `async` function or in
+  /// top-level code.
+  ///
+  /// ```swift
+  /// let opened = try KDBXFile.openBlocking(bytes: fileBytes, key: CompositeKey(password: "demo"))
+  /// ```
   ///
   /// - Parameters:
   ///   - bytes: the whole file.
@@ -11,7 +20,7 @@ extension KDBXFile {
   ///   - progress: the key derivation's progress, 0...1; return `false` to cancel
   ///     (the open then throws ``KDBXError/cancelled``).
   /// - Throws: ``KDBXError/invalidCredentials`` for a wrong key; other ``KDBXError`` cases name the damaged part.
-  public static func open(
+  public static func openBlocking(
     bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> OpenedDatabase {
     var primitives = StandardPrimitives(progress: progress)
@@ -23,8 +32,11 @@ extension KDBXFile {
   }
 
   /// Writes `database` as a KDBX file with the standard primitives and fresh seeds, IVs and salts from the
-  /// system's secure random number generator.
-  public static func save(
+  /// system's secure random number generator, blocking the calling thread while the key derivation runs.
+  ///
+  /// For tools, tests and Embedded builds; an app calls the `async` form,
+  /// ``save(_:key:settings:maxConcurrency:progress:)``.
+  public static func saveBlocking(
     _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> [UInt8] {
     var random = SystemRandomNumberGenerator()

@@ -11,7 +11,7 @@ package struct IntegrityReport: Sendable, Equatable {
   package var elementCount: Int
   /// KDBX 3.x: whether Meta held a `HeaderHash` (it was checked); KDBX 4 authenticates the header by HMAC.
   package var checkedHeaderHash: Bool
-  /// Harmless irregularities accepted after the integrity checks, as ``OpenedDatabase/warnings`` lists them.
+  /// Harmless irregularities accepted after the integrity checks, as `OpenedDatabase/warnings` lists them.
   package var warnings: [KDBXWarning] = []
 }
 
@@ -86,7 +86,7 @@ extension KDBXFile {
 
   /// Checks that `xml` is a well-formed XML document (W3C XML 1.0 §2.1) whose root element is `KeePassFile`,
   /// within the limits of `options` that the open applies to the document, counted the way the open counts them:
-  /// the element depth (``LoadOptions/maxXMLDepth``), the nodes (``LoadOptions/maxXMLNodeCount``, through
+  /// the element depth (`LoadOptions/maxXMLDepth`), the nodes (`LoadOptions/maxXMLNodeCount`, through
   /// `XMLNodeBudget`) and the group nesting (`LoadOptions.maxGroupDepth`). Nothing is built but the text of
   /// `Meta/HeaderHash`. Every save runs it on the document it writes, so that a save never writes what the open
   /// refuses.

@@ -1,9 +1,16 @@
 import KDBXCrypto
 
-/// Entry points for whole KDBX files (KDBX 2.x to 4.1): ``open(bytes:key:options:progress:)`` and
-/// ``save(_:key:settings:progress:)``, their `async` forms for apps (the key derivation runs off the caller's actor
-/// and stops when the task is cancelled), and ``readVersion(bytes:)``, ``readKDF(bytes:options:)`` and ``challenge(bytes:options:)``, which
-/// read the unencrypted header without a key (for example to show the KDF's cost before asking for the password).
+/// Entry points for whole KDBX files (KDBX 2.x to 4.1): ``open(bytes:key:options:maxConcurrency:progress:)`` and
+/// ``save(_:key:settings:maxConcurrency:progress:)`` for apps (the key derivation runs off the caller's actor and
+/// stops when the task is cancelled); ``openBlocking(bytes:key:options:progress:)`` and
+/// ``saveBlocking(_:key:settings:progress:)`` for tools and Embedded builds, named apart so that `try await
+/// KDBXFile.open(...)` always reaches the `async` form; ``open(bytes:cachedKey:options:)`` (no key derivation); and
+/// ``readVersion(bytes:)``, ``readKDF(bytes:options:)`` and ``challenge(bytes:options:)``, which read the unencrypted
+/// header without a key (for example to show the KDF's cost before asking for the password).
+///
+/// ```swift
+/// let opened = try await KDBXFile.open(bytes: fileBytes, key: CompositeKey(password: password))
+/// ```
 ///
 /// The container layers (outer header, hashed or HMAC blocks, inner header, cipher, gzip, database XML) are `package`
 /// declarations: an app sees only the ``Database`` model.
@@ -38,7 +45,7 @@ public enum KDBXFile {
   /// let key = CompositeKey(password: password, challengeResponse: yubiKey.respond(to: challenge))
   /// ```
   ///
-  /// - Throws: the header errors of ``open(bytes:key:options:progress:)``.
+  /// - Throws: the header errors of ``openBlocking(bytes:key:options:progress:)``.
   public static func challenge(bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) -> [UInt8] {
     try readHeader(bytes: bytes, options: options).header.challenge
   }
@@ -46,7 +53,7 @@ public enum KDBXFile {
   /// The key derivation settings of the file `bytes`, read from its header without a key: for example to show
   /// the KDF's memory and time cost before asking for the password.
   ///
-  /// - Throws: the header errors of ``open(bytes:key:options:progress:)``.
+  /// - Throws: the header errors of ``openBlocking(bytes:key:options:progress:)``.
   public static func readKDF(bytes: [UInt8], options: LoadOptions = .default) throws(KDBXError) -> KDFParameters {
     try readHeader(bytes: bytes, options: options).header.kdf
   }

@@ -4,9 +4,9 @@
 /// through the terminating empty block. The irregular bytes lie outside the authenticated content, so the database
 /// read is exactly what the writer stored. A save writes the file correctly, without them.
 ///
-/// ``OpenedDatabase/warnings`` and `IntegrityReport/warnings` list them; `kdbx verify` prints each
+/// `OpenedDatabase/warnings` and `IntegrityReport/warnings` list them; `kdbx verify` prints each
 /// ``description``.
-public enum KDBXWarning: Sendable, Equatable, CustomStringConvertible {
+package enum KDBXWarning: Sendable, Equatable, CustomStringConvertible {
   /// Bytes follow the end of the gzip member (RFC 1952 §2.2) inside the authenticated payload. A widely used Go
   /// library pads even ChaCha20 payloads PKCS#7-style, which leaves 1 to 16 bytes there; KeePassXC and pykeepass
   /// ignore them.
@@ -17,7 +17,7 @@ public enum KDBXWarning: Sendable, Equatable, CustomStringConvertible {
   case malformedFinalPadding(byteCount: Int)
 
   /// What was found, in words, and what it means; it names no content of the file.
-  public var description: String {
+  package var description: String {
     switch self {
     case .bytesAfterCompressedData(let count):
       return "payload has \(count) \(count == 1 ? "byte" : "bytes") after the compressed data; "

@@ -5,7 +5,7 @@ public enum KDFParameters: Sendable, Equatable {
   case argon2(Argon2KDFParameters)
 
   /// The KDF this value selects.
-  public var algorithm: KDFAlgorithm {
+  package var algorithm: KDFAlgorithm {
     switch self {
     case .aesKDF(let parameters): return parameters.uuidVariant
     case .argon2(let parameters): return parameters.variant == .d ? .argon2d : .argon2id
@@ -69,8 +69,8 @@ public enum KDFParameters: Sendable, Equatable {
   }
 
   /// The KDBX 4 VariantDictionary form, in the key order KeePass writes. AES-KDF is always written under the
-  /// KeePass 2 UUID (``KDFAlgorithm/aesKDBX3``), which every reader knows, as KeePassXC does "for compatibility with
-  /// other applications"; KeePass 2.47 and pykeepass refuse the alias ``KDFAlgorithm/aesKDBX4``.
+  /// KeePass 2 UUID (`KDFAlgorithm/aesKDBX3`), which every reader knows, as KeePassXC does "for compatibility with
+  /// other applications"; KeePass 2.47 and pykeepass refuse the alias `KDFAlgorithm/aesKDBX4`.
   package var dictionary: VariantDictionary {
     var dictionary = VariantDictionary()
     switch self {
@@ -98,8 +98,8 @@ public struct AESKDFParameters: Sendable, Equatable {
   public var rounds: UInt64
   /// The 32-byte AES key (transform seed).
   public var seed: [UInt8]
-  /// Which of the two AES-KDF UUIDs the file used (``KDFAlgorithm/aesKDBX3`` or ``KDFAlgorithm/aesKDBX4``), as read.
-  /// Saves write ``KDFAlgorithm/aesKDBX3`` whichever it is (see ``KDFParameters/dictionary``).
+  /// Which of the two AES-KDF UUIDs the file used (`KDFAlgorithm/aesKDBX3` or `KDFAlgorithm/aesKDBX4`), as read.
+  /// Saves write `KDFAlgorithm/aesKDBX3` whichever it is (see ``KDFParameters/dictionary``).
   package var uuidVariant: KDFAlgorithm
 
   /// AES-KDF with `rounds` rounds under the 32-byte `seed` (a save draws a fresh seed).
@@ -206,7 +206,7 @@ public struct Argon2KDFParameters: Sendable, Equatable {
   }
 
   /// The work of a derivation: memory in bytes times iterations (saturating at `UInt64.max`), which
-  /// ``LoadOptions/maxArgon2WorkBytes`` caps. Every pass fills every block once, so the time grows with it.
+  /// `LoadOptions/maxArgon2WorkBytes` caps. Every pass fills every block once, so the time grows with it.
   package var workBytes: UInt64 {
     let (product, overflow) = memoryBytes.multipliedReportingOverflow(by: iterations)
     return overflow ? .max : product

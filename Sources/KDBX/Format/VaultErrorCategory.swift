@@ -10,7 +10,7 @@ import KDBXXML
 ///
 /// ```swift
 /// do {
-///   _ = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "wrong"))
+///   _ = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "wrong"))
 /// } catch {
 ///   switch error.category {
 ///   case .wrongKey: print("Wrong password or key file.")

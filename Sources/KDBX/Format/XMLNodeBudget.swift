@@ -1,6 +1,6 @@
 import KDBXXML
 
-/// The node limit of a database XML document (``LoadOptions/maxXMLNodeCount``), counted one way wherever a
+/// The node limit of a database XML document (`LoadOptions/maxXMLNodeCount`), counted one way wherever a
 /// document is read: by the open (`DatabaseModelReader`) and by the check of a document that is about to be saved
 /// or was read back (`KDBXFile.checkDocument(_:options:)`). Because both count with this one rule and the same
 /// limit, a save never writes a document that the open refuses for its size.

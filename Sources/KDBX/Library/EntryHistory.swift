@@ -104,7 +104,7 @@ extension Database {
   /// Edits the current entry `uuid` as KeePass's entry dialog does: when `edit` changes the entry, the old version
   /// (without its history) is appended to the history, the entry is touched (last modification and access time
   /// from `clock`, usage count + 1) and the history is trimmed to the Meta limits. Returns `false` when there is
-  /// no such entry, more than one entry has that UUID (a damaged file: use ``editEntry(at:clock:_:)``), or `edit`
+  /// no such entry, more than one entry has that UUID (a damaged file), or `edit`
   /// changed nothing. When `edit` throws, nothing is changed and the error is passed on.
   ///
   /// To add, replace, rename or remove an attachment, use ``setAttachment(named:contents:isProtected:inEntry:clock:)``
@@ -133,7 +133,7 @@ extension Database {
   /// Edits the entry at `position` as `editEntry(_:clock:_:)` does. Returns `false` when there is no entry
   /// there or `edit` changed nothing. The entry keeps its UUID. When `edit` throws, nothing is changed.
   @discardableResult
-  public mutating func editEntry<Failure: Error>(
+  package mutating func editEntry<Failure: Error>(
     at position: EntryPosition, clock: some WallClock, _ edit: (inout Entry) throws(Failure) -> Void
   ) throws(Failure) -> Bool {
     guard let current = entry(at: position) else { return false }

@@ -8,10 +8,10 @@ public struct FlatEntry: Sendable, Equatable {
   public var groupPathUUIDs: [KDBXUUID]
   /// The UUID of the group that directly holds the entry (the root's UUID for an entry in the root).
   public var parentGroupUUID: KDBXUUID
-  /// Whether the entry is inside the recycle bin (``Meta/recycleBinUUID``) or one of its subgroups.
+  /// Whether the entry is inside the recycle bin (``Database/recycleBinGroupUUID``) or one of its subgroups.
   public var isInRecycleBin: Bool
 
-  public init(
+  package init(
     entry: Entry, groupPath: [String], groupPathUUIDs: [KDBXUUID], parentGroupUUID: KDBXUUID, isInRecycleBin: Bool
   ) {
     self.entry = entry
@@ -23,9 +23,9 @@ public struct FlatEntry: Sendable, Equatable {
 }
 
 extension Database {
-  /// The UUID of the recycle bin group when ``Meta/recycleBinUUID`` names a group of this database other than the
-  /// root (KeePass `PwDatabase.RecycleBinUuid`), else `nil`. The root is never the bin: deleting would otherwise
-  /// remove everything for good.
+  /// The UUID of the recycle bin group when the meta data's `RecycleBinUUID` names a group of this database other
+  /// than the root (KeePass `PwDatabase.RecycleBinUuid`), else `nil`. The root is never the bin: deleting would
+  /// otherwise remove everything for good.
   public var recycleBinGroupUUID: KDBXUUID? {
     guard recycleBinPosition != nil else { return nil }
     return meta.recycleBinUUID

@@ -9,19 +9,19 @@ public struct GroupPathItem: Sendable, Hashable, Identifiable {
   /// The names from below the root down to the group; empty for the root.
   public var path: [String]
   /// Where the group is (unique even when a damaged file repeats a UUID).
-  public var position: GroupPosition
+  package var position: GroupPosition
   /// Whether the group is the recycle bin or inside it.
   public var isInRecycleBin: Bool
 
-  public init(uuid: KDBXUUID, path: [String], position: GroupPosition, isInRecycleBin: Bool) {
+  package init(uuid: KDBXUUID, path: [String], position: GroupPosition, isInRecycleBin: Bool) {
     self.uuid = uuid
     self.path = path
     self.position = position
     self.isInRecycleBin = isInRecycleBin
   }
 
-  /// The group's position, which stays unique where a damaged file repeats a UUID.
-  public var id: GroupPosition { position }
+  /// The group's UUID, as ``FlatEntry/id`` is the entry's.
+  public var id: KDBXUUID { uuid }
   /// The nesting depth (0 for the root, 1 for its children).
   public var depth: Int { path.count }
   /// The path joined with `/` (empty for the root), as `kdbx ls` and KeePassXC show it.
@@ -62,7 +62,7 @@ extension Database {
 
   /// The positions of the groups whose names from below the root are `names` (the root for no names). More than
   /// one when siblings share a name (KeePass allows it); none when no group has that path.
-  public func groupPositions(atPath names: [String]) -> [GroupPosition] {
+  package func groupPositions(atPath names: [String]) -> [GroupPosition] {
     var current: [GroupPosition] = root == nil ? [] : [.root]
     for name in names {
       var next: [GroupPosition] = []

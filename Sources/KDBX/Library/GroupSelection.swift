@@ -83,7 +83,7 @@ public struct GroupSelection: Sendable, Equatable {
 
 extension Database {
   /// Adds `entry` to group `group` (for a new entry, usually ``GroupSelection/defaultGroupForNewEntry(in:)``).
-  /// Returns `false` when no group or more than one has that UUID (then pass a ``GroupPosition`` instead).
+  /// Returns `false` when no group or more than one has that UUID (a damaged file).
   @discardableResult
   public mutating func addEntry(_ entry: Entry, to group: KDBXUUID) -> Bool {
     modifyGroup(group) { $0.appendEntry(entry) }

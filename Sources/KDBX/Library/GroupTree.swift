@@ -134,14 +134,14 @@ extension Group {
 
 extension Database {
   /// The group with `uuid` (the root included), or `nil`. When several groups share the UUID (a damaged file),
-  /// the first in tree order; ``positions(ofGroup:)`` finds them all.
+  /// the first in tree order.
   public func group(withUUID uuid: KDBXUUID) -> Group? {
     guard let root, let path = root.indexPath(ofGroup: uuid) else { return nil }
     return root.group(at: path[...])
   }
 
   /// The current (not history) entry with `uuid`, or `nil`. When several entries share the UUID (a damaged file),
-  /// the first in tree order; ``positions(ofEntry:)`` finds them all.
+  /// the first in tree order.
   public func entry(withUUID uuid: KDBXUUID) -> Entry? {
     guard let root, let location = root.location(ofEntry: uuid) else { return nil }
     return root.group(at: location.groupPath[...])?.entries[location.index]

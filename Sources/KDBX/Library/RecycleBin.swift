@@ -22,8 +22,8 @@ extension Database {
   public var isRecycleBinEnabled: Bool { meta.recycleBinEnabled ?? true }
 
   /// The position of the recycle bin group: the first group in tree order whose UUID is
-  /// ``Meta/recycleBinUUID`` (KeePass `PwGroup.FindGroup`), never the root. `nil` when there is none.
-  public var recycleBinPosition: GroupPosition? {
+  /// `Meta/recycleBinUUID` (KeePass `PwGroup.FindGroup`), never the root. `nil` when there is none.
+  package var recycleBinPosition: GroupPosition? {
     guard let uuid = meta.recycleBinUUID, !uuid.isZero, let root else { return nil }
     return root.indexPaths(ofGroup: uuid).first { !$0.isEmpty }.map { GroupPosition(indexPath: $0) }
   }
@@ -48,7 +48,7 @@ extension Database {
 
   /// The recycle bin group's UUID, creating the group in the root when there is none (KeePass
   /// `EnsureRecycleBin`): named "Recycle Bin", icon 43, auto-type and searching disabled, and
-  /// ``Meta/recycleBinUUID`` and ``Meta/recycleBinChanged`` set. A ``Meta/recycleBinUUID`` that names the root
+  /// the meta data's recycle bin UUID and change time set. A recycle bin UUID that names the root
   /// group, or no group, counts as none: the root is never the bin. `nil` for a database without a root.
   @discardableResult
   public mutating func ensureRecycleBin(clock: some WallClock, random: inout some RandomNumberGenerator) -> KDBXUUID? {
@@ -74,8 +74,8 @@ extension Database {
   }
 
   /// Deletes entry `uuid`: moves it into the recycle bin (creating the bin if needed), or, when the bin is disabled
-  /// or the entry already is in it, removes it and records a ``DeletedObject``. Returns ``DeletionOutcome/notFound``
-  /// when no entry or more than one has that UUID (a damaged file: use ``deleteEntry(at:clock:random:)``).
+  /// or the entry already is in it, removes it and records a tombstone (`DeletedObjects`), so that a merge deletes
+  /// it too. Returns ``DeletionOutcome/notFound`` when no entry or more than one has that UUID (a damaged file).
   @discardableResult
   public mutating func deleteEntry(
     _ uuid: KDBXUUID, clock: some WallClock, random: inout some RandomNumberGenerator
@@ -87,7 +87,7 @@ extension Database {
   /// Deletes the entry at `position` as ``deleteEntry(_:clock:random:)`` does. No tombstone is recorded while
   /// another group or entry still carries the deleted entry's UUID, so that a merge does not delete that one.
   @discardableResult
-  public mutating func deleteEntry(
+  package mutating func deleteEntry(
     at position: EntryPosition, clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> DeletionOutcome {
     guard let entry = entry(at: position) else { return .notFound }
@@ -104,7 +104,7 @@ extension Database {
     return .deletedPermanently
   }
 
-  /// Deletes group `uuid` with its content as ``deleteGroup(at:clock:random:)`` does. Returns
+  /// Deletes group `uuid` with its content as `deleteGroup(at:clock:random:)` does. Returns
   /// ``DeletionOutcome/notFound`` for the root, or when no group or more than one has that UUID.
   @discardableResult
   public mutating func deleteGroup(
@@ -115,7 +115,7 @@ extension Database {
   }
 
   /// Deletes the group at `position` with its content: moves it into the recycle bin (creating the bin if needed),
-  /// or, when the bin is disabled or the group is the bin or inside it, removes it and records a ``DeletedObject``
+  /// or, when the bin is disabled or the group is the bin or inside it, removes it and records a `DeletedObject`
   /// for the group and every group and entry inside it (KeePass `PwGroup.DeleteAllObjects`). The root cannot be
   /// deleted (``DeletionOutcome/notFound``).
   ///
@@ -123,7 +123,7 @@ extension Database {
   /// it: nothing is lost. (KeePass 2 deletes such a group for good after asking; a library call cannot ask.)
   /// No tombstone is recorded for a UUID that a remaining group or entry still carries.
   @discardableResult
-  public mutating func deleteGroup(
+  package mutating func deleteGroup(
     at position: GroupPosition, clock: some WallClock, random: inout some RandomNumberGenerator
   ) -> DeletionOutcome {
     guard !position.indexPath.isEmpty, group(at: position) != nil else { return .notFound }
@@ -169,7 +169,7 @@ extension Database {
 
   /// Moves entry `uuid` into group `target`, setting ``Times/locationChanged`` from `clock` and
   /// ``Entry/previousParentGroup`` to the old parent (KDBX 4.1). Returns `false` when either is unknown or names
-  /// more than one object (a damaged file: use ``moveEntry(at:to:clock:)``); moving to the current parent changes
+  /// more than one object (a damaged file); moving to the current parent changes
   /// nothing and returns `true`.
   @discardableResult
   public mutating func moveEntry(_ uuid: KDBXUUID, to target: KDBXUUID, clock: some WallClock) -> Bool {
@@ -182,7 +182,7 @@ extension Database {
   /// Moves the entry at `position` to the end of the group at `target`, as ``moveEntry(_:to:clock:)`` does.
   /// Returns `false` when either does not exist.
   @discardableResult
-  public mutating func moveEntry(at position: EntryPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
+  package mutating func moveEntry(at position: EntryPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
     // Only the old parent's UUID is kept: a copy of the group would hold its subtree, so that the changes below
     // copied the path to it and the old path was freed at once (recursively) at the end.
     guard var tree = root,
@@ -211,7 +211,7 @@ extension Database {
 
   /// Moves group `uuid` (with its content) into group `target`, setting its ``Times/locationChanged`` and
   /// ``Group/previousParentGroup``. Returns `false` for the root, unknown groups, a target inside the moved
-  /// group, or a UUID that more than one group has (a damaged file: use ``moveGroup(at:to:clock:)``).
+  /// group, or a UUID that more than one group has (a damaged file).
   @discardableResult
   public mutating func moveGroup(_ uuid: KDBXUUID, to target: KDBXUUID, clock: some WallClock) -> Bool {
     guard let position = uniquePosition(ofGroup: uuid), let targetPosition = uniquePosition(ofGroup: target) else {
@@ -224,7 +224,7 @@ extension Database {
   /// ``moveGroup(_:to:clock:)`` does. Returns `false` for the root, a missing group, or a target that is the group
   /// or inside it; moving to the current parent changes nothing and returns `true`.
   @discardableResult
-  public mutating func moveGroup(at position: GroupPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
+  package mutating func moveGroup(at position: GroupPosition, to target: GroupPosition, clock: some WallClock) -> Bool {
     guard var tree = root, let last = position.indexPath.last, let moved = tree.group(at: position.indexPath[...]),
       tree.group(at: target.indexPath[...]) != nil, !target.isInside(position),
       let oldParent = tree.group(at: position.indexPath.dropLast())?.uuid

@@ -10,32 +10,32 @@
 /// Where a group sits in the tree: the child indices from the root group down to it (empty for the root).
 ///
 /// A position stays valid until the tree's structure changes (a group or entry is added, removed or moved).
-public struct GroupPosition: Hashable, Sendable {
+package struct GroupPosition: Hashable, Sendable {
   /// The index of each group in its parent's ``Group/groups``, from the root's children down.
-  public var indexPath: [Int]
+  package var indexPath: [Int]
 
-  public init(indexPath: [Int]) {
+  package init(indexPath: [Int]) {
     self.indexPath = indexPath
   }
 
   /// The root group.
-  public static let root = GroupPosition(indexPath: [])
+  package static let root = GroupPosition(indexPath: [])
 
   /// Whether this is `other` or a group inside it.
-  public func isInside(_ other: GroupPosition) -> Bool {
+  package func isInside(_ other: GroupPosition) -> Bool {
     indexPath.starts(with: other.indexPath)
   }
 }
 
 /// Where a current entry sits: its parent group's position and the entry's index in that group's
 /// ``Group/entries``. A position stays valid until the tree's structure changes.
-public struct EntryPosition: Hashable, Sendable {
+package struct EntryPosition: Hashable, Sendable {
   /// The group that holds the entry.
-  public var group: GroupPosition
+  package var group: GroupPosition
   /// The entry's index among the group's entries.
-  public var index: Int
+  package var index: Int
 
-  public init(group: GroupPosition, index: Int) {
+  package init(group: GroupPosition, index: Int) {
     self.group = group
     self.index = index
   }
@@ -80,8 +80,8 @@ extension Group {
 extension Database {
   /// The positions of every current (not history) entry whose UUID is `uuid`, in tree order. More than one means
   /// the file breaks KDBX's unique-UUID rule; act on one of them with the position-based edits
-  /// (`editEntry(at:clock:_:)`, ``deleteEntry(at:clock:random:)``, ``moveEntry(at:to:clock:)``).
-  public func positions(ofEntry uuid: KDBXUUID) -> [EntryPosition] {
+  /// (`editEntry(at:clock:_:)`, `deleteEntry(at:clock:random:)`, `moveEntry(at:to:clock:)`).
+  package func positions(ofEntry uuid: KDBXUUID) -> [EntryPosition] {
     guard let root else { return [] }
     return root.locations(ofEntry: uuid).map {
       EntryPosition(group: GroupPosition(indexPath: $0.groupPath), index: $0.index)
@@ -89,19 +89,19 @@ extension Database {
   }
 
   /// The positions of every group whose UUID is `uuid` (the root included), in tree order.
-  public func positions(ofGroup uuid: KDBXUUID) -> [GroupPosition] {
+  package func positions(ofGroup uuid: KDBXUUID) -> [GroupPosition] {
     guard let root else { return [] }
     return root.indexPaths(ofGroup: uuid).map { GroupPosition(indexPath: $0) }
   }
 
   /// The entry at `position`, or `nil` when there is none.
-  public func entry(at position: EntryPosition) -> Entry? {
+  package func entry(at position: EntryPosition) -> Entry? {
     guard let group = group(at: position.group), group.entries.indices.contains(position.index) else { return nil }
     return group.entries[position.index]
   }
 
   /// The group at `position`, or `nil` when there is none.
-  public func group(at position: GroupPosition) -> Group? {
+  package func group(at position: GroupPosition) -> Group? {
     root?.group(at: position.indexPath[...])
   }
 
@@ -144,13 +144,13 @@ extension Database {
 
   /// Adds `entry` to the group at `position`. Returns `false` when there is no such group.
   @discardableResult
-  public mutating func addEntry(_ entry: Entry, to position: GroupPosition) -> Bool {
+  package mutating func addEntry(_ entry: Entry, to position: GroupPosition) -> Bool {
     modifyGroup(at: position) { $0.appendEntry(entry) }
   }
 
   /// Adds `group` as the last subgroup of the group at `position`. Returns `false` when there is no such group.
   @discardableResult
-  public mutating func addGroup(_ group: Group, to position: GroupPosition) -> Bool {
+  package mutating func addGroup(_ group: Group, to position: GroupPosition) -> Bool {
     modifyGroup(at: position) { $0.appendGroup(group) }
   }
 }

@@ -17,8 +17,8 @@
 ///   without looking at clocks, and changes made on both sides are reported as ``MergeConflict``s instead of
 ///   being decided by timestamps.
 ///
-/// Both return a ``MergeResult``; the report lists every change made to `local` and every conflict, with paths (a
-/// dry run is the report alone: ``synchronizeDryRun(local:remote:mode:)``, ``threeWayDryRun(base:local:remote:clock:)``).
+/// Both return a ``MergeResult``; the report lists every change made to `local` and every conflict, with paths (for
+/// a dry run, keep the ``MergeResult/report`` and drop the database).
 /// Each entry whose history the merge changed is then trimmed to the merged `Meta/HistoryMaxItems` and
 /// `HistoryMaxSize` (oldest versions first; a negative limit means none; absent limits are KeePass's defaults of
 /// 10 items and 6 MiB), as KeePass 2 does at the end of `PwDatabase.MergeIn` (`MaintainBackups`); unlike KeePass,
@@ -46,7 +46,7 @@ public enum DatabaseMerge {
   }
 
   /// The changes ``synchronize(local:remote:mode:)`` would make, without the merged database.
-  public static func synchronizeDryRun(local: Database, remote: Database, mode: Mode = .synchronize) -> MergeReport {
+  package static func synchronizeDryRun(local: Database, remote: Database, mode: Mode = .synchronize) -> MergeReport {
     synchronize(local: local, remote: remote, mode: mode).report
   }
 }

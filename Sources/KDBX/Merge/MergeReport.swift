@@ -123,7 +123,7 @@ public struct MergeReport: Sendable, Equatable {
   public var isEmpty: Bool { changes.isEmpty && conflicts.isEmpty }
 
   /// The changes to the object with `uuid`.
-  public func changes(for uuid: KDBXUUID) -> [MergeChange] { changes.filter { $0.uuid == uuid } }
+  package func changes(for uuid: KDBXUUID) -> [MergeChange] { changes.filter { $0.uuid == uuid } }
 }
 
 /// A merged database and the report of what changed.

@@ -16,7 +16,7 @@ extension DatabaseMerge {
   }
 
   /// The changes and conflicts ``threeWay(base:local:remote:clock:)`` would produce, without the merged database.
-  public static func threeWayDryRun(base: Database, local: Database, remote: Database, clock: some WallClock)
+  package static func threeWayDryRun(base: Database, local: Database, remote: Database, clock: some WallClock)
     -> MergeReport
   {
     threeWay(base: base, local: local, remote: remote, clock: clock).report

@@ -58,11 +58,11 @@ extension Group {
 
 extension Entry {
   /// The standard field names (KeePass `PwDefs`).
-  public static let titleField = "Title"
-  public static let userNameField = "UserName"
-  public static let passwordField = "Password"
-  public static let urlField = "URL"
-  public static let notesField = "Notes"
+  package static let titleField = "Title"
+  package static let userNameField = "UserName"
+  package static let passwordField = "Password"
+  package static let urlField = "URL"
+  package static let notesField = "Notes"
 
   /// A new entry with a random UUID, all times set to now and the five standard fields empty (the password
   /// protected), as KeePass creates it.

@@ -4,7 +4,7 @@ public struct Database: Sendable, Equatable {
   /// The root group. `nil` only for a document without `Root/Group`.
   public var root: Group?
   /// `nil` when the file had no `DeletedObjects` element.
-  public var deletedObjects: [DeletedObject]?
+  package var deletedObjects: [DeletedObject]?
   package var deletedObjectsLayout: XMLLayout
   /// Attachment contents, referenced by ``Attachment/binaryIndex``.
   package var binaries: BinaryPool
@@ -16,7 +16,7 @@ public struct Database: Sendable, Equatable {
   /// ``LoadOptions/loadsHistory``); a save is refused unless it is empty.
   public internal(set) var omittedOnLoad: LoadOmissions = []
 
-  public init(meta: Meta = Meta(), root: Group?) {
+  package init(meta: Meta = Meta(), root: Group?) {
     self.meta = meta
     self.root = root
     self.deletedObjectsLayout = XMLLayout()

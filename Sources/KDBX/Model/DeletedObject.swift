@@ -1,12 +1,12 @@
 /// A record that an object was deleted, so that synchronisation does not bring it back (`DeletedObjects/
 /// DeletedObject`).
-public struct DeletedObject: Sendable, Equatable {
-  public var uuid: KDBXUUID
-  public var deletionTime: Timestamp?
+package struct DeletedObject: Sendable, Equatable {
+  package var uuid: KDBXUUID
+  package var deletionTime: Timestamp?
   /// Unknown children and the read order.
   package var layout: XMLLayout
 
-  public init(uuid: KDBXUUID, deletionTime: Timestamp?) {
+  package init(uuid: KDBXUUID, deletionTime: Timestamp?) {
     self.uuid = uuid
     self.deletionTime = deletionTime
     self.layout = XMLLayout()

@@ -35,7 +35,7 @@ public enum IconReference: Sendable, Hashable {
 
 extension Entry {
   /// Whether `key` names one of the five standard fields (case-sensitive, as KeePass compares them).
-  public static func isStandardField(_ key: String) -> Bool {
+  package static func isStandardField(_ key: String) -> Bool {
     key == titleField || key == userNameField || key == passwordField || key == urlField || key == notesField
   }
 
@@ -53,7 +53,7 @@ extension Entry {
 
   /// The password (`Password`; empty when absent), kept obfuscated until ``ProtectedValue/reveal()``. Setting it
   /// stores a protected value (written `Protected="True"`); a save writes the password protected in any case while
-  /// ``Meta/memoryProtection`` protects it, which is KeePass's default.
+  /// `Meta/memoryProtection` protects it, which is KeePass's default.
   ///
   /// ```swift
   /// entry.password = "correct horse battery staple"  // a literal, or ProtectedValue(text) for a String
@@ -141,7 +141,7 @@ extension Entry {
 
   /// Removes the field `name`; returns whether there was one.
   @discardableResult
-  public mutating func removeField(_ name: String) -> Bool {
+  package mutating func removeField(_ name: String) -> Bool {
     guard self[field: name] != nil else { return false }
     self[field: name] = nil
     return true

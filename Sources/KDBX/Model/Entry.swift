@@ -100,7 +100,7 @@ public struct Entry: Sendable, Equatable {
   /// KDBX 4.1: the group the entry was in before it was moved (for example to the recycle bin).
   public var previousParentGroup: KDBXUUID?
   public var times: Times?
-  public var customData: CustomData?
+  package var customData: CustomData?
   /// The string fields, in file order.
   public var fields: [EntryField]
   public var attachments: [Attachment]
@@ -112,7 +112,7 @@ public struct Entry: Sendable, Equatable {
   /// Unknown children and the read order.
   package var layout: XMLLayout
 
-  public init(uuid: KDBXUUID) {
+  package init(uuid: KDBXUUID) {
     self.uuid = uuid
     self.fields = []
     self.attachments = []

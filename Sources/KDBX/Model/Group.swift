@@ -1,7 +1,3 @@
-/// Another name for ``Group``, for files that also import SwiftUI (whose `Group` is a view): there, the bare name is
-/// ambiguous, and `KDBXGroup` (or `KDBX.Group`) names the vault's group.
-public typealias KDBXGroup = Group
-
 /// A group (`Root/Group` and its subgroups). Optional properties are `nil` when the element was absent.
 ///
 /// ``name`` and ``notes`` are plain strings, empty when the file has none; the model keeps an absent element apart
@@ -26,7 +22,7 @@ public struct Group: Sendable, Equatable {
   public var previousParentGroup: KDBXUUID?
   /// KDBX 4.1: group tags.
   package var tagsText: String?
-  public var customData: CustomData?
+  package var customData: CustomData?
   /// The entries, in file order.
   public var entries: [Entry]
   /// The subgroups, in file order.
@@ -36,7 +32,7 @@ public struct Group: Sendable, Equatable {
   /// Unknown children and the read order.
   package var layout: XMLLayout
 
-  public init(uuid: KDBXUUID, name: String?) {
+  package init(uuid: KDBXUUID, name: String?) {
     self.uuid = uuid
     self.nameText = name
     self.entries = []

@@ -1,10 +1,10 @@
 /// Memory protection settings (`Meta/MemoryProtection`): which standard fields KeePass writes protected.
-public struct MemoryProtection: Sendable, Equatable {
-  public var protectTitle: Bool?
-  public var protectUserName: Bool?
-  public var protectPassword: Bool?
-  public var protectURL: Bool?
-  public var protectNotes: Bool?
+package struct MemoryProtection: Sendable, Equatable {
+  package var protectTitle: Bool?
+  package var protectUserName: Bool?
+  package var protectPassword: Bool?
+  package var protectURL: Bool?
+  package var protectNotes: Bool?
   package var layout: XMLLayout
 
   public init(
@@ -27,7 +27,7 @@ public struct MemoryProtection: Sendable, Equatable {
 
 extension Meta {
   /// The standard field names whose values a save writes protected (`Protected="True"`, encrypted with the inner
-  /// random stream), from ``memoryProtection``; an absent setting counts as KeePass's default (`ProtectPassword`
+  /// random stream), from `memoryProtection`; an absent setting counts as KeePass's default (`ProtectPassword`
   /// true, the others false). Custom fields keep their own flag.
   package var protectedFieldKeys: [String] {
     let settings = memoryProtection ?? MemoryProtection()
@@ -61,7 +61,7 @@ public struct CustomIcon: Sendable, Equatable {
 /// Database metadata (`KeePassFile/Meta`). Every KeePass 2.x field is modelled; a field absent from the file is
 /// `nil` and not written back, and unknown elements are kept in `layout`.
 public struct Meta: Sendable, Equatable {
-  public var generator: String?
+  package var generator: String?
   /// KDBX 3.1: base64 SHA-256 of the outer header, checked on open.
   package var headerHash: [UInt8]?
   package var settingsChanged: Timestamp?
@@ -71,19 +71,19 @@ public struct Meta: Sendable, Equatable {
   package var databaseDescriptionChanged: Timestamp?
   public var defaultUserName: String?
   package var defaultUserNameChanged: Timestamp?
-  public var maintenanceHistoryDays: Int64?
-  public var color: String?
-  public var masterKeyChanged: Timestamp?
-  public var masterKeyChangeRec: Int64?
-  public var masterKeyChangeForce: Int64?
-  public var masterKeyChangeForceOnce: Bool?
-  public var memoryProtection: MemoryProtection?
+  package var maintenanceHistoryDays: Int64?
+  package var color: String?
+  package var masterKeyChanged: Timestamp?
+  package var masterKeyChangeRec: Int64?
+  package var masterKeyChangeForce: Int64?
+  package var masterKeyChangeForceOnce: Bool?
+  package var memoryProtection: MemoryProtection?
   public var customIcons: [CustomIcon]?
   package var customIconsLayout: XMLLayout
   public var recycleBinEnabled: Bool?
-  public var recycleBinUUID: KDBXUUID?
-  public var recycleBinChanged: Timestamp?
-  public var entryTemplatesGroup: KDBXUUID?
+  package var recycleBinUUID: KDBXUUID?
+  package var recycleBinChanged: Timestamp?
+  package var entryTemplatesGroup: KDBXUUID?
   package var entryTemplatesGroupChanged: Timestamp?
   public var historyMaxItems: Int64?
   public var historyMaxSize: Int64?
@@ -91,10 +91,10 @@ public struct Meta: Sendable, Equatable {
   package var lastTopVisibleGroup: KDBXUUID?
   /// KDBX 3.x: whether `Meta/Binaries` was present (its content lives in ``Database/binaries``).
   package var hasBinariesElement: Bool
-  public var customData: CustomData?
+  package var customData: CustomData?
   package var layout: XMLLayout
 
-  public init() {
+  package init() {
     customIconsLayout = XMLLayout()
     hasBinariesElement = false
     layout = XMLLayout()

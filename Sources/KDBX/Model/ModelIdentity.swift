@@ -5,8 +5,7 @@
 // equally, hashing stays cheap for an entry with a long history, and no secret is fed to a hasher.
 
 extension Entry: Identifiable, Hashable {
-  /// The entry's UUID. KDBX requires it to be unique among current entries (a damaged file may break this; see
-  /// ``Database/positions(ofEntry:)``).
+  /// The entry's UUID. KDBX requires it to be unique among current entries (a damaged file may break this).
   public var id: KDBXUUID { uuid }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }

@@ -4,10 +4,10 @@
 /// KDBX 4 writes this count as a little-endian `Int64` in base64; KDBX 3.1 writes ISO 8601 text. See `KDBXTime`.
 public struct Timestamp: Sendable, Hashable, Comparable {
   /// Seconds since 0001-01-01T00:00:00 UTC. Values from files may be outside the years 1-9999.
-  public var secondsSince0001: Int64
+  package var secondsSince0001: Int64
 
   /// Creates a timestamp from seconds since 0001-01-01T00:00:00 UTC.
-  public init(secondsSince0001: Int64) {
+  package init(secondsSince0001: Int64) {
     self.secondsSince0001 = secondsSince0001
   }
 

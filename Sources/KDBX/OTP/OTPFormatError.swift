@@ -80,7 +80,7 @@ extension OneTimePassword.ParameterError: CustomStringConvertible {
 
 extension OTPStorageFormat {
   /// The fields this format uses, as a user sees them in an entry ("the 'TimeOtp-*' fields"), for messages.
-  public var fieldsDescription: String {
+  package var fieldsDescription: String {
     switch self {
     case .otpauthURI: return "the 'otp' field"
     case .keeOTP: return "the 'otp' field (KeeOTP)"

@@ -108,7 +108,8 @@ final class SessionKeyMaterial {
   /// - the cached transformed key when it is valid for `kdf` (the file keeps its KDF seed, no KDF run);
   /// - else, when caching, a KDF run for `kdf` with a fresh seed (kept as is for a challenge-response key, whose
   ///   response answers that seed), cached for the next saves;
-  /// - else the composite key (``KDBXFile/save(_:key:settings:progress:)`` draws a fresh seed and runs the KDF).
+  /// - else the composite key (``KDBXFile/saveBlocking(_:key:settings:progress:)`` draws a fresh seed and runs the
+  ///   KDF).
   func keyForWriting(
     kdf: KDFParameters, version: KDBXVersion, primitives: StandardPrimitives
   ) throws(KDBXError) -> (key: CompositeKey, kdf: KDFParameters) {

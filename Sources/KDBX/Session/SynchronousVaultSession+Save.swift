@@ -128,7 +128,7 @@ extension SynchronousVaultSession {
     do throws(KDBXError) {
       let (key, kdf) = try material.keyForWriting(kdf: target.kdf, version: version, primitives: primitives)
       written.kdf = kdf
-      bytes = try KDBXFile.save(content, key: key, settings: written, progress: progress)
+      bytes = try KDBXFile.saveBlocking(content, key: key, settings: written, progress: progress)
       if !key.isTransformed {
         // KDBXFile.save drew a fresh KDF seed: record it, so that the next merge sees unchanged settings.
         written.kdf = try KDBXFile.readHeader(bytes: bytes, options: options.load).header.kdf

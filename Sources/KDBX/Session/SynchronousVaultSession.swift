@@ -48,7 +48,7 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
   package internal(set) var knownFileDigest: [UInt8]
   /// The storage's version of the file as the session last read or wrote it: a save replaces only that version
   /// (``VaultStorage/write(_:replacing:)``); `nil` before the file exists.
-  public internal(set) var knownVersion: Storage.Version?
+  package internal(set) var knownVersion: Storage.Version?
 
   /// The settings as read or last written: a merge adopts the settings on disk unless ``settings`` changed.
   var loadedSettings: SaveSettings
@@ -231,7 +231,7 @@ public final class SynchronousVaultSession<Storage: VaultStorage> {
       // The KDF memory budget applies only when a KDF runs (the open checks it then).
       let header = try KDBXFile.readHeader(bytes: bytes, options: options.load.withoutMemoryBudget).header
       let key = try material.key(for: header.kdf, version: header.version)
-      let opened = try KDBXFile.open(bytes: bytes, key: key, options: options.load, progress: progress)
+      let opened = try KDBXFile.openBlocking(bytes: bytes, key: key, options: options.load, progress: progress)
       let settings = SaveSettings(keeping: opened)
       if !key.isTransformed { material.remember(opened.transformedKey, kdf: header.kdf, version: header.version) }
       return Loaded(database: opened.database, settings: settings, digest: SHA256.hash(bytes).bytes, version: version)

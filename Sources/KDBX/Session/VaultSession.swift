@@ -56,7 +56,7 @@ import KDBXCrypto
   public actor VaultSession<Storage: VaultStorage> {
     let core: SynchronousVaultSession<Storage>
     /// Argon2 lanes run at once; `nil` runs as many as the file asks for.
-    public let maxConcurrency: Int?
+    package let maxConcurrency: Int?
     /// What the session is doing; every change is sent to the streams of ``stateUpdates()``.
     public private(set) var state: VaultSessionState = .unlocked {
       didSet {

@@ -25,8 +25,8 @@ import VectorSupport
   static func reopened(_ database: Database, version: KDBXVersion = .v4_0) throws -> Database {
     var settings = settings
     settings.version = version
-    let bytes = try KDBXFile.save(database, key: key, settings: settings)
-    return try KDBXFile.open(bytes: bytes, key: key).database
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: settings)
+    return try KDBXFile.openBlocking(bytes: bytes, key: key).database
   }
 
   @Test(arguments: [KDBXVersion.v3_1, .v4_0])
@@ -82,10 +82,10 @@ import VectorSupport
     var (database, id) = try Self.vault(random: &random)
     database.setAttachment(
       named: "big.bin", contents: [UInt8](repeating: 7, count: 1_000), inEntry: id, clock: Self.clock)
-    let bytes = try KDBXFile.save(database, key: Self.key, settings: Self.settings)
+    let bytes = try KDBXFile.saveBlocking(database, key: Self.key, settings: Self.settings)
     var options = LoadOptions()
     options.loadsAttachmentContents = false
-    let opened = try KDBXFile.open(bytes: bytes, key: Self.key, options: options).database
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: Self.key, options: options).database
     let attachment = try #require(opened.entry(withUUID: id)?.attachments.first)
     #expect(opened.byteCount(of: attachment) == 1_000)
     #expect(!opened.isLoaded(attachment) && opened.contents(of: attachment) == nil)

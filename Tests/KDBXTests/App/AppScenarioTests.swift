@@ -105,9 +105,9 @@ struct AppScenarioTests {
     session.database = database
 
     // Save; meanwhile another device changed the file: the app merges.
-    var phone = try KDBXFile.open(bytes: fileOnDisk, key: key)
+    var phone = try KDBXFile.openBlocking(bytes: fileOnDisk, key: key)
     phone.database.editEntry(bank.id, clock: Self.morning) { $0.notes = "edited on the phone" }
-    session.storage.bytes = try KDBXFile.save(phone.database, key: key, settings: SaveSettings(keeping: phone))
+    session.storage.bytes = try KDBXFile.saveBlocking(phone.database, key: key, settings: SaveSettings(keeping: phone))
     do {
       try session.save()
       Issue.record("the save should have seen the other device's change")
@@ -126,7 +126,7 @@ struct AppScenarioTests {
 
     // AutoFill extension: no KDF, with the transformed key the app cached in the keychain.
     let savedFile = try #require(session.storage.bytes)
-    let cached = try #require(try KDBXFile.open(bytes: savedFile, key: key).cachedKey)
+    let cached = try #require(try KDBXFile.openBlocking(bytes: savedFile, key: key).cachedKey)
     let extensionView = try KDBXFile.open(bytes: savedFile, cachedKey: cached)
     let candidates = extensionView.database.matchCandidates(now: Self.noon.time)
     let request = try #require(ServiceIdentifier("https://github.com/session"))

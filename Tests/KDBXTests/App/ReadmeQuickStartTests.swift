@@ -8,7 +8,7 @@ struct ReadmeQuickStartTests {
   @Test func quickStartWorksOnTheDemoVault() throws {
     let bytes = try #require(Vectors.data("demo/demo.kdbx"))
     // --- README quick start (keep in sync) ---
-    let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "demo"))
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "demo"))
     var database = opened.database
     for item in database.flatEntries {
       _ = (item.groupPath + [item.entry.title]).joined(separator: "/")  // "Internet/GitHub"
@@ -21,12 +21,12 @@ struct ReadmeQuickStartTests {
       entry.tags = ["work", "code"]
     }
     database.meta.databaseName = "Renamed"
-    let saved = try KDBXFile.save(
+    let saved = try KDBXFile.saveBlocking(
       database, key: CompositeKey(password: "demo"), settings: SaveSettings(keeping: opened))
     // --- end ---
     #expect(password == "correct horse battery staple")
     #expect(code?.count == 6)
-    let reopened = try KDBXFile.open(bytes: saved, key: CompositeKey(password: "demo"))
+    let reopened = try KDBXFile.openBlocking(bytes: saved, key: CompositeKey(password: "demo"))
     #expect(reopened.database.meta.databaseName == "Renamed")
     #expect(reopened.database.flatEntries.count == database.flatEntries.count)
     let edited = try #require(reopened.database.entry(withUUID: github.uuid))

@@ -115,7 +115,7 @@ import VectorSupport
         version: .v4_0,
         kdf: .aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 0, count: 32)))),
       primitives: StandardPrimitives(), random: &random)
-    let opened = try KDBXFile.open(bytes: saved.bytes, key: key)
+    let opened = try KDBXFile.openBlocking(bytes: saved.bytes, key: key)
     let keyText = saved.transformedKey.bytes.map { String($0) }.joined(separator: ", ")
     for text in [
       String(describing: saved), String(reflecting: saved), String(describing: opened), String(reflecting: opened),

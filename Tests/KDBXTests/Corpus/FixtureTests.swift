@@ -47,7 +47,7 @@ struct FixtureTests {
   func opensAndMatchesExpectedJSON(_ fixture: Fixture) throws {
     let bytes = try #require(fixture.bytes, "missing fixture \(fixture.name)")
     let expected = try #require(fixture.expected, "missing expected JSON for \(fixture.name)")
-    let opened = try KDBXFile.open(bytes: bytes, key: try fixture.key())
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: try fixture.key())
     let problems = ExpectedJSON.compare(opened.database, with: expected)
     #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "; "))")
     let header = expected["header"] as? [String: Any]
@@ -59,9 +59,9 @@ struct FixtureTests {
     let bytes = try #require(fixture.bytes)
     let expected = try #require(fixture.expected)
     let key = try fixture.key()
-    let opened = try KDBXFile.open(bytes: bytes, key: key)
-    let saved = try KDBXFile.save(opened.database, key: key, settings: SaveSettings(keeping: opened))
-    let reopened = try KDBXFile.open(bytes: saved, key: key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: key)
+    let saved = try KDBXFile.saveBlocking(opened.database, key: key, settings: SaveSettings(keeping: opened))
+    let reopened = try KDBXFile.openBlocking(bytes: saved, key: key)
     // KDBX 2.x and 3.0 are written as 3.1.
     #expect(reopened.header.version == max(opened.header.version, .v3_1))
     #expect(reopened.header.cipher == opened.header.cipher)
@@ -73,7 +73,7 @@ struct FixtureTests {
     for name in ["kdbx31-aes256-aeskdf", "kdbx40-chacha20-argon2id", "kdbx41-twofish-aeskdf"] {
       let bytes = try #require(Fixture(name: name).bytes)
       #expect(throws: KDBXError.invalidCredentials) {
-        try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "not the password"))
+        try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "not the password"))
       }
     }
   }
@@ -82,7 +82,7 @@ struct FixtureTests {
     let bytes = try #require(Fixture(name: "keyfile-xml-v2").bytes)
     let other = try KeyFile(contents: try #require(Vectors.data("kdbx/fixtures/keys/hex64.key")))
     #expect(throws: KDBXError.invalidCredentials) {
-      try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "fixture", keyFile: other))
+      try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "fixture", keyFile: other))
     }
   }
 }

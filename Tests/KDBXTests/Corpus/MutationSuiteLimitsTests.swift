@@ -40,7 +40,7 @@ struct MutationSuiteLimitsTests {
     let bytes = try #require(Fixture(name: "kdbx41-aes256-aeskdf").bytes)
     let file = Array(bytes[0..<12]) + [2] + Self.uint32(.max) + [UInt8](repeating: 0, count: 16)
     Self.expectLimit("header field", value: UInt64(UInt32.max)) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: file, key: CompositeKey(password: "fixture"))
+      _ = try KDBXFile.openBlocking(bytes: file, key: CompositeKey(password: "fixture"))
     }
     // The inner header (KDBX 4) and a VariantDictionary item declare 4 GiB too.
     // Inner-header lengths are signed 32-bit (KeePass writes an Int32): 0xFFFFFFFF is a negative length, 2 GiB - 1
@@ -61,10 +61,10 @@ struct MutationSuiteLimitsTests {
     let block = try KDBXFile.readHeader(bytes: bytes)
     var file = bytes
     file.replaceSubrange((block.payloadOffset + 32)..<(block.payloadOffset + 36), with: Self.uint32(0x7FFF_FFFF))
-    let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "fixture"))
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "fixture"))
     let cached = CompositeKey(transformedSecret: opened.transformedKey)
     Self.expectLimit("payload", value: 0x7FFF_FFFF) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: file, key: cached)
+      _ = try KDBXFile.openBlocking(bytes: file, key: cached)
     }
     // A KDBX 3 hashed block declaring 2 GiB - 1 bytes.
     let hashed = Self.uint32(0) + [UInt8](repeating: 0, count: 32) + Self.uint32(0x7FFF_FFFF) + [1, 2, 3]
@@ -80,7 +80,7 @@ struct MutationSuiteLimitsTests {
       header.kdf = .argon2(argon)
     }
     Self.expectLimit("Argon2 memory", value: 4 << 40) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: file, key: CompositeKey(password: "fixture"))
+      _ = try KDBXFile.openBlocking(bytes: file, key: CompositeKey(password: "fixture"))
     }
   }
 
@@ -92,7 +92,7 @@ struct MutationSuiteLimitsTests {
     header.kdf = .aesKDF(AESKDFParameters(rounds: 1_000_000_000, seed: header.kdf.seed))
     let file3 = try header.serialized() + Array(bytes[block.payloadOffset...])
     Self.expectLimit("AES-KDF rounds", value: 1_000_000_000) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: file3, key: CompositeKey(password: "fixture"))
+      _ = try KDBXFile.openBlocking(bytes: file3, key: CompositeKey(password: "fixture"))
     }
     // KDBX 4 AES-KDF rounds and Argon2 iterations.
     let file4 = try Self.kdbx4("kdbx40-aes256-aeskdf") { header in
@@ -101,7 +101,7 @@ struct MutationSuiteLimitsTests {
       header.kdf = .aesKDF(aes)
     }
     Self.expectLimit("AES-KDF rounds", value: 1_000_000_000) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: file4, key: CompositeKey(password: "fixture"))
+      _ = try KDBXFile.openBlocking(bytes: file4, key: CompositeKey(password: "fixture"))
     }
     let argon = try Self.kdbx4("kdbx40-aes256-argon2d") { header in
       guard case .argon2(var parameters) = header.kdf else { return }
@@ -109,7 +109,7 @@ struct MutationSuiteLimitsTests {
       header.kdf = .argon2(parameters)
     }
     Self.expectLimit("Argon2 iterations", value: 1_000_000_000) { () throws(KDBXError) in
-      _ = try KDBXFile.open(bytes: argon, key: CompositeKey(password: "fixture"))
+      _ = try KDBXFile.openBlocking(bytes: argon, key: CompositeKey(password: "fixture"))
     }
   }
 
@@ -136,7 +136,7 @@ struct MutationSuiteLimitsTests {
       keys.append(CompositeKey(password: password, keyFile: file))
     }
     for key in keys {
-      #expect(throws: KDBXError.invalidCredentials, "\(name)") { try KDBXFile.open(bytes: bytes, key: key) }
+      #expect(throws: KDBXError.invalidCredentials, "\(name)") { try KDBXFile.openBlocking(bytes: bytes, key: key) }
     }
   }
 }

@@ -181,7 +181,7 @@ struct MutationSuiteTests {
     }
     #expect(error == .corruptedBlock(index: try #require(target.blockRegions().last?.index)))
     #expect(throws: KDBXError.invalidCredentials) {
-      try KDBXFile.open(bytes: mutated, key: CompositeKey(password: "wrong"))
+      try KDBXFile.openBlocking(bytes: mutated, key: CompositeKey(password: "wrong"))
     }
   }
 

@@ -56,7 +56,7 @@ struct QuirkFixtureTests {
   @Test(arguments: recipes)
   func opensWithItsWarning(_ recipe: Recipe) throws {
     let (bytes, database) = try QuirkFixtures.build(recipe)
-    let opened = try KDBXFile.open(bytes: bytes, key: QuirkFixtures.key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: QuirkFixtures.key)
     #expect(Self.expected(recipe, opened.warnings), "\(recipe.name): \(opened.warnings)")
     #expect(!opened.warnings.isEmpty)
     #expect(Self.summary(opened.database) == Self.summary(database))
@@ -65,8 +65,9 @@ struct QuirkFixtureTests {
     let report = try KDBXFile.verifyIntegrity(bytes: bytes, key: QuirkFixtures.key, primitives: StandardPrimitives())
     #expect(report.warnings == opened.warnings)
     // A save writes a regular file: no warning when it is read again.
-    let saved = try KDBXFile.save(opened.database, key: QuirkFixtures.key, settings: SaveSettings(keeping: opened))
-    let reopened = try KDBXFile.open(bytes: saved, key: QuirkFixtures.key)
+    let saved = try KDBXFile.saveBlocking(
+      opened.database, key: QuirkFixtures.key, settings: SaveSettings(keeping: opened))
+    let reopened = try KDBXFile.openBlocking(bytes: saved, key: QuirkFixtures.key)
     #expect(reopened.warnings.isEmpty)
     #expect(Self.summary(reopened.database) == Self.summary(database))
   }
@@ -75,7 +76,7 @@ struct QuirkFixtureTests {
   func wrongKeyIsInvalidCredentials(_ recipe: Recipe) throws {
     let (bytes, _) = try QuirkFixtures.build(recipe)
     let wrong = CompositeKey(password: "quirk <&> passwörd")
-    #expect(throws: KDBXError.invalidCredentials) { try KDBXFile.open(bytes: bytes, key: wrong) }
+    #expect(throws: KDBXError.invalidCredentials) { try KDBXFile.openBlocking(bytes: bytes, key: wrong) }
     #expect(throws: KDBXError.invalidCredentials) {
       try KDBXFile.verifyIntegrity(bytes: bytes, key: wrong, primitives: StandardPrimitives())
     }
@@ -87,7 +88,7 @@ struct QuirkFixtureTests {
   @Test(arguments: recipes)
   func damagedPayloadIsRefused(_ recipe: Recipe) throws {
     let (bytes, database) = try QuirkFixtures.build(recipe)
-    let opened = try KDBXFile.open(bytes: bytes, key: QuirkFixtures.key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: QuirkFixtures.key)
     let cached = CompositeKey(transformedSecret: opened.transformedKey)
     let payloadOffset = try KDBXFile.readHeader(bytes: bytes).payloadOffset
     let expected = Self.summary(database)
@@ -115,19 +116,19 @@ struct QuirkFixtureTests {
   @Test func irregularitiesBeyondTheQuirksAreRefused() throws {
     let junk = Recipe(name: "kdbx31-aes256-overlong", version: .v3_1, cipher: .aes256, padding: .overlong(17))
     #expect(throws: KDBXError.crypto(.invalidPadding)) {
-      try KDBXFile.open(bytes: try QuirkFixtures.build(junk).bytes, key: QuirkFixtures.key)
+      try KDBXFile.openBlocking(bytes: try QuirkFixtures.build(junk).bytes, key: QuirkFixtures.key)
     }
     let uncompressed = Recipe(
       name: "kdbx40-aes256-zero-padding-uncompressed", version: .v4_0, cipher: .aes256, compression: .none,
       padding: .zeros)
     #expect(throws: KDBXError.crypto(.invalidPadding)) {
-      try KDBXFile.open(bytes: try QuirkFixtures.build(uncompressed).bytes, key: QuirkFixtures.key)
+      try KDBXFile.openBlocking(bytes: try QuirkFixtures.build(uncompressed).bytes, key: QuirkFixtures.key)
     }
     for version in [KDBXVersion.v3_1, .v4_0] {
       let member = Recipe(
         name: "member-like-\(version)", version: version, cipher: .chaCha20, afterGzip: .bytes([0x1F, 0x8B, 0x07]))
       #expect(throws: KDBXError.self) {
-        try KDBXFile.open(bytes: try QuirkFixtures.build(member).bytes, key: QuirkFixtures.key)
+        try KDBXFile.openBlocking(bytes: try QuirkFixtures.build(member).bytes, key: QuirkFixtures.key)
       }
     }
   }
@@ -137,7 +138,7 @@ struct QuirkFixtureTests {
   func regularFilesHaveNoWarning(_ version: KDBXVersion, _ cipher: CipherAlgorithm) throws {
     let recipe = Recipe(name: "regular-\(version)-\(cipher)", version: version, cipher: cipher)
     let (bytes, database) = try QuirkFixtures.build(recipe)
-    let opened = try KDBXFile.open(bytes: bytes, key: QuirkFixtures.key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: QuirkFixtures.key)
     #expect(opened.warnings.isEmpty)
     #expect(Self.summary(opened.database) == Self.summary(database))
   }
@@ -164,11 +165,11 @@ struct QuirkFixtureTests {
       print("note: wrote \(path)")
     }
     let bytes = try #require(Vectors.readFile(atPath: path), "\(path) is missing")
-    let opened = try KDBXFile.open(bytes: bytes, key: QuirkFixtures.key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: QuirkFixtures.key)
     #expect(Self.expected(recipe, opened.warnings), "\(recipe.name): \(opened.warnings)")
     #expect(Self.summary(opened.database) == Self.summary(database))
     #expect(throws: KDBXError.invalidCredentials) {
-      try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "wrong"))
+      try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "wrong"))
     }
   }
 }

@@ -23,12 +23,12 @@ struct AESKDFUUIDTests {
     let kdf = KDFParameters.aesKDF(
       AESKDFParameters(rounds: 100, seed: [UInt8](repeating: 0, count: 32), uuidVariant: variant))
     let key = CompositeKey(password: "pw")
-    let bytes = try KDBXFile.save(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
     let header = try KDBXFile.readHeader(bytes: bytes).header
     #expect(Self.contains(header.rawBytes, Self.keePass2))
     #expect(!Self.contains(header.rawBytes, Self.alias))
     #expect(header.kdf.algorithm == .aesKDBX3)
-    #expect(try KDBXFile.open(bytes: bytes, key: key).database.meta.databaseName == "uuid")
+    #expect(try KDBXFile.openBlocking(bytes: bytes, key: key).database.meta.databaseName == "uuid")
   }
 
   @Test func aliasFilesOpenAndAreSavedWithTheKeePass2UUID() throws {
@@ -37,14 +37,14 @@ struct AESKDFUUIDTests {
     let (bytes, _) = try QuirkFixtures.build(recipe)
     let key = QuirkFixtures.key
     #expect(Self.contains(try KDBXFile.readHeader(bytes: bytes).header.rawBytes, Self.alias))
-    let opened = try KDBXFile.open(bytes: bytes, key: key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: key)
     #expect(opened.header.kdf.algorithm == .aesKDBX4)
     #expect(opened.warnings.isEmpty)
-    let saved = try KDBXFile.save(opened.database, key: key, settings: SaveSettings(keeping: opened))
+    let saved = try KDBXFile.saveBlocking(opened.database, key: key, settings: SaveSettings(keeping: opened))
     let header = try KDBXFile.readHeader(bytes: saved).header
     #expect(Self.contains(header.rawBytes, Self.keePass2))
     #expect(!Self.contains(header.rawBytes, Self.alias))
-    #expect(try KDBXFile.open(bytes: saved, key: key).database == opened.database)
+    #expect(try KDBXFile.openBlocking(bytes: saved, key: key).database == opened.database)
     // AES-KDF fits KDBX 3.1 whichever UUID the file had: converting loses nothing.
     var settings = SaveSettings(keeping: opened)
     settings.version = .v3_1

@@ -28,7 +28,7 @@ import VectorSupport
     var entry = Entry.new(clock: clock, random: &random)
     entry.title = "Bank"
     database.addEntry(entry, to: try #require(database.root?.uuid))
-    return try KDBXFile.save(database, key: key, settings: settings)
+    return try KDBXFile.saveBlocking(database, key: key, settings: settings)
   }
 
   static func titles(_ database: Database?) -> [String] {
@@ -37,14 +37,14 @@ import VectorSupport
 
   @Test func anOpenHandsOutAKeyThatOpensWithoutTheKDFOrItsMemory() throws {
     let bytes = try Self.vault()
-    #expect(throws: KDBXError.self) { try KDBXFile.open(bytes: bytes, key: Self.key, options: Self.tight) }
-    let cached = try #require(try KDBXFile.open(bytes: bytes, key: Self.key).cachedKey)
+    #expect(throws: KDBXError.self) { try KDBXFile.openBlocking(bytes: bytes, key: Self.key, options: Self.tight) }
+    let cached = try #require(try KDBXFile.openBlocking(bytes: bytes, key: Self.key).cachedKey)
     let restored = try CachedVaultKey(serialized: cached.serialized)
     let opened = try KDBXFile.open(bytes: bytes, cachedKey: restored, options: Self.tight)
     #expect(Self.titles(opened.database) == ["Bank"])
     // A transformed key given as a CompositeKey skips the budget too: no KDF runs.
     let raw = try CompositeKey(transformedKey: opened.transformedKey.bytes)
-    #expect(Self.titles(try KDBXFile.open(bytes: bytes, key: raw, options: Self.tight).database) == ["Bank"])
+    #expect(Self.titles(try KDBXFile.openBlocking(bytes: bytes, key: raw, options: Self.tight).database) == ["Bank"])
   }
 
   @Test func aSessionOpenedWithTheCachedKeySavesAndTheKeyStaysValid() throws {
@@ -64,21 +64,21 @@ import VectorSupport
     #expect(saved != bytes)
     // The same key opens the saved file, and so does the password.
     #expect(Self.titles(try KDBXFile.open(bytes: saved, cachedKey: cached).database) == ["Bank", "Mail"])
-    #expect(Self.titles(try KDBXFile.open(bytes: saved, key: Self.key).database) == ["Bank", "Mail"])
+    #expect(Self.titles(try KDBXFile.openBlocking(bytes: saved, key: Self.key).database) == ["Bank", "Mail"])
     #expect(fromExtension.cachedKey?.kdf == cached.kdf)
   }
 
   @Test func anotherAppsSaveMakesTheKeyStaleNotWrong() throws {
     let bytes = try Self.vault()
-    let cached = try #require(try KDBXFile.open(bytes: bytes, key: Self.key).cachedKey)
+    let cached = try #require(try KDBXFile.openBlocking(bytes: bytes, key: Self.key).cachedKey)
     // Another app saves: KeePass and KeePassXC draw a new seed on every save, as KDBXFile.save does.
     var settings = Self.argon
     if case .argon2(var argon) = settings.kdf {
       argon.salt = [UInt8](repeating: 4, count: 32)
       settings.kdf = .argon2(argon)
     }
-    let opened = try KDBXFile.open(bytes: bytes, key: Self.key)
-    let resaved = try KDBXFile.save(opened.database, key: Self.key, settings: settings)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: Self.key)
+    let resaved = try KDBXFile.saveBlocking(opened.database, key: Self.key, settings: settings)
     #expect(throws: KDBXError.cachedKeyIsStale) { try KDBXFile.open(bytes: resaved, cachedKey: cached) }
     #expect(throws: VaultSessionError.kdbx(.cachedKeyIsStale)) {
       try SynchronousVaultSession(storage: InMemoryVaultStorage(bytes: resaved), cachedKey: cached)
@@ -100,8 +100,8 @@ import VectorSupport
     let session = try SynchronousVaultSession(storage: InMemoryVaultStorage(bytes: bytes), key: Self.key)
     let before = try #require(session.cachedKey)
     // Another app rewrites the file with a fresh seed.
-    let resaved = try KDBXFile.save(
-      try KDBXFile.open(bytes: bytes, key: Self.key).database, key: Self.key, settings: Self.argon)
+    let resaved = try KDBXFile.saveBlocking(
+      try KDBXFile.openBlocking(bytes: bytes, key: Self.key).database, key: Self.key, settings: Self.argon)
     let writtenKDF = try KDBXFile.readHeader(bytes: resaved).header.kdf
     #expect(writtenKDF != before.kdf)
     session.storage = InMemoryVaultStorage(bytes: resaved)
@@ -116,7 +116,7 @@ import VectorSupport
 
   @Test func kdbx3FilesCacheTheirTransformSeedToo() throws {
     let bytes = try Self.vault(Self.aes3)
-    let cached = try #require(try KDBXFile.open(bytes: bytes, key: Self.key).cachedKey)
+    let cached = try #require(try KDBXFile.openBlocking(bytes: bytes, key: Self.key).cachedKey)
     #expect(!cached.isKDBX4)
     let restored = try CachedVaultKey(serialized: cached.serialized)
     #expect(restored.kdf == cached.kdf && !restored.isKDBX4)
@@ -124,14 +124,14 @@ import VectorSupport
     #expect(try session.save() == .saved)
     let saved = try #require(session.storage.bytes)
     #expect(try KDBXFile.readHeader(bytes: saved).header.version.isKDBX4 == false)
-    #expect(Self.titles(try KDBXFile.open(bytes: saved, key: Self.key).database) == ["Bank"])
+    #expect(Self.titles(try KDBXFile.openBlocking(bytes: saved, key: Self.key).database) == ["Bank"])
     // The key of a KDBX 4 file does not pass for a KDBX 3 one.
-    let four = try #require(try KDBXFile.open(bytes: try Self.vault(), key: Self.key).cachedKey)
+    let four = try #require(try KDBXFile.openBlocking(bytes: try Self.vault(), key: Self.key).cachedKey)
     #expect(throws: KDBXError.cachedKeyIsStale) { try KDBXFile.open(bytes: bytes, cachedKey: four) }
   }
 
   @Test func theByteFormRefusesWhatIsNotACachedKey() throws {
-    let cached = try #require(try KDBXFile.open(bytes: try Self.vault(), key: Self.key).cachedKey)
+    let cached = try #require(try KDBXFile.openBlocking(bytes: try Self.vault(), key: Self.key).cachedKey)
     let good = cached.serialized
     func reason(_ bytes: [UInt8]) -> String? {
       do {

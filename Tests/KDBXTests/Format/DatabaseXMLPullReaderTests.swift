@@ -90,7 +90,7 @@ final class Box<T>: @unchecked Sendable {
       var random = SplitMix64(seed: 2)
       let opened = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
       // The same model as the standard open.
-      #expect(opened.database == (try KDBXFile.open(bytes: bytes, key: key)).database, "\(file.path)")
+      #expect(opened.database == (try KDBXFile.openBlocking(bytes: bytes, key: key)).database, "\(file.path)")
       let cost = try #require(primitives.costs.first)
       if cost.nodeCount > largest?.cost.nodeCount ?? -1 { largest = (file.path, cost) }
       let ratio = Double(cost.heldBytes) / Double(max(cost.xmlByteCount, 1))
@@ -257,7 +257,7 @@ final class Box<T>: @unchecked Sendable {
       try KDBXFile.verifyIntegrity(
         bytes: saved.bytes, key: cached, primitives: StandardPrimitives(), options: LoadOptions(maxXMLNodeCount: 900))
     }
-    let reopened = try KDBXFile.open(bytes: saved.bytes, key: cached)
+    let reopened = try KDBXFile.openBlocking(bytes: saved.bytes, key: cached)
     #expect(reopened.database.meta.layout.unknownNodes.count == 1_000)
   }
 

@@ -11,7 +11,7 @@ import VectorSupport
   static let parent = KDBXUUID(bytes: [UInt8](repeating: 7, count: 16))
 
   static func open(_ name: String) throws -> OpenedDatabase {
-    try KDBXFile.open(bytes: try #require(Fixture(name: name).bytes), key: key)
+    try KDBXFile.openBlocking(bytes: try #require(Fixture(name: name).bytes), key: key)
   }
 
   static func save(_ database: Database, _ settings: SaveSettings, seed: UInt64 = 1) throws -> [UInt8] {
@@ -48,7 +48,7 @@ import VectorSupport
     #expect(VersionRequirements.minimumVersion(for: database, settings: settings) == .v4_1)
 
     // Not accepted: the version is raised to 4.1 and nothing is lost.
-    let raised = try KDBXFile.open(bytes: try Self.save(database, settings), key: Self.key)
+    let raised = try KDBXFile.openBlocking(bytes: try Self.save(database, settings), key: Self.key)
     #expect(raised.header.version == .v4_1)
     #expect(raised.database.root?.groups[0].previousParentGroup == Self.parent)
     #expect(raised.database.root?.groups[0].entries[0].qualityCheck == false)
@@ -62,7 +62,7 @@ import VectorSupport
     // Accepted: 4.0 is written and each listed feature is gone.
     settings.acceptedDowngrade = report
     let written = try Self.save(database, settings)
-    let downgraded = try KDBXFile.open(bytes: written, key: Self.key)
+    let downgraded = try KDBXFile.openBlocking(bytes: written, key: Self.key)
     #expect(downgraded.header.version == .v4_0)
     let after = downgraded.database
     #expect(after.root?.groups.allSatisfy { ($0.tagsText ?? "").isEmpty } == true)
@@ -97,7 +97,7 @@ import VectorSupport
     settings.kdf = .aesKDF(AESKDFParameters(rounds: 1_000, seed: [UInt8](repeating: 0, count: 32)))
     settings.acceptedDowngrade = DowngradeReport(database: database, settings: settings, target: .v3_1)
     #expect(settings.acceptedDowngrade?.lostFeatures == [.groupOrEntryCustomData])
-    let downgraded = try KDBXFile.open(bytes: try Self.save(database, settings), key: Self.key)
+    let downgraded = try KDBXFile.openBlocking(bytes: try Self.save(database, settings), key: Self.key)
     #expect(downgraded.header.version == .v3_1)
     #expect(downgraded.header.cipher == .chaCha20)
     #expect(downgraded.database.meta.headerHash != nil)
@@ -121,7 +121,7 @@ import VectorSupport
     database.root?.groups[0].entries[0].customData = CustomData(items: [.init(key: "plugin", value: "1")])
     #expect(try KDBXFile.readVersion(bytes: try Self.save(database, settings)) == .v4_0)
     database.root?.groups[0].tagsText = "team"
-    let raised = try KDBXFile.open(bytes: try Self.save(database, settings), key: Self.key)
+    let raised = try KDBXFile.openBlocking(bytes: try Self.save(database, settings), key: Self.key)
     #expect(raised.header.version == .v4_1)
     #expect(raised.database.root?.groups[0].tagsText == "team")
   }

@@ -25,7 +25,7 @@ struct KDBX2Tests {
     for (name, minor) in [("kdbx2-inline-binaries", UInt16(0)), ("kdbx2-binary-pool", 1)] {
       let bytes = try #require(Fixture(name: name).bytes)
       #expect(try KDBXFile.readVersion(bytes: bytes) == .v2)
-      let opened = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "fixture"))
+      let opened = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "fixture"))
       #expect(opened.header.minorVersion == minor)
       #expect(opened.database.meta.headerHash == nil)
       #expect(opened.database.binaries.binaries.count == 3)
@@ -37,11 +37,11 @@ struct KDBX2Tests {
     let fixture = Fixture(name: "kdbx2-inline-binaries")
     let bytes = try #require(fixture.bytes)
     let key = CompositeKey(password: "fixture")
-    let opened = try KDBXFile.open(bytes: bytes, key: key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: key)
     let settings = SaveSettings(keeping: opened)
     #expect(settings.version == .v3_1)
-    let saved = try KDBXFile.save(opened.database, key: key, settings: settings)
-    let reopened = try KDBXFile.open(bytes: saved, key: key)
+    let saved = try KDBXFile.saveBlocking(opened.database, key: key, settings: settings)
+    let reopened = try KDBXFile.openBlocking(bytes: saved, key: key)
     #expect(reopened.header.version == .v3_1)
     #expect(reopened.database.meta.headerHash != nil)
     let problems = ExpectedJSON.compare(reopened.database, with: try #require(fixture.expected))
@@ -57,7 +57,7 @@ struct KDBX2Tests {
     header.innerRandomStream = .arcFourVariant
     let changed = try header.serialized() + Array(bytes[block.payloadOffset...])
     #expect(throws: KDBXError.unsupportedInnerRandomStream(id: 1)) {
-      try KDBXFile.open(bytes: changed, key: CompositeKey(password: "fixture"))
+      try KDBXFile.openBlocking(bytes: changed, key: CompositeKey(password: "fixture"))
     }
   }
 
@@ -72,7 +72,7 @@ struct KDBX2Tests {
     let bytes = try #require(Corpus.file(path))
     let expected = try #require(ExpectedJSON.load(path + ".expected.json"), "no expected JSON for \(path)")
     let key = try CorpusOpenTests.key(password: file.password, keyFile: file.keyFile, expected: expected)
-    let opened = try KDBXFile.open(bytes: bytes, key: key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: key)
     #expect(opened.header.version == .v2)
     let problems = ExpectedJSON.compare(opened.database, with: expected)
     #expect(problems.isEmpty, "\(path): \(problems.prefix(10).joined(separator: "; "))")

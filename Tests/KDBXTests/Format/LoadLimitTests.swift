@@ -35,7 +35,7 @@ import VectorSupport
   static let minimalXML = Array("<KeePassFile><Root><Group><Name>r</Name></Group></Root></KeePassFile>".utf8)
 
   static func open(_ bytes: [UInt8], _ options: LoadOptions = .default) throws {
-    _ = try KDBXFile.open(bytes: bytes, key: try CompositeKey(transformedKey: transformed), options: options)
+    _ = try KDBXFile.openBlocking(bytes: bytes, key: try CompositeKey(transformedKey: transformed), options: options)
   }
 
   /// Replaces the 8-byte (or 4-byte) value of VariantDictionary item `key` of type `type` in a KDBX 4 header.
@@ -72,18 +72,18 @@ import VectorSupport
     // m = 4 TiB (the default limit is 4 GiB).
     let memory = try Self.patchVariant(fixture, type: 0x05, key: 0x4D, value: 4 << 40, width: 8)
     #expect(throws: KDBXError.limitExceeded(what: "Argon2 memory bytes", value: 4 << 40, limit: 4 << 30)) {
-      try KDBXFile.open(bytes: memory, key: key)
+      try KDBXFile.openBlocking(bytes: memory, key: key)
     }
     let iterations = try Self.patchVariant(fixture, type: 0x05, key: 0x49, value: 1 << 40, width: 8)
     #expect(throws: KDBXError.limitExceeded(what: "Argon2 iterations", value: 1 << 40, limit: 1_000_000)) {
-      try KDBXFile.open(bytes: iterations, key: key)
+      try KDBXFile.openBlocking(bytes: iterations, key: key)
     }
     // 300 lanes need at least 8 KiB each: give them 4 MiB, so the lane limit is what refuses the file.
     let lanes = try Self.patchVariant(
       try Self.patchVariant(fixture, type: 0x05, key: 0x4D, value: 4 << 20, width: 8), type: 0x04, key: 0x50,
       value: 300, width: 4)
     #expect(throws: KDBXError.limitExceeded(what: "Argon2 parallelism", value: 300, limit: 256)) {
-      try KDBXFile.open(bytes: lanes, key: key)
+      try KDBXFile.openBlocking(bytes: lanes, key: key)
     }
   }
 
@@ -92,7 +92,7 @@ import VectorSupport
     let kdbx4 = try #require(Vectors.data("kdbx/fixtures/kdbx40-aes256-aeskdf.kdbx"))
     let patched4 = try Self.patchVariant(kdbx4, type: 0x05, key: 0x52, value: 1_000_000_000, width: 8)
     #expect(throws: KDBXError.limitExceeded(what: "AES-KDF rounds", value: 1_000_000_000, limit: 100_000)) {
-      try KDBXFile.open(bytes: patched4, key: key, options: LoadOptions(maxAESKDFRounds: 100_000))
+      try KDBXFile.openBlocking(bytes: patched4, key: key, options: LoadOptions(maxAESKDFRounds: 100_000))
     }
     // KDBX 3.1: header field 6 (TransformRounds), 2-byte length 8, then the UInt64.
     let kdbx3 = try #require(Vectors.data("kdbx/fixtures/kdbx31-aes256-aeskdf.kdbx"))
@@ -101,7 +101,7 @@ import VectorSupport
     var patched3 = kdbx3
     for index in 0..<8 { patched3[start + 3 + index] = UInt8(truncatingIfNeeded: UInt64(1_000_000_000) >> (8 * index)) }
     #expect(throws: KDBXError.limitExceeded(what: "AES-KDF rounds", value: 1_000_000_000, limit: 100_000)) {
-      try KDBXFile.open(bytes: patched3, key: key, options: LoadOptions(maxAESKDFRounds: 100_000))
+      try KDBXFile.openBlocking(bytes: patched3, key: key, options: LoadOptions(maxAESKDFRounds: 100_000))
     }
   }
 

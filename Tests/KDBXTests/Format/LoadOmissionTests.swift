@@ -28,12 +28,12 @@ import VectorSupport
     }
     let key = CompositeKey(password: "pw")
     let kdf = KDFParameters.aesKDF(AESKDFParameters(rounds: 100, seed: [UInt8](repeating: 0, count: 32)))
-    let bytes = try KDBXFile.save(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: SaveSettings(version: version, kdf: kdf))
 
     var options = LoadOptions()
     options.loadsAttachmentContents = false
     options.loadsHistory = false
-    let light = try KDBXFile.open(bytes: bytes, key: key, options: options)
+    let light = try KDBXFile.openBlocking(bytes: bytes, key: key, options: options)
     let read = try #require(light.database.entry(withUUID: entry.uuid))
     #expect(read.history == nil && read.attachments.map(\.name) == ["codes.txt"])
     #expect(read.password == "second" && read[field: "PIN"]?.reveal() == "1234", "the stream stays in step")
@@ -41,9 +41,9 @@ import VectorSupport
     #expect(binary.data.isEmpty && binary.omitted?.byteCount == 14 && binary.omitted?.sha256.count == 32)
     #expect(light.database.omittedOnLoad == [.attachmentContents, .history])
     #expect(throws: KDBXError.incompleteDatabase(reason: "its attachment contents and its entry histories")) {
-      try KDBXFile.save(light.database, key: key, settings: SaveSettings(keeping: light))
+      try KDBXFile.saveBlocking(light.database, key: key, settings: SaveSettings(keeping: light))
     }
-    let full = try KDBXFile.open(bytes: bytes, key: key)
+    let full = try KDBXFile.openBlocking(bytes: bytes, key: key)
     #expect(full.database.omittedOnLoad.isEmpty && full.database.entry(withUUID: entry.uuid)?.history?.count == 1)
   }
 
@@ -70,7 +70,7 @@ import VectorSupport
     let before = Self.statusKiB("VmRSS:")
     var count = 0
     if mode != "none" {
-      count = try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "bench"), options: options).database
+      count = try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "bench"), options: options).database
         .flatEntries.count
     }
     let peak = Self.statusKiB("VmHWM:")

@@ -24,7 +24,7 @@ import VectorSupport
   }
 
   static func save(_ database: Database, version: KDBXVersion = .v4_0) throws -> [UInt8] {
-    try KDBXFile.save(
+    try KDBXFile.saveBlocking(
       database, key: CompositeKey(password: "pw"), settings: SaveSettings(version: version, kdf: aes))
   }
 
@@ -32,7 +32,7 @@ import VectorSupport
   func aPlainPasswordIsWrittenProtected(_ version: KDBXVersion) throws {
     let bytes = try Self.save(Self.vault(), version: version)
     let entry = try #require(
-      KDBXFile.open(bytes: bytes, key: CompositeKey(password: "pw")).database.root?.entries.first)
+      KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "pw")).database.root?.entries.first)
     #expect(entry[field: "Password"]?.isProtected == true)
     #expect(entry.password == "hunter2")
     #expect(entry[field: "URL"]?.isProtected == false)
@@ -48,7 +48,7 @@ import VectorSupport
     #expect(database.meta.protectedFieldKeys == ["Password"], "KeePass's default when the element is absent")
     let bytes = try Self.save(Self.vault(protectURL: true))
     let entry = try #require(
-      KDBXFile.open(bytes: bytes, key: CompositeKey(password: "pw")).database.root?.entries.first)
+      KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "pw")).database.root?.entries.first)
     #expect(entry[field: "URL"]?.isProtected == true && entry.url == "https://example.com")
   }
 

@@ -15,7 +15,7 @@ struct SaveReadBackTests {
 
   static func saved(_ fixture: Fixture, checksDocument: Bool = true, seed: UInt64 = 7) throws -> SavedFile {
     let bytes = try #require(fixture.bytes)
-    let opened = try KDBXFile.open(bytes: bytes, key: try fixture.key())
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: try fixture.key())
     var random = SplitMix64(seed: seed)
     return try KDBXFile.write(
       opened.database, key: try fixture.key(), settings: SaveSettings(keeping: opened),

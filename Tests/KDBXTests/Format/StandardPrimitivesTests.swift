@@ -83,9 +83,9 @@ struct StandardPrimitivesTests {
     let aes = KDFParameters.aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 1, count: 32)))
     for version in [KDBXVersion.v3_1, .v4_0] {
       let settings = SaveSettings(version: version, cipher: .aes256, kdf: aes, compression: .gzip)
-      let file = try KDBXFile.save(database, key: key, settings: settings)
+      let file = try KDBXFile.saveBlocking(database, key: key, settings: settings)
       #expect(file.count < 1_000_000)  // 2.5 MB of XML, compressed
-      let opened = try KDBXFile.open(bytes: file, key: key)
+      let opened = try KDBXFile.openBlocking(bytes: file, key: key)
       #expect(opened.database.root?.entries.count == 600)
       #expect(opened.database.root?.entries.last?[field: "Notes"]?.reveal() == notes)
     }

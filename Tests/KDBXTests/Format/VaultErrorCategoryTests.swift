@@ -92,7 +92,7 @@ import Testing
     let bytes = try CachedVaultKeyTests.vault()
     func category(_ bytes: [UInt8], _ key: CompositeKey, _ options: LoadOptions = .default) -> VaultErrorCategory? {
       do {
-        _ = try KDBXFile.open(bytes: bytes, key: key, options: options)
+        _ = try KDBXFile.openBlocking(bytes: bytes, key: key, options: options)
         return nil
       } catch { return error.category }
     }
@@ -104,7 +104,7 @@ import Testing
     flipped[flipped.count - 40] ^= 1
     #expect(category(flipped, CachedVaultKeyTests.key) == .damaged)
 
-    let cached = try #require(try KDBXFile.open(bytes: bytes, key: CachedVaultKeyTests.key).cachedKey)
+    let cached = try #require(try KDBXFile.openBlocking(bytes: bytes, key: CachedVaultKeyTests.key).cachedKey)
     // Another device's save draws a new KDF seed.
     var settings = CachedVaultKeyTests.argon
     if case .argon2(var parameters) = settings.kdf {

@@ -30,8 +30,8 @@ struct WriteInteropTests {
   static func rewrite(_ fixture: Fixture) throws -> (path: String, password: String?, keyFile: String?) {
     let bytes = try #require(fixture.bytes)
     let key = try fixture.key()
-    let opened = try KDBXFile.open(bytes: bytes, key: key)
-    let saved = try KDBXFile.save(opened.database, key: key, settings: SaveSettings(keeping: opened))
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: key)
+    let saved = try KDBXFile.saveBlocking(opened.database, key: key, settings: SaveSettings(keeping: opened))
     let path = NSTemporaryDirectory() + "swift-kdbx-\(fixture.name)-\(UUID().uuidString).kdbx"
     try Data(saved).write(to: URL(fileURLWithPath: path))
     let credentials = fixture.expected?["credentials"] as? [String: Any]

@@ -96,7 +96,7 @@ import VectorSupport
     let settings = SaveSettings(version: .v4_0, cipher: .aes256, kdf: .aesKDF(AESKDFParameters(rounds: 10, seed: [])))
     let bytes = try KDBXFile.save(
       opened.database, key: key, settings: settings, primitives: StandardPrimitives(), random: &random)
-    let reopened = try KDBXFile.open(bytes: bytes, key: key).database
+    let reopened = try KDBXFile.openBlocking(bytes: bytes, key: key).database
     func summary(_ database: Database) -> [String] {
       database.flatEntries.map { item in
         let entry = item.entry
@@ -471,7 +471,7 @@ import VectorSupport
           let file = try KDBXFile.save(
             result.database, key: key, settings: settings, primitives: StandardPrimitives(), random: &generator)
           #expect(
-            try KDBXFile.open(bytes: file, key: key).database.flatEntries.count
+            try KDBXFile.openBlocking(bytes: file, key: key).database.flatEntries.count
               == result.database.flatEntries.count)
           saved += 1
         }

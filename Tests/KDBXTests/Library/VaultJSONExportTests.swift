@@ -7,7 +7,7 @@ import VectorSupport
 struct VaultJSONExportTests {
   static func demo() throws -> OpenedDatabase {
     let bytes = try #require(Vectors.data("demo/demo-light.kdbx"))
-    return try KDBXFile.open(bytes: bytes, key: CompositeKey(password: "demo"))
+    return try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: "demo"))
   }
 
   @Test func revealedDocumentHoldsThePasswords() throws {

@@ -213,7 +213,7 @@ struct MergeKeePassOracleTests {
 
   static func read(_ path: String, password: String) throws -> Database {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    return try KDBXFile.open(bytes: bytes, key: CompositeKey(password: password)).database
+    return try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(password: password)).database
   }
 
   /// Both merges of `scenario`: (ours, KeePass 2's).

@@ -90,7 +90,7 @@ struct MergeResaveTests {
     // The expected JSON carries the challenge-response of the file that has one (a heavy file).
     let key = try CorpusOpenTests.key(
       password: file.password, keyFile: file.keyFile, expected: ExpectedJSON.load(file.path + ".expected.json"))
-    let local = try KDBXFile.open(bytes: try #require(Corpus.file(file.path)), key: key).database
+    let local = try KDBXFile.openBlocking(bytes: try #require(Corpus.file(file.path)), key: key).database
     let directory = NSTemporaryDirectory() + "kdbx-resave-\(getpid())-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -102,7 +102,8 @@ struct MergeResaveTests {
       }
       let remote: Database
       do {
-        remote = try KDBXFile.open(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), key: key).database
+        remote = try KDBXFile.openBlocking(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), key: key)
+          .database
       } catch {
         // pykeepass writes KDBX 3.1 re-saves with the old Meta/HeaderHash; KeePass 2 and keepassxc-cli refuse them too.
         print("note: \(file.path) / \(peer.rawValue) skipped: its re-save does not open: \(error)")

@@ -26,7 +26,7 @@ import VectorSupport
     beta[field: Entry.titleField] = .plain("Beta")
     database.addEntry(alpha, to: root)
     database.addEntry(beta, to: root)
-    let bytes = try KDBXFile.save(database, key: key, settings: settings)
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: settings)
     return (bytes, alpha.uuid, beta.uuid)
   }
 
@@ -180,13 +180,13 @@ import VectorSupport
     let key = CompositeKey(password: "pw", challengeResponse: Array("response".utf8))
     var random = SplitMix64(seed: 3)
     let database = Database.new(name: "CR", clock: Self.clock, random: &random)
-    let bytes = try KDBXFile.save(database, key: key, settings: Self.settings)
+    let bytes = try KDBXFile.saveBlocking(database, key: key, settings: Self.settings)
     let session = try SynchronousVaultSession(
       storage: InMemoryVaultStorage(bytes: bytes), key: key, options: VaultSessionOptions(cachesTransformedKey: caches))
     session.settings.kdf = .aesKDF(AESKDFParameters(rounds: 250, seed: try Self.kdfSeed(bytes)))
     #expect(try session.save() == .saved)
     #expect(try Self.kdfSeed(session.storage.bytes) == Self.kdfSeed(bytes))
-    _ = try KDBXFile.open(bytes: try #require(session.storage.bytes), key: key)
+    _ = try KDBXFile.openBlocking(bytes: try #require(session.storage.bytes), key: key)
 
     let material = SessionKeyMaterial(key: key, cachesTransformedKey: true)
     let kdf = Self.settings.kdf
@@ -361,8 +361,8 @@ import VectorSupport
   @Test func keyChangedOnAnotherDeviceIsInvalidCredentials() throws {
     let vault = try Self.vault()
     let session = try Self.session(vault.bytes)
-    let opened = try KDBXFile.open(bytes: vault.bytes, key: Self.key)
-    session.storage.bytes = try KDBXFile.save(
+    let opened = try KDBXFile.openBlocking(bytes: vault.bytes, key: Self.key)
+    session.storage.bytes = try KDBXFile.saveBlocking(
       opened.database, key: CompositeKey(password: "new password"), settings: Self.settings)
     #expect(throws: VaultSessionError.kdbx(.invalidCredentials)) {
       try session.save(onConflict: .merge(.synchronize(.synchronize)))
