@@ -95,14 +95,14 @@ import VectorSupport
   /// A small KDBX 4 vault (AES-KDF, 200 rounds) with its password key and its transformed key.
   static func vault() throws -> (bytes: [UInt8], transformed: [UInt8], kdf: KDFParameters) {
     let bytes = try VaultSessionTests.vault().bytes
-    let opened = try KDBXFile.open(bytes: bytes, key: VaultSessionTests.key)
+    let opened = try KDBXFile.openBlocking(bytes: bytes, key: VaultSessionTests.key)
     return (bytes, opened.transformedKey.bytes, opened.header.kdf)
   }
 
   /// Opens `bytes` with a transformed key observed by `record`; the key is released on return.
   @inline(never)
   static func open(_ bytes: [UInt8], transformed: [UInt8], _ record: ReleasedKey) throws -> OpenedDatabase {
-    try KDBXFile.open(bytes: bytes, key: CompositeKey(transformedSecret: observed(transformed, record)))
+    try KDBXFile.openBlocking(bytes: bytes, key: CompositeKey(transformedSecret: observed(transformed, record)))
   }
 
   @Test func anOpenedDatabaseHoldsItsTransformedKeyAndZeroesItOnRelease() throws {
@@ -120,7 +120,7 @@ import VectorSupport
   static func write(_ vault: (bytes: [UInt8], transformed: [UInt8], kdf: KDFParameters), _ record: ReleasedKey)
     throws -> SavedFile
   {
-    let opened = try KDBXFile.open(bytes: vault.bytes, key: VaultSessionTests.key)
+    let opened = try KDBXFile.openBlocking(bytes: vault.bytes, key: VaultSessionTests.key)
     var random = SplitMix64(seed: 3)
     return try KDBXFile.write(
       opened.database, key: CompositeKey(transformedSecret: observed(vault.transformed, record)),
@@ -132,7 +132,7 @@ import VectorSupport
     let record = ReleasedKey()
     var saved: SavedFile? = try Self.write(vault, record)
     #expect(!record.isReleased, "the saved file holds the key's own storage, not a copy")
-    let reopened = try KDBXFile.open(bytes: try #require(saved?.bytes), key: VaultSessionTests.key)
+    let reopened = try KDBXFile.openBlocking(bytes: try #require(saved?.bytes), key: VaultSessionTests.key)
     #expect(reopened.transformedKey.bytes == vault.transformed)
     saved = nil
     #expect(record.isReleasedZeroed, "released with the saved file, zeroed")
