@@ -141,6 +141,27 @@ import VectorSupport
     #expect(threeWay.root?.nestingDepth == Self.depth)
   }
 
+  /// `==` on databases and groups compares a hundred thousand levels: equal trees built apart (no storage shared,
+  /// so every level is looked at), then a difference at the bottom. The synthesised `==` recursed once per level.
+  @Test func equalityComparesAHundredThousandLevels() throws {
+    var left = SaveLimitsTests.chain(depth: Self.depth)
+    defer { Self.dismantle(&left) }
+    var right = SaveLimitsTests.chain(depth: Self.depth)
+    defer { Self.dismantle(&right) }
+    // Compared outside `#expect`, which would describe a hundred thousand levels if it failed.
+    let equal = left == right
+    let rootsEqual = left.root == right.root
+    #expect(equal)
+    #expect(rootsEqual)
+    let entry = try #require(Self.bottom(of: right)?.entry.uuid)
+    let edited = right.editEntry(entry, clock: Self.clock) { $0.title = "changed" }
+    #expect(edited)
+    let stillEqual = left == right
+    let rootsStillEqual = left.root == right.root
+    #expect(!stillEqual)
+    #expect(!rootsStillEqual)
+  }
+
   @Test func theSaveRefusesAHundredThousandLevelsWithoutACrash() throws {
     var database = SaveLimitsTests.chain(depth: Self.depth)
     defer { Self.dismantle(&database) }
