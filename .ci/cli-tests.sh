@@ -535,6 +535,13 @@ if "$K" --help | grep -qE '^ +import '; then
   check "reader: export xml strips U+0011" 0 'left out 1 character\(s\) that XML 1.0 cannot carry .*\(in Odd: Notes\)' -- pw x export "$R/odd.kdbx" --format xml
   check "reader: export xml keeps the rest" 0 '<Value ProtectInMemory="True">ab</Value>' -- pw x export "$R/odd.kdbx" --format xml
   check "reader: save keeps the missing reference" 0 'Edited' -- pw x edit "$R/odd.kdbx" Odd --username someone
+  # Where export left characters out is named on one line: a title's line feed is escaped, not a line of its own.
+  forged='<Entry><UUID>AAAAAAAAAAAAAAAAAAAAAw==</UUID><String><Key>Title</Key><Value>Bank&#10;  Fake</Value></String>'
+  forged+='<String><Key>Notes</Key><Value Protected="True">YRFi</Value></String></Entry>'
+  printf '<?xml version="1.0" encoding="utf-8"?><KeePassFile><Meta>%s%s</Group></Root></KeePassFile>' "$root" "$forged" > "$R/forged.xml"
+  check "reader: import a title with a line feed" 0 'Imported' -- pw x import "$R/forged.xml" "$R/forged.kdbx" --kdf aes-kdf --rounds 1000
+  check "reader: export names the place on one line" 0 '\(in Bank\\n  Fake: Notes\)' -- pw x export "$R/forged.kdbx" --format xml
+  check "reader: export forges no line" 0 '' -- bash -c "printf 'x\\n' | '$K' export '$R/forged.kdbx' --format xml 2>&1 >/dev/null | grep -q '^  Fake' && exit 1 || exit 0"
   check "reader: still missing after a save" 0 'lost.txt \(missing' -- pw x show "$R/odd.kdbx" Odd
   check "reader: bytes kept after a save" 0 '^Password: f\\xffo$' -- pw x show "$R/odd.kdbx" Odd -s
 else

@@ -28,8 +28,14 @@ enum BitwardenImport {
     var vault = ImportedVault()
     vault.rootName = "Bitwarden"
     var folders: [String: [String]] = [:]
+    // Every folder or collection ID of the export, with a usable name or not: an item whose folder is named by
+    // none of them lands in the root group, and says so.
+    var folderIDs = Set<String>()
     for folder in (document["folders"]?.array ?? []) + (document["collections"]?.array ?? []) {
-      guard let id = folder["id"]?.string, let name = folder["name"]?.string else { continue }
+      guard let id = folder["id"]?.string else { continue }
+      folderIDs.insert(id)
+      // A missing name is no name: the folder's items are in the root group, as for an empty one.
+      let name = folder["name"]?.string ?? ""
       let path = name.split(separator: "/").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
       guard !path.isEmpty else {
         vault.skip("folders without a name (their items are in the root group)", item: "'\(name)'")
@@ -56,17 +62,25 @@ enum BitwardenImport {
       var record = ImportedVault.Record()
       record.title = name
       record.notes = item["notes"]?.string ?? ""
-      if let folder = item["folderId"]?.string, let path = folders[folder] {
+      let folderID = item["folderId"]?.string
+      let collections = item["collectionIds"]?.array ?? []
+      if let folderID, let path = folders[folderID] {
         record.groupPath = path
-      } else if let collections = item["collectionIds"]?.array,
-        let path = collections.first?.string.flatMap({ folders[$0] })
-      {
+      } else if let path = collections.first?.string.flatMap({ folders[$0] }) {
         record.groupPath = path
         if collections.count > 1 {
           vault.skip(
             "items in more than one collection (an entry is in one group: the first collection's)",
             item: "\(label) in '\(path.joined(separator: "/"))' and \(collections.count - 1) more")
         }
+      } else if let folderID, !folderIDs.contains(folderID) {
+        vault.skip(
+          "items whose folder is not in the export (they are in the root group)",
+          item: "\(label) (folder '\(folderID)')")
+      } else if let collectionID = collections.first?.string, !folderIDs.contains(collectionID) {
+        vault.skip(
+          "items whose collection is not in the export (they are in the root group)",
+          item: "\(label) (collection '\(collectionID)')")
       }
       record.created = item["creationDate"]?.string.flatMap(ISO8601.parse)
       record.modified = item["revisionDate"]?.string.flatMap(ISO8601.parse)

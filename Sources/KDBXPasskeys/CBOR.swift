@@ -27,20 +27,31 @@ public indirect enum CBORValue: Sendable, Equatable {
   /// Major type 7, simple value 22.
   case null
 
+  /// Two values are equal when they are of one kind with equal contents, arrays item by item and maps pair by pair
+  /// in order. Nested arrays and maps are compared with an explicit stack, not by recursion: a value built in code
+  /// (unlike a decoded one, whose depth `CBORLimits` bounds) may be nested to any depth.
   public static func == (lhs: CBORValue, rhs: CBORValue) -> Bool {
-    switch (lhs, rhs) {
-    case (.integer(let a), .integer(let b)): return a == b
-    case (.bytes(let a), .bytes(let b)): return a == b
-    case (.text(let a), .text(let b)): return a == b
-    case (.array(let a), .array(let b)): return a == b
-    case (.map(let a), .map(let b)):
-      guard a.count == b.count else { return false }
-      for index in 0..<a.count where a[index].0 != b[index].0 || a[index].1 != b[index].1 { return false }
-      return true
-    case (.bool(let a), .bool(let b)): return a == b
-    case (.null, .null): return true
-    default: return false
+    var pending = [(lhs, rhs)]
+    while let (left, right) = pending.popLast() {
+      switch (left, right) {
+      case (.integer(let a), .integer(let b)): if a != b { return false }
+      case (.bytes(let a), .bytes(let b)): if a != b { return false }
+      case (.text(let a), .text(let b)): if a != b { return false }
+      case (.array(let a), .array(let b)):
+        guard a.count == b.count else { return false }
+        for index in a.indices { pending.append((a[index], b[index])) }
+      case (.map(let a), .map(let b)):
+        guard a.count == b.count else { return false }
+        for index in a.indices {
+          pending.append((a[index].0, b[index].0))
+          pending.append((a[index].1, b[index].1))
+        }
+      case (.bool(let a), .bool(let b)): if a != b { return false }
+      case (.null, .null): continue
+      default: return false
+      }
     }
+    return true
   }
 
   /// The value of `key` in a map (compared as values), or `nil` for a missing key or a value that is not a map.

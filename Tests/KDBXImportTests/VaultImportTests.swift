@@ -107,6 +107,32 @@ struct VaultImportTests {
     #expect(imported.skipped.contains { $0.hasPrefix("the password revision date of 1 item(s)") })
   }
 
+  /// An item whose folder (or first collection) ID names no folder of the export lands in the root group, and
+  /// the report says so, one line per kind with the first items (it went unreported). A folder with no name at
+  /// all is one without a name.
+  @Test func itemsWhoseFolderIsMissingAreReported() throws {
+    let items = [
+      #"{"type": 2, "name": "Here", "folderId": "f1"}"#, #"{"type": 2, "name": "Lost", "folderId": "gone"}"#,
+      #"{"type": 2, "name": "Loose", "folderId": null}"#, #"{"type": 2, "name": "Org", "collectionIds": ["none"]}"#,
+      #"{"type": 2, "name": "Nameless", "folderId": "f2"}"#,
+      #"{"type": 2, "name": "Both", "folderId": "gone", "collectionIds": ["f1"]}"#,
+    ]
+    let imported = try Self.read(
+      Self.bitwarden(
+        items: items.joined(separator: ", "), folders: #"[{"id": "f1", "name": "Kept"}, {"id": "f2", "name": null}]"#
+      ))
+    let root = try #require(imported.database.root)
+    #expect(root.entries.map(\.title) == ["Lost", "Loose", "Org", "Nameless"])
+    #expect(root.groups.map(\.name) == ["Kept"])
+    #expect(root.groups.first?.entries.map(\.title) == ["Here", "Both"])
+    #expect(
+      imported.skipped == [
+        "folders without a name (their items are in the root group): 1 ('')",
+        "items whose folder is not in the export (they are in the root group): 1 ('Lost' (folder 'gone'))",
+        "items whose collection is not in the export (they are in the root group): 1 ('Org' (collection 'none'))",
+      ])
+  }
+
   @Test func fieldNamesAKeePassFileCannotStoreAreRefused() {
     for text in [
       Self.bitwarden(items: #"{"type": 2, "name": "N", "fields": [{"name": "x\u0001", "value": "1", "type": 0}]}"#),

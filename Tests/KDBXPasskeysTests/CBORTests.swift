@@ -62,6 +62,52 @@ import Testing
     #expect(throws: CBORError.tooDeep(offset: 8)) { try value.encoded() }
   }
 
+  /// Takes a value apart a level at a time: releasing a deeply nested one at once frees it recursively.
+  static func dismantle(_ value: inout CBORValue) {
+    var pending = [value]
+    value = .null
+    while let next = pending.popLast() {
+      switch next {
+      case .array(let items): pending.append(contentsOf: items)
+      case .map(let pairs):
+        for (key, item) in pairs {
+          pending.append(key)
+          pending.append(item)
+        }
+      default: continue
+      }
+    }
+  }
+
+  /// `==` compares values nested a hundred thousand deep (built in code: the decoder refuses them) with an
+  /// explicit stack; the recursive `==` ran out of stack. Kinds, lengths, keys and order still count.
+  @Test func equalityOfValuesNestedAHundredThousandDeep() {
+    func nested(_ leaf: Int64) -> CBORValue {
+      var value = CBORValue.integer(leaf)
+      for level in 0..<100_000 {
+        value = level % 2 == 0 ? .array([.null, value]) : .map([(.text("k"), value)])
+      }
+      return value
+    }
+    var left = nested(1)
+    defer { Self.dismantle(&left) }
+    var right = nested(1)
+    defer { Self.dismantle(&right) }
+    var other = nested(2)
+    defer { Self.dismantle(&other) }
+    // Compared outside `#expect`, which would describe a hundred thousand levels if it failed.
+    let equal = left == right
+    let unequal = left == other
+    #expect(equal)
+    #expect(!unequal)
+    #expect(CBORValue.map([(.integer(1), .null)]) != .map([(.integer(2), .null)]))
+    #expect(CBORValue.map([(.integer(1), .null)]) != .map([(.integer(1), .bool(false))]))
+    #expect(CBORValue.array([.integer(1)]) != .array([.integer(1), .integer(2)]))
+    #expect(CBORValue.array([.integer(1), .integer(2)]) != .array([.integer(2), .integer(1)]))
+    #expect(CBORValue.array([]) != .map([]))
+    #expect(CBORValue.text("a") != .bytes([0x61]))
+  }
+
   @Test func refusesLyingLengths() {
     // A byte string of 4 GiB with three bytes present; an array of 2^32 items; a text string past the end.
     #expect(throws: CBORError.truncated(offset: 0)) {

@@ -16,45 +16,79 @@ package enum JSONValue {
     return out
   }
 
+  /// An array or object being written, and the index of its next item or member.
+  private enum Container {
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    var count: Int {
+      switch self {
+      case .array(let items): return items.count
+      case .object(let members): return members.count
+      }
+    }
+  }
+
+  /// Writes the value with an explicit stack of the arrays and objects being written, not by recursion: a value
+  /// nested as deep as the group tree it lists (`kdbx ls -R --json`) takes no more call stack than a flat one.
+  /// `indent` is the level of the value (-1: compact).
   private func render(into out: inout String, indent: Int) {
     let pretty = indent >= 0
     func newline(_ level: Int) {
       guard pretty else { return }
       out += "\n" + String(repeating: "  ", count: level)
     }
-    switch self {
-    case .string(let text): out += JSONValue.quoted(text)
-    case .number(let number): out += String(number)
-    case .double(let number): out += number.isFinite ? String(number) : "null"
-    case .bool(let flag): out += flag ? "true" : "false"
-    case .null: out += "null"
-    case .array(let items):
-      if items.isEmpty {
-        out += "[]"
-        return
+    var open: [(container: Container, next: Int, indent: Int)] = []
+    var pending: (value: JSONValue, indent: Int)? = (self, indent)
+    while true {
+      if let (value, level) = pending {
+        pending = nil
+        switch value {
+        case .string(let text): out += JSONValue.quoted(text)
+        case .number(let number): out += String(number)
+        case .double(let number): out += number.isFinite ? String(number) : "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .array(let items):
+          out += items.isEmpty ? "[]" : "["
+          if !items.isEmpty { open.append((.array(items), 0, level)) }
+        case .object(let members):
+          out += members.isEmpty ? "{}" : "{"
+          if !members.isEmpty { open.append((.object(members), 0, level)) }
+        }
       }
-      out += "["
-      for (index, item) in items.enumerated() {
-        if index > 0 { out += "," }
-        newline(indent + 1)
-        item.render(into: &out, indent: pretty ? indent + 1 : -1)
+      guard let top = open.indices.last else { return }
+      let (container, index, level) = open[top]
+      if index == container.count {
+        open.removeLast()
+        newline(level)
+        if case .array = container { out += "]" } else { out += "}" }
+        continue
       }
-      newline(indent)
-      out += "]"
-    case .object(let members):
-      if members.isEmpty {
-        out += "{}"
-        return
+      open[top].next = index + 1
+      if index > 0 { out += "," }
+      newline(level + 1)
+      let inner = pretty ? level + 1 : -1
+      switch container {
+      case .array(let items): pending = (items[index], inner)
+      case .object(let members):
+        out += JSONValue.quoted(members[index].0) + (pretty ? ": " : ":")
+        pending = (members[index].1, inner)
       }
-      out += "{"
-      for (index, member) in members.enumerated() {
-        if index > 0 { out += "," }
-        newline(indent + 1)
-        out += JSONValue.quoted(member.0) + (pretty ? ": " : ":")
-        member.1.render(into: &out, indent: pretty ? indent + 1 : -1)
+    }
+  }
+
+  /// Takes `value` apart one array or object at a time and leaves `.null`: releasing a deeply nested value at once
+  /// would free it recursively (each array frees its values, whose arrays free theirs).
+  package static func release(_ value: inout JSONValue) {
+    var pending = [value]
+    value = .null
+    while let next = pending.popLast() {
+      switch next {
+      case .array(let items): pending.append(contentsOf: items)
+      case .object(let members): for member in members { pending.append(member.1) }
+      default: continue
       }
-      newline(indent)
-      out += "}"
     }
   }
 

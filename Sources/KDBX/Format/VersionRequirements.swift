@@ -71,10 +71,11 @@ package enum VersionRequirements {
     // By index, reading only the fields needed: a loop over the entries would copy each whole entry.
     func visit(entries: [Entry]) {
       for index in entries.indices {
-        visit(customData: entries[index].customData)
-        if let parent = entries[index].previousParentGroup, !parent.isZero { note(.previousParentGroup) }
-        if entries[index].qualityCheck == false { note(.qualityCheckDisabled) }
-        if let history = entries[index].history { visit(entries: history) }
+        entries[index].forEveryVersion { version in
+          visit(customData: version.customData)
+          if let parent = version.previousParentGroup, !parent.isZero { note(.previousParentGroup) }
+          if version.qualityCheck == false { note(.qualityCheckDisabled) }
+        }
       }
     }
     func visit(group: Group) {

@@ -6,6 +6,13 @@ extension Entry {
   /// window, override URL, tag and custom data item, plus the size of every history entry. Lengths of text count
   /// UTF-16 code units, as .NET's `String.Length` does; attachment contents count bytes (looked up in `binaries`).
   package func approximateSize(binaries: BinaryPool) -> Int {
+    var size = 0
+    forEveryVersion { version in size += version.ownApproximateSize(binaries: binaries) }
+    return size
+  }
+
+  /// ``approximateSize(binaries:)`` without the history.
+  private func ownApproximateSize(binaries: BinaryPool) -> Int {
     var size = 128
     for field in fields {
       size += field.key.utf16.count
@@ -24,7 +31,6 @@ extension Entry {
         size += association.window.utf16.count + (association.keystrokeSequence?.utf16.count ?? 0)
       }
     }
-    for old in history ?? [] { size += old.approximateSize(binaries: binaries) }
     size += overrideURL?.utf16.count ?? 0
     for tag in tags { size += tag.utf16.count }
     for item in customData?.items ?? [] { size += item.key.utf16.count + item.value.utf16.count }

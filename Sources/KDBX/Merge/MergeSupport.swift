@@ -117,12 +117,10 @@ enum MergeSupport {
     /// `entry` (and its history) with attachments pointing into `pool`.
     mutating func remap(_ entry: Entry, into pool: inout BinaryPool) -> Entry {
       var copy = entry
-      for index in copy.attachments.indices {
-        copy.attachments[index].binaryIndex = self.index(of: copy.attachments[index].binaryIndex, into: &pool)
-      }
-      if var history = copy.history {
-        for index in history.indices { history[index] = remap(history[index], into: &pool) }
-        copy.history = history
+      copy.modifyEveryVersion { version in
+        for index in version.attachments.indices {
+          version.attachments[index].binaryIndex = self.index(of: version.attachments[index].binaryIndex, into: &pool)
+        }
       }
       return copy
     }

@@ -103,15 +103,17 @@ extension Database {
     var newIndex = [Int](repeating: -1, count: binaries.count)
     var moves = false
     // By index, reading only the fields needed: a loop over the entries would copy each whole entry.
+    // Each entry with its history versions (and theirs, without recursion), in pre-order.
     func collect(_ entries: [Entry]) {
       for index in entries.indices {
-        for attachment in entries[index].attachments {
-          let old = attachment.binaryIndex
-          guard let binary = binaries[old] else { continue }  // a dangling reference is left as it is
-          if newIndex[old] < 0 { newIndex[old] = newPool.add(binary.data, isProtected: binary.isProtected) }
-          if newIndex[old] != old { moves = true }
+        entries[index].forEveryVersion { version in
+          for attachment in version.attachments {
+            let old = attachment.binaryIndex
+            guard let binary = binaries[old] else { continue }  // a dangling reference is left as it is
+            if newIndex[old] < 0 { newIndex[old] = newPool.add(binary.data, isProtected: binary.isProtected) }
+            if newIndex[old] != old { moves = true }
+          }
         }
-        if let history = entries[index].history { collect(history) }
       }
     }
     if let root {
@@ -125,15 +127,13 @@ extension Database {
 
     var result = self
     func remap(_ entry: inout Entry) {
-      for index in entry.attachments.indices {
-        let old = entry.attachments[index].binaryIndex
-        if old >= 0 && old < newIndex.count && newIndex[old] >= 0 {
-          entry.attachments[index].binaryIndex = newIndex[old]
+      entry.modifyEveryVersion { version in
+        for index in version.attachments.indices {
+          let old = version.attachments[index].binaryIndex
+          if old >= 0 && old < newIndex.count && newIndex[old] >= 0 {
+            version.attachments[index].binaryIndex = newIndex[old]
+          }
         }
-      }
-      if var history = entry.history {
-        for index in history.indices { remap(&history[index]) }
-        entry.history = history
       }
     }
     if var root = result.takeRoot() {

@@ -130,15 +130,17 @@ enum ExportCommand {
     return count
   }
 
-  /// Entry fields (current and history) that hold characters XML 1.0 cannot carry, as `Group/Title: Field`.
+  /// Entry fields (current and history) that hold characters XML 1.0 cannot carry, as `Group/Title: Field`, each
+  /// escaped as one line of terminal text (a title or field name holding a line feed cannot pose as another line).
   static func placesNotCarried(_ database: Database) -> [String] {
     var places: [String] = []
+    var seen = Set<String>()
     for item in database.flatEntries {
       let path = (item.groupPath + [item.entry[field: "Title"]?.reveal() ?? ""]).joined(separator: "/")
       for entry in [item.entry] + (item.entry.history ?? []) {
         for field in entry.fields where unwritableCount(field.value.reveal()) > 0 {
-          let place = "\(path): \(field.key)"
-          if !places.contains(place) { places.append(place) }
+          let place = TerminalText.line("\(path): \(field.key)")
+          if seen.insert(place).inserted { places.append(place) }
         }
       }
     }
@@ -147,24 +149,46 @@ enum ExportCommand {
 
   /// Turns `Protected="True"` values (base64 of the plain text, as the identity stream leaves them) into plain
   /// text marked `ProtectInMemory="True"`, as KeePass and keepassxc-cli export do. `notUTF8` counts the values
-  /// whose bytes are not valid UTF-8 (written with U+FFFD).
+  /// whose bytes are not valid UTF-8 (written with U+FFFD). The tree is rebuilt bottom up with an explicit stack,
+  /// not by recursion: its depth follows the vault's group nesting.
   static func revealed(_ element: XMLElement, notUTF8: inout Int) -> XMLElement {
-    var copy = element
-    if let index = copy.attributes.firstIndex(where: { $0.name == "Protected" && $0.value == "True" }) {
-      if copy.name == "Value" {
-        let bytes = Base64.decode(copy.text, options: .lenient) ?? []
-        let plain = String(decoding: bytes, as: UTF8.self)
-        if Array(plain.utf8) != bytes { notUTF8 += 1 }
-        copy.attributes[index] = XMLAttribute(name: "ProtectInMemory", value: "True")
-        copy.children = plain.isEmpty ? [] : [.text(plain)]
-      } else {
-        copy.attributes.remove(at: index)
+    if let done = revealedValue(element, notUTF8: &notUTF8) { return done }
+    // The elements being rebuilt (`element` first), each with the index of its next child.
+    var open: [(element: XMLElement, next: Int)] = [(element, 0)]
+    while let top = open.indices.last {
+      let index = open[top].next
+      guard index < open[top].element.children.count else {
+        let done = open.removeLast().element
+        guard let parent = open.indices.last else { return done }
+        open[parent].element.children[open[parent].next - 1] = .element(done)
+        continue
       }
-      return copy
+      open[top].next = index + 1
+      guard case .element(let child) = open[top].element.children[index] else { continue }
+      if let done = revealedValue(child, notUTF8: &notUTF8) {
+        open[top].element.children[index] = .element(done)
+      } else {
+        open.append((child, 0))
+      }
     }
-    copy.children = copy.children.map { node in
-      if case .element(let child) = node { return .element(revealed(child, notUTF8: &notUTF8)) }
-      return node
+    return element
+  }
+
+  /// `element` as ``revealed(_:notUTF8:)`` leaves it when it has a `Protected="True"` attribute (its children are
+  /// not looked into), or `nil` when it has none.
+  static func revealedValue(_ element: XMLElement, notUTF8: inout Int) -> XMLElement? {
+    guard let index = element.attributes.firstIndex(where: { $0.name == "Protected" && $0.value == "True" }) else {
+      return nil
+    }
+    var copy = element
+    if copy.name == "Value" {
+      let bytes = Base64.decode(copy.text, options: .lenient) ?? []
+      let plain = String(decoding: bytes, as: UTF8.self)
+      if Array(plain.utf8) != bytes { notUTF8 += 1 }
+      copy.attributes[index] = XMLAttribute(name: "ProtectInMemory", value: "True")
+      copy.children = plain.isEmpty ? [] : [.text(plain)]
+    } else {
+      copy.attributes.remove(at: index)
     }
     return copy
   }

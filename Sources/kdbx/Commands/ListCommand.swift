@@ -29,53 +29,92 @@ enum ListCommand {
     let group = located.group
     let prefix = vault.groupPath(of: located.position)
     if json {
-      Terminal.out(JSONValue.array(items(group, path: prefix, recursive: recursive)).rendered() + "\n")
+      var document = JSONValue.array(items(group, path: prefix, recursive: recursive))
+      Terminal.out(document.rendered() + "\n")
+      // Released a level at a time: `-R` nests it as deep as the groups.
+      JSONValue.release(&document)
       return
     }
     var out = ""
-    print(group, path: [], depth: 0, recursive: recursive, flatten: flatten, into: &out)
+    print(group, recursive: recursive, flatten: flatten, into: &out)
     Terminal.out(out)
   }
 
   static func title(_ entry: Entry) -> String { entry[field: "Title"]?.reveal() ?? "" }
 
-  static func print(_ group: Group, path: [String], depth: Int, recursive: Bool, flatten: Bool, into out: inout String)
-  {
-    let indent = flatten ? "" : String(repeating: "  ", count: depth)
+  /// The listing of `group`: its entries, then its subgroups (ending with `/`), each subgroup followed by its own
+  /// listing, indented, when `recursive`. The tree is walked with an explicit stack (``GroupWalk``), not by
+  /// recursion, so the depth of a vault's groups never decides how deep the call stack goes.
+  static func print(_ group: Group, recursive: Bool, flatten: Bool, into out: inout String) {
     // Titles and names are escaped for the terminal (TerminalText), each on its own line.
-    let here = flatten ? path.map { TerminalText.line($0) + "/" }.joined() : ""
     if group.entries.isEmpty && group.groups.isEmpty {
-      if depth == 0 || !recursive { out += indent + "[empty]\n" }
+      out += "[empty]\n"
       return
     }
-    for entry in group.entries { out += indent + here + TerminalText.line(title(entry)) + "\n" }
-    for child in group.groups {
-      let name = child.name
-      out += indent + here + TerminalText.line(name) + "/\n"
-      if recursive {
-        print(child, path: path + [name], depth: depth + 1, recursive: recursive, flatten: flatten, into: &out)
+    /// The prefix of the lines inside a group `depth` levels below `group`, whose path from it is `names`.
+    func prefix(depth: Int, names: [String]) -> String {
+      flatten ? names.map { $0 + "/" }.joined() : String(repeating: "  ", count: depth)
+    }
+    for entry in group.entries { out += TerminalText.line(title(entry)) + "\n" }
+    guard recursive else {
+      for child in group.groups { out += TerminalText.line(child.name) + "/\n" }
+      return
+    }
+    // The escaped names from `group` down to the group entered last, and the prefix of the lines inside each.
+    var names: [String] = []
+    var prefixes = [""]
+    var walk = GroupWalk(below: group)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let child, _):
+        let name = TerminalText.line(child.name)
+        out += prefixes[prefixes.count - 1] + name + "/\n"
+        names.append(name)
+        let here = prefix(depth: names.count, names: names)
+        prefixes.append(here)
+        for entry in child.entries { out += here + TerminalText.line(title(entry)) + "\n" }
+      case .leave:
+        names.removeLast()
+        prefixes.removeLast()
       }
     }
   }
 
+  /// The `--json` items of `group`, whose path is `path`: its entries, then its subgroups, each with its own items
+  /// as `children` when `recursive`. Built bottom up with an explicit stack (``GroupWalk``), not by recursion.
   static func items(_ group: Group, path: [String], recursive: Bool) -> [JSONValue] {
-    var out: [JSONValue] = []
-    for entry in group.entries {
-      out.append(
+    func entries(_ group: Group, path: [String]) -> [JSONValue] {
+      group.entries.map { entry in
         .object([
           ("type", .string("entry")), ("uuid", .string(entry.uuid.description)), ("title", .string(title(entry))),
           ("groupPath", .array(path.map { .string($0) })),
-        ]))
+        ])
+      }
     }
-    for child in group.groups {
-      let childPath = path + [child.name]
-      var members: [(String, JSONValue)] = [
+    func members(_ child: Group, path: [String]) -> [(String, JSONValue)] {
+      [
         ("type", .string("group")), ("uuid", .string(child.uuid.description)), ("name", .string(child.name)),
-        ("path", .array(childPath.map { .string($0) })),
+        ("path", .array(path.map { .string($0) })),
       ]
-      if recursive { members.append(("children", .array(items(child, path: childPath, recursive: true)))) }
-      out.append(.object(members))
     }
-    return out
+    guard recursive else {
+      return entries(group, path: path) + group.groups.map { .object(members($0, path: path + [$0.name])) }
+    }
+    // The groups entered and not yet left (`group` first): each one's path, members and items so far.
+    var open: [(path: [String], members: [(String, JSONValue)], items: [JSONValue])] = [
+      (path, [], entries(group, path: path))
+    ]
+    var walk = GroupWalk(below: group)
+    while let step = walk.next() {
+      switch step {
+      case .enter(let child, _):
+        let childPath = open[open.count - 1].path + [child.name]
+        open.append((childPath, members(child, path: childPath), entries(child, path: childPath)))
+      case .leave:
+        guard let done = open.popLast(), let parent = open.indices.last else { continue }
+        open[parent].items.append(.object(done.members + [("children", .array(done.items))]))
+      }
+    }
+    return open.first?.items ?? []
   }
 }

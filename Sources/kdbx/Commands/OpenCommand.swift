@@ -68,7 +68,7 @@ enum OpenCommand {
       do throws(CLIError) {
         words = try split(line)
       } catch {
-        Terminal.error("kdbx open: \(error.message)\n")
+        Terminal.error("kdbx open: \(TerminalText.line(error.message))\n")
         failures += 1
         continue
       }
@@ -87,7 +87,7 @@ enum OpenCommand {
           try session.save()
           Terminal.out("Saved \(path).\n")
         } catch {
-          Terminal.error("kdbx save: \(error.message)\n")
+          Terminal.error("kdbx save: \(TerminalText.line(error.message))\n")
           failures += 1
         }
         continue
@@ -111,7 +111,7 @@ enum OpenCommand {
         do throws(CLIError) {
           try command.run([path] + rest)
         } catch {
-          Terminal.error("kdbx \(name): \(error.message)\n")
+          Terminal.error("kdbx \(name): \(TerminalText.line(error.message))\n")
           failures += 1
         }
         continue

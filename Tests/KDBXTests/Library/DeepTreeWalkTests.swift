@@ -141,6 +141,73 @@ import VectorSupport
     #expect(threeWay.root?.nestingDepth == Self.depth)
   }
 
+  /// `==` on databases and groups compares a hundred thousand levels: equal trees built apart (no storage shared,
+  /// so every level is looked at), then a difference at the bottom. The synthesised `==` recursed once per level.
+  @Test func equalityComparesAHundredThousandLevels() throws {
+    var left = SaveLimitsTests.chain(depth: Self.depth)
+    defer { Self.dismantle(&left) }
+    var right = SaveLimitsTests.chain(depth: Self.depth)
+    defer { Self.dismantle(&right) }
+    // Compared outside `#expect`, which would describe a hundred thousand levels if it failed.
+    let equal = left == right
+    let rootsEqual = left.root == right.root
+    #expect(equal)
+    #expect(rootsEqual)
+    let entry = try #require(Self.bottom(of: right)?.entry.uuid)
+    let edited = right.editEntry(entry, clock: Self.clock) { $0.title = "changed" }
+    #expect(edited)
+    let stillEqual = left == right
+    let rootsStillEqual = left.root == right.root
+    #expect(!stillEqual)
+    #expect(!rootsStillEqual)
+  }
+
+  /// History nested a hundred thousand versions deep, as an app can build it (a file cannot: the open keeps a
+  /// version's own history as unknown XML). The walks over the versions (the history size, the attachment
+  /// compaction with its renumbering, the version requirements) use explicit stacks; they recursed once per
+  /// version. (The save and the merges still have walks of their own over such a chain.)
+  @Test func historyNestedAHundredThousandDeep() throws {
+    var random = SplitMix64(seed: 13)
+    var database = Database.new(name: "Root", clock: Self.clock, random: &random)
+    var version = Entry.new(clock: Self.clock, random: &random)
+    // The pool's first binary is unused, so compaction renumbers every attachment (and walks every version).
+    version.attachments = [Attachment(name: "a.txt", binaryIndex: 1)]
+    let single = version.approximateSize(binaries: BinaryPool())
+    for _ in 0..<Self.depth {
+      var outer = version
+      outer.history = [version]
+      version = outer
+    }
+    let size = version.approximateSize(binaries: BinaryPool())
+    database.root?.entries = [version]
+    // Only the database holds the chain from here on: it is taken apart at the end.
+    version = Entry(uuid: .zero)
+    database.binaries = BinaryPool(binaries: [BinaryPool.Binary(data: [1]), BinaryPool.Binary(data: [2, 2])])
+    /// Takes every entry's history apart a version at a time: the runtime frees nested arrays recursively.
+    func dismantle(_ database: inout Database) {
+      var pending: [Entry] = []
+      if var root = database.root {
+        database.root = nil
+        pending = root.entries
+        root.entries = []
+      }
+      while var next = pending.popLast() {
+        pending.append(contentsOf: next.history ?? [])
+        next.history = nil
+      }
+    }
+    defer { dismantle(&database) }
+
+    #expect(size == single * (Self.depth + 1))
+    var compacted = database.compactingBinaries()
+    defer { dismantle(&compacted) }
+    var bottom = compacted.root?.entries.first
+    while let next = bottom?.history?.first { bottom = next }
+    #expect(bottom?.attachments.first?.binaryIndex == 0)
+    #expect(compacted.binaries.count == 1)
+    _ = VersionRequirements.minimumVersion(for: database, settings: SaveLimitsTests.settings)
+  }
+
   @Test func theSaveRefusesAHundredThousandLevelsWithoutACrash() throws {
     var database = SaveLimitsTests.chain(depth: Self.depth)
     defer { Self.dismantle(&database) }
