@@ -1,5 +1,6 @@
 import Foundation
 import KDBX
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport

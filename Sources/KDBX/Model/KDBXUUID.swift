@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A 16-byte identifier as KeePass uses for groups, entries, icons, ciphers and KDFs.
 ///
 /// The bytes are kept in file order. ``description`` gives the canonical lowercase 8-4-4-4-12 form of those bytes

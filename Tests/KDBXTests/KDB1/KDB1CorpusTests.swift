@@ -1,4 +1,5 @@
 import Foundation
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport
