@@ -36,8 +36,9 @@ let package = Package(
     // and password and passphrase generation with strength estimation (their generated tables stay out of KDBX).
     .target(name: "KDBXAutoFill", dependencies: ["KDBX"]),
     .target(name: "KDBXPasswords", dependencies: ["KDBX", "KDBXCrypto"]),
-    // Other managers' exports (KeePass 2 XML, CSV, Bitwarden JSON, 1Password .1pux) read into a new database.
-    .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXBase", "KDBXCompression"]),
+    // Other managers' exports (KeePass 2 XML, CSV, Bitwarden JSON, 1Password .1pux) and KeePass 1.x files, read
+    // into a new database.
+    .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXBase", "KDBXCrypto", "KDBXCompression"]),
     // Passkeys as KeePassXC stores them, the WebAuthn authenticator side (CBOR, COSE) and AutoFill identities.
     .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXCrypto", "KDBXAutoFill"]),
 
@@ -72,13 +73,18 @@ let package = Package(
     .testTarget(name: "KDBXTests", dependencies: ["KDBX", "KDBXBase", "KDBXAutoFill", "VectorSupport"]),
     .testTarget(name: "KDBXAutoFillTests", dependencies: ["KDBXAutoFill", "KDBX", "VectorSupport"]),
     .testTarget(name: "KDBXPasswordsTests", dependencies: ["KDBXPasswords", "KDBX", "KDBXCrypto", "VectorSupport"]),
-    .testTarget(name: "KDBXImportTests", dependencies: ["KDBXImport", "KDBX", "VectorSupport"]),
+    // KeePass1/ holds the KeePass 1.x reader's tests.
+    .testTarget(
+      name: "KDBXImportTests",
+      dependencies: ["KDBXImport", "KDBX", "KDBXBase", "KDBXCrypto", "KDBXXML", "VectorSupport"]),
     .testTarget(name: "KDBXFileIOTests", dependencies: ["KDBXFileIO", "KDBX", "KDBXCrypto", "VectorSupport"]),
     // The `kdbx` binary end to end and the peers (keepassxc-cli, pykeepass, KeePass 2): reported as skipped by
     // `swift test`, run with KDBX_E2E=1 (README, "Tests and CI").
     .testTarget(
       name: "KDBXEndToEndTests",
-      dependencies: ["KDBXFileIO", "KDBX", "KDBXBase", "KDBXCrypto", "KDBXCompression", "KDBXXML", "VectorSupport"]),
+      dependencies: [
+        "KDBXFileIO", "KDBX", "KDBXImport", "KDBXBase", "KDBXCrypto", "KDBXCompression", "KDBXXML", "VectorSupport",
+      ]),
     .testTarget(
       name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill", "VectorSupport"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),

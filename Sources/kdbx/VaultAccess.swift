@@ -2,6 +2,7 @@ import KDBX
 import KDBXBase
 import KDBXCrypto
 import KDBXFileIO
+import KDBXImport
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import KDBX
 import KDBXBase
 import KDBXCrypto
+import KDBXImport
 import Testing
 import VectorSupport
 

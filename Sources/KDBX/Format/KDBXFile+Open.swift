@@ -12,14 +12,25 @@ public struct OpenedDatabase: Sendable {
   package var innerHeader: InnerHeader?
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
   package var transformedKey: [UInt8]
-  /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
-  package var keePass1Header: KDB1Header? = nil
+  /// Whether this database was read from a KeePass 1.x file (`OpenedDatabase(importing:)` in `KDBXImport`): then
+  /// ``header`` is the KDBX 3.1 equivalent of the file's settings, and a save writes a KDBX file, never a KeePass
+  /// 1.x one.
+  public package(set) var isKeePass1 = false
   /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
   /// response beside the transformed key, so no ``cachedKey`` is offered then).
   package var usedChallengeResponse = false
   /// Harmless irregularities of another writer that were accepted after the file's integrity was proven (bytes
   /// after the compressed data, malformed final padding); empty for a regular file. A save writes none of them.
   public var warnings: [KDBXWarning] = []
+}
+
+extension OpenedDatabase {
+  /// A database read from a KeePass 1.x file (`KDBXImport`'s reader), with `header` the KDBX 3.1 equivalent of the
+  /// file's settings.
+  package init(keePass1 database: Database, header: OuterHeader, transformedKey: [UInt8]) {
+    self.init(
+      database: database, header: header, innerHeader: nil, transformedKey: transformedKey, isKeePass1: true)
+  }
 }
 
 extension KDBXFile {

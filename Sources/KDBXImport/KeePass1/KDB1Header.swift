@@ -1,3 +1,4 @@
+import KDBX
 import KDBXBase
 
 /// The fixed 124-byte header of a KeePass 1.x (`.kdb`) file, all integers little-endian (KeePass 1.x
