@@ -13,8 +13,7 @@ public struct OpenedDatabase: Sendable {
   /// The transformed key, which a caller may cache to reopen without the KDF (``CompositeKey/init(transformedKey:)``).
   package var transformedKey: [UInt8]
   /// Whether this database was read from a KeePass 1.x file (`OpenedDatabase(importing:)` in `KDBXImport`): then
-  /// ``header`` is the KDBX 3.1 equivalent of the file's settings, and a save writes a KDBX file, never a KeePass
-  /// 1.x one.
+  /// its settings are the KDBX 3.1 equivalent of the file's, and a save writes a KDBX file, never a KeePass 1.x one.
   public package(set) var isKeePass1 = false
   /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
   /// response beside the transformed key, so no ``cachedKey`` is offered then).
