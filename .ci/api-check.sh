@@ -13,7 +13,7 @@
 # `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys KDBXFileIO KDBXFoundation)
+MODULES=(KDBXBase KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys KDBXFileIO KDBXFoundation)
 BASELINE=.ci/api
 OUT=${API_OUT:-.ci/out/api}
 mode=${1:-check}

@@ -30,7 +30,7 @@ swiftc "${FLAGS[@]}" -module-name Darwin -emit-module -emit-module-path "$OUT/Da
   .ci/darwin-standin/Darwin.swift
 
 # The library modules KDBXFileIO depends on (standard library only), as interfaces to check against.
-for module in KDBXCrypto KDBXCompression KDBXXML KDBX; do
+for module in KDBXBase KDBXCrypto KDBXCompression KDBXXML KDBX; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${FLAGS[@]}" -module-name "$module" -emit-module -emit-module-path "$OUT/$module.swiftmodule" "${sources[@]}"
 done

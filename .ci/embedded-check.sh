@@ -9,7 +9,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 # -package-name: the modules share `package` declarations, as SwiftPM builds them.
 FLAGS=(-enable-experimental-feature Embedded -wmo -parse-as-library -Osize -swift-version 6 -package-name swift_kdbx)
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys)
+MODULES=(KDBXBase KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXPasswords KDBXImport KDBXPasskeys)
 
 build_module() { # target module
   local target=$1 module=$2 dir="$OUT/$1"

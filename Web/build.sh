@@ -39,15 +39,18 @@ build_module() { # module, its source folder, then the modules it imports
   echo "wasm: built $module in $((SECONDS - start)) s"
 }
 
-build_module KDBXCrypto Sources/KDBXCrypto
-build_module KDBXCompression Sources/KDBXCompression
-build_module KDBXXML Sources/KDBXXML
-build_module KDBX Sources/KDBX KDBXCrypto KDBXCompression KDBXXML
-build_module KDBXWasm Sources/KDBXWasm KDBX KDBXCrypto KDBXCompression KDBXXML
+build_module KDBXBase Sources/KDBXBase
+build_module KDBXCrypto Sources/KDBXCrypto KDBXBase
+build_module KDBXCompression Sources/KDBXCompression KDBXBase
+build_module KDBXXML Sources/KDBXXML KDBXBase
+build_module KDBX Sources/KDBX KDBXBase KDBXCrypto KDBXCompression KDBXXML
+build_module KDBXImport Sources/KDBXImport KDBX KDBXBase KDBXCrypto KDBXCompression
+build_module KDBXWasm Sources/KDBXWasm KDBX KDBXImport KDBXBase KDBXCrypto KDBXCompression KDBXXML
 
 # --wrap=free: the runtime's calls to free go to __wrap_free (Sources/KDBXWasm/WasmHeap.swift). The stack comes first, so that an overflow runs off the start of memory and traps instead of writing over data;
 # 4 MiB leaves room for the deepest recursion the load limits allow (XML depth 512).
 "$toolchain/wasm-ld" --no-entry --stack-first --wrap=free -z stack-size=4194304 --gc-sections --strip-all \
-  -o Web/kdbx.wasm "$OUT"/KDBXWasm.o "$OUT"/KDBX.o "$OUT"/KDBXXML.o "$OUT"/KDBXCompression.o "$OUT"/KDBXCrypto.o \
+  -o Web/kdbx.wasm "$OUT"/KDBXWasm.o "$OUT"/KDBXImport.o "$OUT"/KDBX.o "$OUT"/KDBXXML.o "$OUT"/KDBXCompression.o \
+  "$OUT"/KDBXCrypto.o "$OUT"/KDBXBase.o \
   "$toolchain/../lib/swift/embedded/$TARGET/libswiftUnicodeDataTables.a"
 echo "wasm: Web/kdbx.wasm, $(wc -c < Web/kdbx.wasm) bytes"

@@ -1,6 +1,7 @@
 // An Embedded Swift program that checks a few vectors through the library modules.
 // It uses no Foundation, no Glibc and no existentials: only what the library itself may use.
 import KDBX
+import KDBXBase
 import KDBXCompression
 import KDBXCrypto
 import KDBXXML

@@ -1,6 +1,7 @@
 // Public-key benchmarks (ECDSA P-256, Ed25519), the signature emitter for the cross-check with PyPI cryptography
 // (Vectors/tools/signature_crosscheck.py) and a dudect-style constant-time check. Registered in main.swift through
 // `publicKeyBenchmarks()`, `emitSignatures(count:)` and `constantTimeCheck(_:samples:)`.
+import KDBXBase
 import KDBXCrypto
 
 func publicKeyBenchmarks() -> [Benchmark] {
@@ -41,7 +42,7 @@ func publicKeyBenchmarks() -> [Benchmark] {
   ]
 }
 
-private func hex(_ bytes: [UInt8]) -> String { SelfTestResult.hex(bytes) }
+private func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
 /// Prints `count` signatures per algorithm made by this library, one a line, for
 /// Vectors/tools/signature_crosscheck.py to verify with PyPI cryptography:
@@ -200,20 +201,8 @@ func constantTimeCheck(_ which: String, samples: Int, label: String = "dudect fi
 /// SHA-256(`label`), or the 32 bytes of hexadecimal after `hex:` (SHA-256 of the label when they are not 64 digits).
 private func fixedValue(_ label: String) -> [UInt8] {
   let digits = Array(label.utf8.dropFirst(4))
-  guard label.hasPrefix("hex:"), digits.count == 64 else { return SHA256.hash(Array(label.utf8)).bytes }
-  func nibble(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-    default: return nil
-    }
-  }
-  var bytes: [UInt8] = []
-  for index in stride(from: 0, to: 64, by: 2) {
-    guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
-      return SHA256.hash(Array(label.utf8)).bytes
-    }
-    bytes.append(high << 4 | low)
+  guard label.hasPrefix("hex:"), digits.count == 64, let bytes = Hex.decode(utf8: digits) else {
+    return SHA256.hash(Array(label.utf8)).bytes
   }
   return bytes
 }

@@ -1,87 +1,67 @@
+import KDBXBase
+
 /// The known-answer checks of `KDBXCompression` for the library's self-test (`KDBXSelfTest.run()` in `KDBX`):
 /// CRC-32 (RFC 1952 §8), inflate (RFC 1951) and deflate, each fast kernel also against a reference path.
 ///
-/// `KDBXCompression` does not depend on `KDBXCrypto`, where the report type lives, so the checks are returned as
-/// plain values; `KDBX` turns them into a report. Never traps, uses no I/O, builds in Embedded Swift.
+/// The checks go to the self-test recorder of `KDBXBase`; `KDBX` makes the report. Never traps, uses no I/O, builds
+/// in Embedded Swift.
 package enum CompressionSelfTest {
-  /// One check: the primitive's name, the source of the expected value, the expected and the actual output, and
-  /// what was thrown instead of an output.
-  package typealias Check = (primitive: String, source: String, expected: [UInt8], actual: [UInt8], error: String?)
-
-  /// Runs every check.
-  package static func run() -> [Check] {
-    var checks: [Check] = []
+  /// Runs every check into `recorder`.
+  package static func run(into recorder: inout SelfTestRecorder) {
     // The CRC catalogue's check value (CRC-32/ISO-HDLC), also in deflate/crc32-python-zlib.vec.
-    checks.append(
-      (
-        "crc32", "CRC-32 of \"123456789\" = 0xcbf43926 (deflate/crc32-python-zlib.vec)", [0xcb, 0xf4, 0x39, 0x26],
-        bigEndian(CRC32.checksum(Array("123456789".utf8))), nil
-      ))
+    recorder.record(
+      "crc32", "CRC-32 of \"123456789\" = 0xcbf43926 (deflate/crc32-python-zlib.vec)",
+      expected: [0xcb, 0xf4, 0x39, 0x26], actual: bigEndian(CRC32.checksum(Array("123456789".utf8))))
     // The sliced table kernel against the bit-at-a-time definition (RFC 1952 §8), on pseudo-random bytes.
-    var state: UInt64 = 0x4352_4333
-    var random: [UInt8] = []
-    for _ in 0..<3001 { random.append(UInt8(truncatingIfNeeded: splitMix(&state))) }
-    checks.append(
-      (
-        "crc32-tables", "table kernel vs bit-at-a-time CRC-32 (RFC 1952 §8), 3001 pseudo-random bytes",
-        bigEndian(bitwiseCRC32(random)), bigEndian(CRC32.checksum(random)), nil
-      ))
-    checks.append(inflateCheck())
-    checks.append(deflateCheck(&state))
-    return checks
+    var pattern = SelfTestPattern(seed: 0x4352_4333)
+    let random = pattern.bytes(3001)
+    recorder.record(
+      "crc32-tables", "table kernel vs bit-at-a-time CRC-32 (RFC 1952 §8), 3001 pseudo-random bytes",
+      expected: bigEndian(bitwiseCRC32(random)), actual: bigEndian(CRC32.checksum(random)))
+    inflateCheck(&recorder)
+    deflateCheck(&pattern, &recorder)
   }
 
   /// zlib's raw DEFLATE (level 6) of the 1500-byte text of `deflate/rfc1951-zlib-levels.vec`; the CRC-32 and
   /// size of the output must be those GNU gzip -9 stored for the same text (`deflate/rfc1952-gzip-tool.vec`).
-  static func inflateCheck() -> Check {
-    let stream = bytes(
-      hex: "7d54cb8edc20103c6ffe65b5b3b3520e2b6b6ec925d25e32c92137c09887011b30c6e6eb6303ed28236b6fe376757557"
-        + "557b50ab85a17c4abf3c751f48d321388663f37372c2b05b6f47e47d1c5c9bacec85bcbb4037e04c9defd0de1af1cc01"
-        + "c2e43c63120c50e1d1cae6e59b99dc7a0b9d31d7cbf5ebf3ebebf3dbe57ebdbebf5dde2f973f82ee946d74a6d072dbbc"
-        + "fc462ad05b531acf9a0a74ec65ff1d294f713803018f5d2b1314be3c3d9d6e222a2e2e64cebca98d018c38ebd0b12c62"
-        + "5d380ce3b52679f383aeb7bb98146d5ef69f0e814f995c79333a0ff6e45217bde3f8b16f5b17c89b220023d28771e840"
-        + "577dcb425a806fd47d4bd52c33ef4050bbb1c4191658425f538c32a778a66ecfe5ac0e2454c53691b24b26291ae84465"
-        + "b2aeaeaa6d7e85384e65e070e49be102b16e64645084bb42852946b9072fa59071a08bc5477bc4f0586915913c7eb67a"
-        + "a6d4228f811a1c2da901c27315028fb9157a3a44a6b33965f1a5cbe09559b82c568f3ca92d0e8bf764cb8b525e82d15e"
-        + "7b07b996c93d2a746ca8053b4a6d87b3b99226028b767ea34725993dca241c0217b186103c2be4a3767ee679df681f0d"
-        + "2d90d8c3a1ed74341a4fe620cfd658b93b343c502d9ccdcbd219a042ba48ffec335be4c0f791a04c59d13e7cd23c3272"
-        + "d61aca51520cf8aa3f0b027fcd66d4ce2f194cf06b6e0bbe55d93fe14b074f90fce164ae9fdec062549de08e7fc889b9"
-        + "7fd277669d0c3e2e6f5dd7e246c700341ff063727dfeef20a158d6094974bb337f01")
+  static func inflateCheck(_ recorder: inout SelfTestRecorder) {
+    let stream =
+      Hex.decode(
+        "7d54cb8edc20103c6ffe65b5b3b3520e2b6b6ec925d25e32c92137c09887011b30c6e6eb6303ed28236b6fe376757557"
+          + "557b50ab85a17c4abf3c751f48d321388663f37372c2b05b6f47e47d1c5c9bacec85bcbb4037e04c9defd0de1af1cc01"
+          + "c2e43c63120c50e1d1cae6e59b99dc7a0b9d31d7cbf5ebf3ebebf3dbe57ebdbebf5dde2f973f82ee946d74a6d072dbbc"
+          + "fc462ad05b531acf9a0a74ec65ff1d294f713803018f5d2b1314be3c3d9d6e222a2e2e64cebca98d018c38ebd0b12c62"
+          + "5d380ce3b52679f383aeb7bb98146d5ef69f0e814f995c79333a0ff6e45217bde3f8b16f5b17c89b220023d28771e840"
+          + "577dcb425a806fd47d4bd52c33ef4050bbb1c4191658425f538c32a778a66ecfe5ac0e2454c53691b24b26291ae84465"
+          + "b2aeaeaa6d7e85384e65e070e49be102b16e64645084bb42852946b9072fa59071a08bc5477bc4f0586915913c7eb67a"
+          + "a6d4228f811a1c2da901c27315028fb9157a3a44a6b33965f1a5cbe09559b82c568f3ca92d0e8bf764cb8b525e82d15e"
+          + "7b07b996c93d2a746ca8053b4a6d87b3b99226028b767ea34725993dca241c0217b186103c2be4a3767ee679df681f0d"
+          + "2d90d8c3a1ed74341a4fe620cfd658b93b343c502d9ccdcbd219a042ba48ffec335be4c0f791a04c59d13e7cd23c3272"
+          + "d61aca51520cf8aa3f0b027fcd66d4ce2f194cf06b6e0bbe55d93fe14b074f90fce164ae9fdec062549de08e7fc889b9"
+          + "7fd277669d0c3e2e6f5dd7e246c700341ff063727dfeef20a158d6094974bb337f01") ?? []
     let source =
       "zlib 1.2.13 level 6 (deflate/rfc1951-zlib-levels.vec) vs gzip -9 CRC-32 and ISIZE (rfc1952-gzip-tool.vec)"
     let expected: [UInt8] = [0x77, 0xe1, 0xce, 0xd5, 0xdc, 0x05, 0x00, 0x00]
     do {
       let output = try Inflate.decompress(stream, maxOutputByteCount: 1 << 16)
-      return ("inflate", source, expected, trailer(output), nil)
+      recorder.record("inflate", source, expected: expected, actual: trailer(output))
     } catch {
-      return ("inflate", source, expected, [], error.failureClass)
+      recorder.record("inflate", source, expected: expected, actual: [], error: error.failureClass)
     }
   }
 
   /// Deflate (match finder, Huffman coder) and inflate (fast loop and careful tail) round trip on text-like
   /// pseudo-random input at levels 1 and 6: the CRC-32 and size must come back.
-  static func deflateCheck(_ state: inout UInt64) -> Check {
-    let words: [[UInt8]] = [
-      Array("<Entry>".utf8), Array("</Entry>".utf8), Array("<String><Key>Title</Key>".utf8),
-      Array("<Value>".utf8), Array("</Value></String>".utf8), Array("password".utf8), Array("\n\t\t".utf8),
-    ]
-    var text: [UInt8] = []
-    while text.count < 20_000 {
-      let value = splitMix(&state)
-      if value & 3 == 0 {
-        text.append(UInt8(ascii: "a") + UInt8(truncatingIfNeeded: (value >> 8) % 26))
-      } else {
-        text += words[Int(truncatingIfNeeded: (value >> 8) % UInt64(words.count))]
-      }
-    }
+  static func deflateCheck(_ pattern: inout SelfTestPattern, _ recorder: inout SelfTestRecorder) {
+    let text = pattern.text(20_000)
     let source = "deflate then inflate, levels 1 and 6, 20 KB of pseudo-random text: CRC-32 and size"
     let expected = trailer(text) + trailer(text)
     do {
       let fast = try Inflate.decompress(Deflate.compress(text, level: 1), maxOutputByteCount: 1 << 20)
       let best = try Inflate.decompress(Deflate.compress(text, level: 6), maxOutputByteCount: 1 << 20)
-      return ("deflate", source, expected, trailer(fast) + trailer(best), nil)
+      recorder.record("deflate", source, expected: expected, actual: trailer(fast) + trailer(best))
     } catch {
-      return ("deflate", source, expected, [], error.failureClass)
+      recorder.record("deflate", source, expected: expected, actual: [], error: error.failureClass)
     }
   }
 
@@ -111,34 +91,5 @@ package enum CompressionSelfTest {
       UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
       UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
     ]
-  }
-
-  static func splitMix(_ state: inout UInt64) -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  /// The bytes of a lowercase hexadecimal string; `[]` when it is not one (the check then fails).
-  static func bytes(hex text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var high: UInt8? = nil
-    for character in text.utf8 {
-      let value: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-      default: return []
-      }
-      if let first = high {
-        out.append(first << 4 | value)
-        high = nil
-      } else {
-        high = value
-      }
-    }
-    return high == nil ? out : []
   }
 }

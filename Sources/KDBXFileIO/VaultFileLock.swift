@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 
 #if canImport(Glibc)
@@ -155,7 +156,8 @@ public struct FileLockHolder: Equatable, Sendable, CustomStringConvertible {
       guard let table = readProcFile("/proc/locks") else { return nil }
       let major = ((status.device >> 8) & 0xfff) | ((status.device >> 32) & ~UInt64(0xfff))
       let minor = (status.device & 0xff) | ((status.device >> 12) & ~UInt64(0xff))
-      let wanted = hex2(major) + ":" + hex2(minor) + ":" + String(status.inode)
+      let wanted =
+        Hex.encode(major, minimumDigits: 2) + ":" + Hex.encode(minor, minimumDigits: 2) + ":" + String(status.inode)
       for line in table.split(separator: "\n") {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:5342566 0 EOF"; waiters are listed as "1: -> FLOCK ...".
@@ -170,11 +172,6 @@ public struct FileLockHolder: Equatable, Sendable, CustomStringConvertible {
     #else
       return nil
     #endif
-  }
-
-  private static func hex2(_ value: UInt64) -> String {
-    let text = String(value, radix: 16)
-    return text.count < 2 ? "0" + text : text
   }
 
   /// A `/proc` file's text (its size is reported as 0, so it is read to its end), at most 4 MiB.

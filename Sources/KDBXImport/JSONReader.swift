@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A JSON value read by ``JSONReader`` (RFC 8259). Object members keep their order; numbers keep their text (a
 /// number too large for any integer type is still a valid JSON number, read as text and never overflowed).
 ///
@@ -145,12 +147,7 @@ struct JSONReader {
   }
 
   private func describe(_ byte: UInt8) -> String {
-    (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + hex(byte)
-  }
-
-  private func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + Hex.encode([byte])
   }
 
   private mutating func literal(_ word: String, _ result: JSON) throws(JSONError) -> JSON {
@@ -272,7 +269,9 @@ struct JSONReader {
         position += 1
         break
       }
-      if byte < 0x20 { throw error("a control character (0x\(hex(byte))) inside a string: it must be escaped") }
+      if byte < 0x20 {
+        throw error("a control character (0x\(Hex.encode([byte]))) inside a string: it must be escaped")
+      }
       if byte != 0x5C {
         position += 1
         continue

@@ -62,7 +62,8 @@ struct ZipArchive {
     let count = Int(u16(end + 10))
     let directorySize = Int(u32(end + 12))
     let directoryOffset = Int(u32(end + 16))
-    if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
+    // The Zip64 markers are compared as read (a UInt32 literal: `Int` is 32 bits on wasm32).
+    if count == 0xFFFF || u32(end + 12) == UInt32.max || u32(end + 16) == UInt32.max {
       throw ZipError(reason: "a Zip64 archive (over 4 GiB or 65,535 members), which is not read", offset: end)
     }
     guard count <= limits.maxMembers else {
@@ -94,7 +95,7 @@ struct ZipArchive {
       }
       let nameBytes = Array(bytes[(position + 46)..<(position + 46 + nameLength)])
       let name = String(decoding: nameBytes, as: UTF8.self)
-      if compressedSize == 0xFFFF_FFFF || size == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF {
+      if u32(position + 20) == UInt32.max || u32(position + 24) == UInt32.max || u32(position + 42) == UInt32.max {
         throw ZipError(reason: "the member '\(name)' is Zip64 (over 4 GiB), which is not read", offset: position)
       }
       if flags & 1 != 0 { throw ZipError(reason: "the member '\(name)' is encrypted", offset: position) }

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXCrypto
 
 // The C ABI of the WebAssembly module (`kdbx.wasm`), for the page's JavaScript glue (`Web/kdbx-wasm.mjs`).

@@ -1,5 +1,6 @@
 import KDBX
 import KDBXCrypto
+import KDBXImport
 
 /// The library's primitives as the module runs them: one thread, the host's progress callback, and Argon2's block
 /// memory from ``WasmHeap`` through a provider that can say no, so that a KDF the memory cap cannot hold fails

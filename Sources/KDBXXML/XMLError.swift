@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// An error thrown by `KDBXXML`: what went wrong (``Kind``) and where.
 ///
 /// Reader errors carry the 1-based `line` and `column` (counted in Unicode scalars, after the XML 1.0 §2.11
@@ -121,14 +123,7 @@ extension XMLError.Kind {
   }
 
   private func hex(_ value: UInt32) -> String {
-    let digits = Array("0123456789ABCDEF".utf8)
-    var out: [UInt8] = []
-    var shift = value > 0xFFFF ? 20 : 12
-    while shift >= 0 {
-      out.append(digits[Int((value >> UInt32(shift)) & 15)])
-      shift -= 4
-    }
-    return String(decoding: out, as: UTF8.self)
+    Hex.encode(UInt64(value), minimumDigits: value > 0xFFFF ? 6 : 4, uppercase: true)
   }
 }
 

@@ -1,14 +1,12 @@
+import KDBXBase
+
 /// The known-answer checks of `KDBXXML` for the library's self-test (`KDBXSelfTest.run()` in `KDBX`): the pull
 /// reader against hand-derived events of W3C XML 1.0 documents (`xml/xml10-wellformed.vec`), and the writer by a
 /// round trip through the reader.
 ///
-/// `KDBXXML` does not depend on `KDBXCrypto`, where the report type lives, so the checks are returned as plain
-/// values; `KDBX` turns them into a report. Never traps, uses no I/O, builds in Embedded Swift.
+/// The checks go to the self-test recorder of `KDBXBase`; `KDBX` makes the report. Never traps, uses no I/O, builds
+/// in Embedded Swift.
 package enum XMLSelfTest {
-  /// One check: the primitive's name, the source of the expected value, the expected and the actual output, and
-  /// what was thrown instead of an output.
-  package typealias Check = (primitive: String, source: String, expected: [UInt8], actual: [UInt8], error: String?)
-
   /// `xml/xml10-wellformed.vec`, records 1 and 2: a KeePass-like document (§2.8 declaration, indentation, §3.1
   /// empty-element tags) and §4.6 predefined entities with §4.1 character references.
   static let documents: [(source: String, document: String, events: String)] = [
@@ -27,27 +25,27 @@ package enum XMLSelfTest {
     ),
   ]
 
-  /// Runs every check.
-  package static func run() -> [Check] {
-    var checks: [Check] = []
+  /// Runs every check into `recorder`.
+  package static func run(into recorder: inout SelfTestRecorder) {
     for (index, item) in documents.enumerated() {
       let suffix = index == 0 ? "" : "-entities"
       let expected = Array(item.events.utf8)
       do {
-        checks.append(("xml-reader" + suffix, item.source, expected, try events(Array(item.document.utf8)), nil))
+        let read = try events(Array(item.document.utf8))
+        recorder.record("xml-reader" + suffix, item.source, expected: expected, actual: read)
       } catch {
-        checks.append(("xml-reader" + suffix, item.source, expected, [], error.description))
+        recorder.record("xml-reader" + suffix, item.source, expected: expected, actual: [], error: error.description)
       }
       do {
         let tree = try XMLElement.parse(Array(item.document.utf8))
         let written = try XMLWriter.write(tree, options: XMLWriter.Options(indentation: .none))
-        checks.append(
-          ("xml-writer" + suffix, item.source + ", parsed, written, read again", expected, try events(written), nil))
+        let read = try events(written)
+        recorder.record(
+          "xml-writer" + suffix, item.source + ", parsed, written, read again", expected: expected, actual: read)
       } catch {
-        checks.append(("xml-writer" + suffix, item.source, expected, [], error.description))
+        recorder.record("xml-writer" + suffix, item.source, expected: expected, actual: [], error: error.description)
       }
     }
-    return checks
   }
 
   /// The reader's events in the vector file's notation: one line per event, `S name a=v`, `E name`, `T text`,

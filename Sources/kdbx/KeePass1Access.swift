@@ -1,5 +1,6 @@
 import KDBX
 import KDBXCrypto
+import KDBXImport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,8 @@
 import KDBX
+import KDBXBase
 import KDBXCrypto
 import KDBXFileIO
+import KDBXImport
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,8 @@
 // format that `Tests/VectorSupport` parses (see Vectors/README.md). Records are separated by blank lines; each line
 // is `name = value`, where a value is lowercase hex, a "quoted string" (escapes \n \r \t \\ \" \xHH) or a decimal
 // number; lines starting with `#` are comments.
+import KDBXBase
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -34,7 +36,7 @@ struct VectorRecord {
       guard let decoded = VectorRecord.unquote(value) else { throw VectorMismatch("bad string in '\(name)'") }
       return decoded
     }
-    guard let decoded = VectorRecord.hex(value) else { throw VectorMismatch("bad hex in '\(name)'") }
+    guard let decoded = Hex.decode(value) else { throw VectorMismatch("bad hex in '\(name)'") }
     return decoded
   }
 
@@ -54,29 +56,6 @@ struct VectorRecord {
       throw VectorMismatch("missing or non-decimal field '\(name)'")
     }
     return number
-  }
-
-  static func hex(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index + 1 < digits.count {
-      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-      out.append(high << 4 | low)
-      index += 2
-    }
-    return out
-  }
-
-  static func nibble(_ c: UInt8) -> UInt8? {
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-    default: return nil
-    }
   }
 
   static func unquote(_ text: String) -> [UInt8]? {
@@ -99,7 +78,9 @@ struct VectorRecord {
       case UInt8(ascii: "\\"): out.append(0x5c)
       case UInt8(ascii: "\""): out.append(0x22)
       case UInt8(ascii: "x"):
-        guard index + 3 < chars.count - 1, let h = nibble(chars[index + 2]), let l = nibble(chars[index + 3]) else {
+        guard index + 3 < chars.count - 1, let h = Hex.value(of: chars[index + 2]),
+          let l = Hex.value(of: chars[index + 3])
+        else {
           return nil
         }
         out.append(h << 4 | l)

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 
 /// Runs one record of a vector file through the library's primitives; throws what did not match.
@@ -43,7 +44,7 @@ enum VectorRunners {
     if !condition { throw VectorMismatch(what()) }
   }
 
-  static func hex(_ bytes: [UInt8]) -> String { SelfTestResult.hex(bytes) }
+  static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
   static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(VectorMismatch) -> T {
     do {

@@ -1,6 +1,7 @@
 // Fuzz target: Base32 (strict and lenient), Base64 (strict and lenient) and Hex decoding. Whatever decodes must
 // encode back to an input that decodes to the same bytes.
 import KDBX
+import KDBXBase
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -7,6 +7,7 @@
 // Property: a file that opens gives a database whose save check passes, or refuses it only for a limit.
 import KDBX
 import KDBXCrypto
+import KDBXImport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

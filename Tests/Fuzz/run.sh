@@ -33,7 +33,7 @@ fi
 
 # -package-name: the modules use `package` declarations (SwiftPM passes the package name; swiftc needs it given).
 SAN=(-sanitize=fuzzer,address -parse-as-library "$OPT" -g -package-name swift_kdbx)
-MODULES=(KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXImport)   # in dependency order
+MODULES=(KDBXBase KDBXCrypto KDBXCompression KDBXXML KDBX KDBXAutoFill KDBXImport)   # in dependency order
 mkdir -p "$OUT/modules"
 
 # Compiles a library module to one object + .swiftmodule when any of its sources is newer than the object.

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport
@@ -96,12 +97,12 @@ struct ECDSAP256Tests {
       #expect(!key.publicKey.isValidSignature(signature, for: message + [0]))
       let reloaded = try P256.Signing.PrivateKey(rawRepresentation: key.rawRepresentation)
       #expect(reloaded.publicKey == key.publicKey)
-      #expect(!"\(key)".contains(SelfTestResult.hex(key.rawRepresentation)))
+      #expect(!"\(key)".contains(Hex.encode(key.rawRepresentation)))
     }
   }
 
-  static let order = SelfTestResult.bytes(hex: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
-  static let p = SelfTestResult.bytes(hex: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
+  static let order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551") ?? []
+  static let p = Hex.decode("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff") ?? []
 
   @Test func edgeCasesOfSignatures() throws {
     let record = Vectors.records("ecdsa-p256/rfc6979-a25.vec")[0]

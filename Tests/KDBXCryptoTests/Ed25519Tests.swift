@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport
@@ -31,7 +32,7 @@ struct Ed25519Tests {
   }
 
   @Test func invalidEncodingsOfPublicKeysAreRefused() {
-    let p = SelfTestResult.bytes(hex: "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")
+    let p = Hex.decode("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f") ?? []
     #expect(throws: PublicKeyError.self) { try Ed25519.PublicKey(rawRepresentation: p) }
     #expect(throws: PublicKeyError.self) {
       try Ed25519.PublicKey(rawRepresentation: [1] + [UInt8](repeating: 0, count: 30) + [0x80])
@@ -64,7 +65,7 @@ struct Ed25519Tests {
       var tampered = signature
       tampered[round % 64] ^= 0x40
       #expect(!reloaded.isValidSignature(tampered, for: message))
-      #expect(!"\(key)".contains(SelfTestResult.hex(key.rawRepresentation)))
+      #expect(!"\(key)".contains(Hex.encode(key.rawRepresentation)))
     }
   }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import KDBX
+import KDBXBase
 import KDBXCrypto
+import KDBXImport
 import Testing
 import VectorSupport
 

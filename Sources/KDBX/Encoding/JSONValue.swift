@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A small JSON builder (RFC 8259) for the CLI's `--json` output, `kdbx export --format json` and the WebAssembly
 /// module, which all write the same text through it. Keys keep the order they are written in.
 package enum JSONValue {
@@ -97,7 +99,6 @@ package enum JSONValue {
   /// written as `\uXXXX` too: the decoded value is the same, and JSON printed to a terminal cannot drive it.
   package static func quoted(_ text: String) -> String {
     var out = "\""
-    let hex: [Character] = Array("0123456789abcdef")
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
@@ -107,8 +108,7 @@ package enum JSONValue {
       case "\t": out += "\\t"
       default:
         if escapesAsUnicode(scalar) {
-          out += "\\u"
-          for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 15)]) }
+          out += "\\u" + Hex.encode(UInt64(scalar.value), minimumDigits: 4)
         } else {
           out.unicodeScalars.append(scalar)
         }

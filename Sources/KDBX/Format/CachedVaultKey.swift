@@ -132,7 +132,7 @@ extension OpenedDatabase {
   /// KDF (``KDBXFile/open(bytes:cachedKey:options:)``); `nil` for a KeePass 1.x file, and for a KDBX 3.1 file
   /// opened with a challenge-response key (whose master key needs the response beside the transformed key).
   public var cachedKey: CachedVaultKey? {
-    guard keePass1Header == nil, transformedKey.count == 32, !(usedChallengeResponse && !header.version.isKDBX4)
+    guard !isKeePass1, transformedKey.count == 32, !(usedChallengeResponse && !header.version.isKDBX4)
     else { return nil }
     return CachedVaultKey(secret: transformedKey, kdf: header.kdf, isKDBX4: header.version.isKDBX4)
   }

@@ -15,9 +15,9 @@ import KDBXCrypto
 ///
 /// An empty password (`""`) is a component (`SHA-256("")`); no password (`nil`) is not: they give different keys.
 ///
-/// KeePass 1.x (`.kdb`) files build their key differently (``KDB1File``): the password in the bytes KeePass 1.x
-/// used (CP-1252, then Latin-1 and UTF-8 as KeePassX wrote them), and `SHA-256(SHA-256(password) ‖ key file key)`
-/// for both; the key keeps what that needs, in the same zeroing storage.
+/// KeePass 1.x (`.kdb`) files, which `KDB1File` in `KDBXImport` reads, build their key differently: the password in
+/// the bytes KeePass 1.x used (CP-1252, then Latin-1 and UTF-8 as KeePassX wrote them), and
+/// `SHA-256(SHA-256(password) ‖ key file key)` for both; the key keeps what that needs, in the same zeroing storage.
 ///
 /// Challenge-response: read the file's challenge without a key (``KDBXFile/challenge(bytes:options:)``), send it
 /// to the device (KeePassXC: HMAC-SHA1 with a YubiKey), and pass the response as
@@ -36,7 +36,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   let storage: Storage
   /// What a KeePass 1.x file needs, which the KDBX components cannot give back (the password in other encodings,
   /// the raw hash of an XML key file); `nil` for a transformed key.
-  let keePass1: KDB1KeyMaterial?
+  package let keePass1: KDB1KeyMaterial?
 
   /// A key from a password and/or key file, with an optional challenge-response result.
   public init(password: String?, keyFile: KeyFile? = nil, challengeResponse: [UInt8]? = nil) {
@@ -116,7 +116,7 @@ public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugString
   }
 
   /// The already-transformed key without a copy, if this key was made with ``init(transformedKey:)``.
-  var transformedSecret: SecureBytes? {
+  package var transformedSecret: SecureBytes? {
     if case .transformed(let key) = storage { return key }
     return nil
   }

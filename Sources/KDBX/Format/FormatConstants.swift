@@ -2,6 +2,8 @@
 // (keepass.info/help/kb/kdbx.html), KeePass 2.x `KdbxFile.cs` constants as documented there, and KeePassXC's
 // `KeePass2.h` for the second AES-KDF UUID.
 
+import KDBXBase
+
 /// File signatures and fixed byte strings of the outer container.
 package enum FormatConstants {
   /// First signature, shared by KeePass 1.x and 2.x files (bytes `03 D9 A2 9A`).

@@ -10,7 +10,8 @@ import KDBXXML
 public enum KDBXError: Error, Equatable, Sendable {
   /// The first signature is not KeePass's (`0x9AA2D903`): this is not a KeePass file.
   case notKeePassFile
-  /// A KeePass 1.x `.kdb` file (second signature `0xB54BFB65`) given to the KDBX reader: ``KDB1File`` reads it.
+  /// A KeePass 1.x `.kdb` file (second signature `0xB54BFB65`) given to the KDBX reader: `KDB1File` in `KDBXImport`
+  /// reads it.
   case unsupportedKDB1
   /// A KeePass 2.x pre-release file (second signature `0xB54BFB66`).
   case unsupportedPreReleaseFormat

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 import KDBXXML
 
@@ -13,8 +14,9 @@ public struct OpenedDatabase: Sendable {
   /// in zeroing storage: the one the open derived or was given, not a copy, so that it is zeroed when the last holder
   /// (this value, its copies, a ``cachedKey`` or a session) releases it.
   package var transformedKey: SecureBytes
-  /// For a KeePass 1.x file read with ``KDB1File`` (``init(importing:)``): its header; `nil` for a KDBX file.
-  package var keePass1Header: KDB1Header? = nil
+  /// Whether this database was read from a KeePass 1.x file (`OpenedDatabase(importing:)` in `KDBXImport`): then
+  /// its settings are the KDBX 3.1 equivalent of the file's, and a save writes a KDBX file, never a KeePass 1.x one.
+  public package(set) var isKeePass1 = false
   /// Whether the key that opened the file had a challenge-response component (a KDBX 3.1 master key needs the
   /// response beside the transformed key, so no ``cachedKey`` is offered then).
   package var usedChallengeResponse = false
@@ -24,15 +26,12 @@ public struct OpenedDatabase: Sendable {
 }
 
 extension OpenedDatabase {
-  /// A database with its transformed key as an array, which is copied into zeroing storage (the caller's array is
-  /// left as it is): for ``init(importing:)``, whose ``KDB1OpenedDatabase`` still holds the key as an array.
-  init(
-    database: Database, header: OuterHeader, innerHeader: InnerHeader?, transformedKey: [UInt8],
-    keePass1Header: KDB1Header?
-  ) {
+  /// A database read from a KeePass 1.x file (`KDBXImport`'s reader), with `header` the KDBX 3.1 equivalent of the
+  /// file's settings. The transformed key is copied into zeroing storage (the caller's array is left as it is).
+  package init(keePass1 database: Database, header: OuterHeader, transformedKey: [UInt8]) {
     self.init(
-      database: database, header: header, innerHeader: innerHeader, transformedKey: SecureBytes(transformedKey),
-      keePass1Header: keePass1Header)
+      database: database, header: header, innerHeader: nil, transformedKey: SecureBytes(transformedKey),
+      isKeePass1: true)
   }
 }
 

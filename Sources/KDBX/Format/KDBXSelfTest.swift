@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCompression
 import KDBXCrypto
 import KDBXXML
@@ -28,12 +29,8 @@ public enum KDBXSelfTest {
   package static func run(fault: SelfTestFault?) -> SelfTestReport {
     var recorder = SelfTestRecorder(fault: fault)
     SelfTest.run(into: &recorder)
-    for check in CompressionSelfTest.run() {
-      recorder.record(check.primitive, check.source, expected: check.expected, actual: check.actual, error: check.error)
-    }
-    for check in XMLSelfTest.run() {
-      recorder.record(check.primitive, check.source, expected: check.expected, actual: check.actual, error: check.error)
-    }
+    CompressionSelfTest.run(into: &recorder)
+    XMLSelfTest.run(into: &recorder)
     checkBase64(&recorder)
     checkOpen(&recorder)
     return recorder.report

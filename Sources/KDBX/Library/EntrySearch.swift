@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A case- and diacritic-insensitive substring search over entry fields (see `DiacriticFolding`).
 ///
 /// Protected values are revealed for matching only when the field they are in is searched: the password only with

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// Resolves KeePass placeholders and field references in entry text (KeePass help "Placeholders" and "Field
 /// References"; KeePassLib `SprEngine`).
 ///

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 
 /// The whole database as one JSON document, the schema `kdbx export --format json` writes (README, "JSON export"):

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A 16-byte identifier as KeePass uses for groups, entries, icons, ciphers and KDFs.
 ///
 /// The bytes are kept in file order. ``description`` gives the canonical lowercase 8-4-4-4-12 form of those bytes
@@ -33,7 +35,7 @@ public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The first 16 bytes of `uncheckedBytes` (callers pass exactly 16; missing bytes count as zero).
-  init(uncheckedBytes: some Collection<UInt8>) {
+  package init(uncheckedBytes: some Collection<UInt8>) {
     var high: UInt64 = 0
     var low: UInt64 = 0
     for (index, byte) in uncheckedBytes.prefix(16).enumerated() {

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// Readers and writers for the field-based OTP formats: KeeOTP's query string, KeePassXC's legacy
 /// `TOTP Seed`/`TOTP Settings` pair, and KeePass 2.47+'s `TimeOtp-*` and `HmacOtp-*` fields.
 ///

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// Text helpers shared by the OTP storage formats: percent-decoding (RFC 3986 §2.1), query strings, decimal
 /// numbers and algorithm names. Everything works on UTF-8 bytes and never traps on input.
 enum OTPText {
@@ -32,14 +34,12 @@ enum OTPText {
   /// Percent-encodes every byte that is not unreserved (RFC 3986 §2.1, uppercase hex digits).
   static func percentEncode(_ text: String) -> String {
     var out = [UInt8]()
-    let digits = Array("0123456789ABCDEF".utf8)
     for byte in text.utf8 {
       if isUnreserved(byte) {
         out.append(byte)
       } else {
         out.append(0x25)
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0F)])
+        Hex.append(byte, to: &out, uppercase: true)
       }
     }
     return String(decoding: out, as: UTF8.self)

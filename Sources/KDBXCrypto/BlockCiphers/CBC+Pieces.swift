@@ -2,6 +2,8 @@
 // two ciphertext blocks, so the buffer splits into pieces that decrypt independently), and the same for the
 // ChaCha20 key stream (RFC 8439 §2.4: block n of the stream depends only on the key, the nonce and n).
 
+import KDBXBase
+
 /// A buffer shared by the pieces of one parallel pass. SAFETY: each piece reads and writes only its own range of
 /// the buffer, the ranges are disjoint, and the caller keeps the buffer alive and untouched until every piece has
 /// finished (``ParallelWork/forEach(count:maxConcurrency:_:)`` returns only then).

@@ -1,3 +1,5 @@
+import KDBXBase
+
 extension Argon2 {
   /// Derives a key (the Argon2 tag, RFC 9106 §3.2) for synchronous callers, with the lanes of each slice filled by
   /// up to `maxConcurrency` threads: by default 1, the calling thread alone, one lane after another.
@@ -104,7 +106,7 @@ extension Argon2 {
     defer { if !wiped { schedule.wipeAfterFailure() } }
     var tag: [UInt8] = []
     for round in 0..<schedule.rounds {
-      KDBXCrypto.runBlockingInParallel(count: schedule.itemCount(round), maxConcurrency: maxConcurrency) { item in
+      KDBXBase.runBlockingInParallel(count: schedule.itemCount(round), maxConcurrency: maxConcurrency) { item in
         schedule.run(round: round, item: item)
       }
       if let finished = try schedule.afterRound(round, memory: memory, progress) { tag = finished }

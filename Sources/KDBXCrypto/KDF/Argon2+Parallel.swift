@@ -1,5 +1,8 @@
 // Argon2 with lanes on concurrent tasks (RFC 9106 §3.4: lanes are independent within a slice).
 // Structured concurrency is not available in Embedded Swift, where the synchronous entry points remain.
+
+import KDBXBase
+
 #if !$Embedded
 
   /// Test hook (package scope, not public API): what a derivation on the calling task did, recorded by the `async`

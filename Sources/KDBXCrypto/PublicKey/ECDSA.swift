@@ -1,3 +1,5 @@
+import KDBXBase
+
 extension P256 {
   /// ECDSA over P-256 with SHA-256 (FIPS 186-5 §6.4), with deterministic nonces (RFC 6979 §3.2).
   ///
@@ -137,7 +139,7 @@ extension P256.Signing {
     public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.encoded == rhs.encoded }
 
     /// The uncompressed point in hexadecimal.
-    public var description: String { "P256.Signing.PublicKey(\(SelfTestResult.hex(encoded)))" }
+    public var description: String { "P256.Signing.PublicKey(\(Hex.encode(encoded)))" }
   }
 
   /// An ECDSA signature (r, s) (FIPS 186-5 §6.4.1), 1 <= r, s <= n-1 once verified.

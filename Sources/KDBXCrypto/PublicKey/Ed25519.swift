@@ -6,6 +6,9 @@
 /// let signature = key.signature(for: message)          // 64 bytes R || S
 /// let ok = key.publicKey.isValidSignature(signature, for: message)
 /// ```
+
+import KDBXBase
+
 public enum Ed25519 {}
 
 extension Ed25519 {
@@ -139,6 +142,6 @@ extension Ed25519 {
     public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.rawRepresentation == rhs.rawRepresentation }
 
     /// The encoding in hexadecimal.
-    public var description: String { "Ed25519.PublicKey(\(SelfTestResult.hex(rawRepresentation)))" }
+    public var description: String { "Ed25519.PublicKey(\(Hex.encode(rawRepresentation)))" }
   }
 }

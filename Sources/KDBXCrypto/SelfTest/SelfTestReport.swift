@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The outcome of one known-answer check of the self-test (see ``SelfTest``).
 ///
 /// A check runs one primitive on fixed input and compares the output with a value from a named source (an RFC
@@ -29,41 +31,15 @@ public struct SelfTestResult: Sendable, Equatable {
   public var passed: Bool { error == nil && !expected.isEmpty && expected == actual }
 
   /// The expected output in lowercase hexadecimal.
-  public var expectedHex: String { SelfTestResult.hex(expected) }
+  public var expectedHex: String { Hex.encode(expected) }
   /// The actual output in lowercase hexadecimal.
-  public var actualHex: String { SelfTestResult.hex(actual) }
+  public var actualHex: String { Hex.encode(actual) }
 
-  /// Lowercase hexadecimal of `bytes`.
-  public static func hex(_ bytes: [UInt8]) -> String {
-    let digits: [UInt8] = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 15)])
-    }
-    return String(decoding: text, as: UTF8.self)
-  }
-
-  /// The bytes of a hexadecimal string; `[]` when it is not hexadecimal (the check then fails, it never traps).
-  package static func bytes(hex text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var high: UInt8? = nil
-    for character in text.utf8 {
-      let value: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-      default: return []
-      }
-      if let first = high {
-        out.append(first << 4 | value)
-        high = nil
-      } else {
-        high = value
-      }
-    }
-    return high == nil ? out : []
+  /// The result of a check recorded by a module's self-test.
+  package init(_ check: SelfTestCheck) {
+    self.init(
+      primitive: check.primitive, source: check.source, expected: check.expected, actual: check.actual,
+      error: check.error)
   }
 }
 
@@ -95,42 +71,7 @@ public struct SelfTestReport: Sendable {
   }
 }
 
-/// A test-only fault: the output of one primitive has one bit flipped before it is compared, as a miscompiled
-/// kernel would produce. Used by the tests to prove that a failure is reported, and reported against exactly
-/// that primitive.
-package struct SelfTestFault: Sendable, Equatable {
-  /// The ``SelfTestResult/primitive`` whose output is corrupted.
-  package var primitive: String
-  /// The bit to flip, counted from the first byte's least significant bit (taken modulo the output's size).
-  package var bit: Int
-
-  package init(primitive: String, bit: Int = 0) {
-    self.primitive = primitive
-    self.bit = bit
-  }
-}
-
-/// Collects results and applies a ``SelfTestFault`` when one is set.
-package struct SelfTestRecorder: Sendable {
-  package var fault: SelfTestFault?
-  package private(set) var results: [SelfTestResult] = []
-
-  package init(fault: SelfTestFault? = nil) { self.fault = fault }
-
-  /// Records the output `actual` of `primitive`, flipping the fault's bit first when the fault names it.
-  package mutating func record(
-    _ primitive: String, _ source: String, expected: [UInt8], actual: [UInt8], error: String? = nil
-  ) {
-    var output = actual
-    if let fault, fault.primitive == primitive, error == nil {
-      if output.isEmpty { output = [0] }
-      let bit = ((fault.bit % (output.count * 8)) + output.count * 8) % (output.count * 8)
-      output[bit / 8] ^= UInt8(1) << UInt8(bit % 8)
-    }
-    results.append(
-      SelfTestResult(primitive: primitive, source: source, expected: expected, actual: output, error: error))
-  }
-
+extension SelfTestRecorder {
   /// Runs `body` and records its output; a thrown error is recorded as a failure.
   package mutating func check(
     _ primitive: String, _ source: String, expected: [UInt8], _ body: () throws(CryptoError) -> [UInt8]
@@ -144,50 +85,7 @@ package struct SelfTestRecorder: Sendable {
   }
 
   /// The report of everything recorded.
-  package var report: SelfTestReport { SelfTestReport(results: results) }
-}
-
-/// A deterministic SplitMix64 generator: the fixed pseudo-random inputs on which fast kernels are compared with
-/// their reference paths (the same input on every run and every platform).
-package struct SelfTestPattern: Sendable {
-  package var state: UInt64
-
-  package init(seed: UInt64) { state = seed }
-
-  package mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  package mutating func bytes(_ count: Int) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(max(0, count))
-    while out.count < count { out.append(UInt8(truncatingIfNeeded: next())) }
-    return out
-  }
-
-  /// Text-like bytes with repeats (for compression): words drawn from a small alphabet of fragments.
-  package mutating func text(_ count: Int) -> [UInt8] {
-    let words: [[UInt8]] = [
-      Array("<Entry>".utf8), Array("</Entry>".utf8), Array("<String><Key>Title</Key>".utf8),
-      Array("<Value>".utf8), Array("</Value></String>".utf8), Array("password".utf8), Array("KeePass".utf8),
-      Array("\n\t\t".utf8), Array("2026-12-02T04:00:00Z".utf8),
-    ]
-    var out: [UInt8] = []
-    out.reserveCapacity(max(0, count))
-    while out.count < count {
-      let value = next()
-      if value & 3 == 0 {
-        out.append(UInt8(ascii: "a") + UInt8(truncatingIfNeeded: (value >> 8) % 26))
-      } else {
-        out.append(contentsOf: words[Int(truncatingIfNeeded: (value >> 8) % UInt64(words.count))])
-      }
-    }
-    return Array(out.prefix(count))
-  }
+  package var report: SelfTestReport { SelfTestReport(results: checks.map(SelfTestResult.init)) }
 }
 
 extension CryptoError {

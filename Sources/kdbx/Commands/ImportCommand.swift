@@ -138,7 +138,10 @@ enum ImportCommand {
     if password == nil && keyFile == nil { throw .usage("a KeePass 1.x file needs a password, a key file or both") }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try VaultAccess.openBytes(bytes, key: key)
-    guard let header = opened.keePass1Header else { throw .failure("\(source) is not a KeePass 1.x file") }
+    guard opened.isKeePass1 else { throw .failure("\(source) is not a KeePass 1.x file") }
+    // The KDBX 3.1 equivalent of the file's settings: its cipher, and AES-KDF with its rounds.
+    var rounds: UInt64 = 0
+    if case .aesKDF(let parameters) = opened.header.kdf { rounds = parameters.rounds }
     let newKey = password?.isEmpty == true && keyFile != nil ? CompositeKey(password: nil, keyFile: keyFile) : key
     var settings = settings
     if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
@@ -155,7 +158,7 @@ enum ImportCommand {
       }
     }
     Terminal.out(
-      "Imported \(TerminalText.line(source)) (KeePass 1.x, \(Names.cipher(header.cipher)), \(header.transformRounds) rounds: \(groups) "
+      "Imported \(TerminalText.line(source)) (KeePass 1.x, \(Names.cipher(opened.header.cipher)), \(rounds) rounds: \(groups) "
         + "groups, \(entries) entries) into \(TerminalText.line(path)) (\(CreateCommand.describe(settings))).\n")
   }
 

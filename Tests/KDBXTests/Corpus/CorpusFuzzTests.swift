@@ -1,5 +1,6 @@
 import KDBX
 import Testing
+import VectorSupport
 
 /// Negative tests on real files: every truncation of the header region and a flipped byte at every header offset
 /// must give a typed error or a (different) successful parse, never a trap.

@@ -1,5 +1,6 @@
 import Foundation
 import KDBX
+import VectorSupport
 
 /// Compares a model with a corpus `*.expected.json` oracle (schema in ../shared/corpus/README.md) and returns a
 /// list of human-readable mismatches (empty when everything matches). Reusable for the `.kdbx` corpus test once the

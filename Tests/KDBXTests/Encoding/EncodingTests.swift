@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import Testing
 import VectorSupport
 
@@ -44,12 +45,6 @@ import VectorSupport
     #expect(Base32.decode("MZXW6YQ") == nil)
     // RFC 6238 Appendix B secret "12345678901234567890".
     #expect(Base32.decodeLenient("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ") == Array("12345678901234567890".utf8))
-  }
-
-  @Test func hexRejectsOddAndForeign() {
-    #expect(Hex.decode("abc") == nil)
-    #expect(Hex.decode("zz") == nil)
-    #expect(Hex.encode([0xAB, 0x01], uppercase: true) == "AB01")
   }
 
   @Test func randomRoundTrips() {

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport
@@ -161,7 +162,7 @@ import VectorSupport
     flipped[good.count - 12] ^= 1  // inside the key: only the checksum can tell
     #expect(reason(flipped) == "damaged (checksum mismatch)")
     // The description never shows the key.
-    #expect(!cached.description.contains(SelfTestResult.hex(cached.secret.bytes)))
+    #expect(!cached.description.contains(Hex.encode(cached.secret.bytes)))
   }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import KDBXBase
 import KDBXCrypto
 import KDBXXML
 import Testing

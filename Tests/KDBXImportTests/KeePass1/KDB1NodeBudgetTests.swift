@@ -3,6 +3,7 @@ import Testing
 import VectorSupport
 
 @testable import KDBX
+@testable import KDBXImport
 
 /// The KeePass 1.x reader refuses records that no save could hold (``LoadOptions/maxXMLNodeCount``) while it reads
 /// them, from their count at a lower bound of nodes each, instead of building the whole database first (#39: a

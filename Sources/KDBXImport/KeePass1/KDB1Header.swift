@@ -1,3 +1,6 @@
+import KDBX
+import KDBXBase
+
 /// The fixed 124-byte header of a KeePass 1.x (`.kdb`) file, all integers little-endian (KeePass 1.x
 /// `PW_DBHEADER` in `PwStructs.h`; KeePassXC `KeePass1Reader::readDatabase`):
 ///
@@ -99,8 +102,5 @@ package struct KDB1Header: Sendable, Equatable {
     }
   }
 
-  static func hex(_ value: UInt32) -> String {
-    let digits = Hex.encode([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) })
-    return "0x" + digits
-  }
+  static func hex(_ value: UInt32) -> String { "0x" + Hex.encode(UInt64(value), minimumDigits: 8) }
 }

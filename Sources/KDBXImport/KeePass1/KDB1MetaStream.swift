@@ -1,3 +1,5 @@
+import KDBX
+
 /// Meta-stream entries: KeePass 1.x and KeePassX store settings and UI state as hidden entries titled `Meta-Info`,
 /// user name `SYSTEM`, URL `$`, icon 0, the stream's name in the notes and its data in an attachment named
 /// `bin-stream` (KeePass 1.x `CPwManager::_IsMetaStream`; KeePassXC `KeePass1Reader::isMetaStream`). They are

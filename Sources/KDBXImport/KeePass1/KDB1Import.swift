@@ -1,3 +1,4 @@
+import KDBX
 import KDBXCrypto
 
 /// Maps the records of a KeePass 1.x file to a ``Database``, as KeePassXC's importer (`KeePass1Reader`) does:

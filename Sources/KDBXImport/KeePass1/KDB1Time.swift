@@ -1,3 +1,5 @@
+import KDBX
+
 /// KeePass 1.x's packed 5-byte time (KeePass 1.x `PwUtil::PwTimeToTime`; KeePassXC
 /// `KeePass1Reader::dateFromPackedStruct`): 14 bits year, 4 bits month, 5 bits day, 5 bits hour, 6 bits minute,
 /// 6 bits second, most significant bit first, in UTC as KeePassXC reads it.

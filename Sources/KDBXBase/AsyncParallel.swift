@@ -14,7 +14,7 @@
   /// finds nothing: under load that wait is the whole tax.) Without `Synchronization` (Apple systems before
   /// macOS 15 / iOS 18: ``SynchronizationSupport``) the items run on a task group instead, worker `w` taking items
   /// `w`, `w + workers`, ….
-  func runInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+  package func runInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) async {
     let workers = Swift.max(1, Swift.min(maxConcurrency, count))
     guard workers > 1 else {
       for item in 0..<count { body(item) }

@@ -1,7 +1,6 @@
+import KDBXBase
 import Synchronization
 import Testing
-
-@testable import KDBXCrypto
 
 /// `runInParallel`, the `async` Argon2 driver's round runner: every item runs exactly once and its writes are
 /// visible when it returns, with helpers claiming items (Synchronization) and on the task-group fallback, also

@@ -1,4 +1,4 @@
-import KDBXCrypto
+import KDBXBase
 import Synchronization
 import Testing
 

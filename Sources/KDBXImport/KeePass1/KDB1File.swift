@@ -1,3 +1,4 @@
+import KDBX
 import KDBXCrypto
 
 /// A KeePass 1.x database read from a file: the content as a ``Database`` ready to be saved as KDBX, and the file's
@@ -244,18 +245,13 @@ public enum KDB1File {
 extension OpenedDatabase {
   /// A KeePass 1.x database in the shape of an opened KDBX file, for code that handles both: it keeps the KDBX
   /// 3.1 equivalent of the file's settings (its cipher, AES-KDF seed and rounds, master seed and IV, no
-  /// compression) for ``SaveSettings/init(keeping:)``. Saving it writes a KDBX file, never a KeePass 1.x
-  /// one.
+  /// compression) for `SaveSettings(keeping:)`, and `isKeePass1` is `true`. Saving it writes a KDBX file, never a
+  /// KeePass 1.x one.
   public init(importing opened: KDB1OpenedDatabase) {
     let source = opened.header
     let header = OuterHeader(
       version: .v3_1, cipher: source.cipher, compression: .none, masterSeed: source.masterSeed,
       encryptionIV: source.encryptionIV, kdf: source.kdf)
-    self.init(
-      database: opened.database, header: header, innerHeader: nil, transformedKey: opened.transformedKey,
-      keePass1Header: source)
+    self.init(keePass1: opened.database, header: header, transformedKey: opened.transformedKey)
   }
-
-  /// Whether this database was read from a KeePass 1.x file (``init(importing:)``).
-  public var isKeePass1: Bool { keePass1Header != nil }
 }

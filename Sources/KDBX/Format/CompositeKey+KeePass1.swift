@@ -12,21 +12,24 @@ package enum KDB1PasswordEncoding: Sendable, Equatable, CaseIterable {
 
 /// What a KeePass 1.x file needs from a ``CompositeKey``: the SHA-256 of the password in each encoding worth
 /// trying, and the key file's KeePass 1.x key, in zeroing storage.
-struct KDB1KeyMaterial: Sendable {
-  struct Password: Sendable {
-    var encoding: KDB1PasswordEncoding
-    var hash: SecureBytes
+///
+/// It is kept here, beside the key, because the key keeps no password: the hashes are taken when the key is made.
+/// The KeePass 1.x key schedule that uses them (`rawKeys()`) and the reader are in `KDBXImport`.
+package struct KDB1KeyMaterial: Sendable {
+  package struct Password: Sendable {
+    package var encoding: KDB1PasswordEncoding
+    package var hash: SecureBytes
   }
 
   /// SHA-256 of the password in CP-1252, then Latin-1, then UTF-8, each only when its bytes differ from the
   /// ones before (KeePassXC's `KeePass1Reader::testKeys` order); empty without a password.
-  var passwords: [Password]
+  package var passwords: [Password]
   /// Whether the password is empty: KeePass 1.x then uses the key file alone (KeePassXC `KeePass1Key::rawKey`).
-  var passwordIsEmpty: Bool
+  package var passwordIsEmpty: Bool
   /// The key file's KeePass 1.x key (``KeyFile/keePass1KeyBytes``).
-  var keyFileKey: SecureBytes?
+  package var keyFileKey: SecureBytes?
   /// Whether the key has a challenge-response component, which KeePass 1.x files cannot use.
-  var hasChallengeResponse: Bool
+  package var hasChallengeResponse: Bool
 
   init(passwordBytes: [UInt8]?, keyFile: KeyFile?, hasChallengeResponse: Bool) {
     var passwords: [Password] = []
@@ -52,34 +55,5 @@ struct KDB1KeyMaterial: Sendable {
     passwordIsEmpty = passwordBytes?.isEmpty ?? false
     keyFileKey = keyFile.map { SecureBytes($0.keePass1KeyBytes) }
     self.hasChallengeResponse = hasChallengeResponse
-  }
-
-  /// One key to try: the 32 bytes KeePass 1.x gives AES-KDF, and the password encoding it used (`nil` for a key
-  /// file alone).
-  struct RawKey: Sendable {
-    var encoding: KDB1PasswordEncoding?
-    var key: SecureBytes
-  }
-
-  /// The keys to try, in order (KeePass 1.x `CPwManager::SetMasterKey`; KeePassXC `KeePass1Key::rawKey`):
-  /// - password only: `SHA-256(password)`;
-  /// - key file only, or with an empty password: the key file's key;
-  /// - both: `SHA-256(SHA-256(password) ‖ key file key)`.
-  ///
-  /// Unlike KDBX, a single component is not hashed again. Empty without a password or key file.
-  func rawKeys() -> [RawKey] {
-    guard !passwords.isEmpty, !(keyFileKey != nil && passwordIsEmpty) else {
-      return keyFileKey.map { [RawKey(encoding: nil, key: $0)] } ?? []
-    }
-    guard let keyFileKey else { return passwords.map { RawKey(encoding: $0.encoding, key: $0.hash) } }
-    return passwords.map { password in
-      var hasher = SHA256()
-      // SAFETY: each closure lends the hasher the SecureBytes' own storage to read, and the hasher copies what it
-      // needs into its state; no pointer outlives the closure.
-      password.hash.withUnsafeBytes { hasher.update($0) }
-      keyFileKey.withUnsafeBytes { hasher.update($0) }
-      var digest = hasher.finalize().bytes
-      return RawKey(encoding: password.encoding, key: SecureBytes(consuming: &digest))
-    }
   }
 }

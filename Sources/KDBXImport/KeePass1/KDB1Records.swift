@@ -1,3 +1,5 @@
+import KDBX
+import KDBXBase
 import KDBXCrypto
 
 /// The decrypted content of a KeePass 1.x file: `groupCount` group records, then `entryCount` entry records. A
@@ -224,7 +226,5 @@ struct KDB1Records {
     return field.data
   }
 
-  static func hex(_ value: UInt16) -> String {
-    Hex.encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
-  }
+  static func hex(_ value: UInt16) -> String { Hex.encode(UInt64(value), minimumDigits: 4) }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import KDBXBase
 import KDBXCrypto
 import Testing
 import VectorSupport
 
 @testable import KDBX
+@testable import KDBXImport
 
 /// The KeePass 1.x files of the acceptance corpus (`../shared/corpus`, written by KeePass 1.x and KeePassX):
 /// each opens with its credentials and matches its oracle (`<file>.expected.json`, read by File::KeePass or the
@@ -41,6 +43,12 @@ struct KDB1CorpusTests {
       bytes: bytes, key: key, primitives: StandardPrimitives(), clock: KDB1Tests.clock, random: &random)
   }
 
+  /// The corpus oracle of `path` (`PATH.expected.json`, schema in ../shared/corpus/README.md).
+  static func oracle(_ path: String) -> [String: Any]? {
+    guard let bytes = Corpus.file(path + ".expected.json") else { return nil }
+    return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+  }
+
   @Test func corpusHasTheEightFiles() {
     #expect(Self.files.count == 8, "\(Self.files.map(\.path))")
   }
@@ -48,7 +56,7 @@ struct KDB1CorpusTests {
   @Test(arguments: files)
   func matchesOracle(_ file: File) throws {
     let bytes = try #require(Corpus.file(file.path))
-    let expected = try #require(ExpectedJSON.load(file.path + ".expected.json"))
+    let expected = try #require(Self.oracle(file.path))
     let opened = try Self.open(bytes, key: try file.key)
     let problems = KDB1Oracle.compare(opened, with: expected)
     #expect(problems.isEmpty, "\(file.path): \(problems.prefix(12).joined(separator: "; "))")
@@ -124,7 +132,7 @@ struct KDB1CorpusTests {
   /// The oracle comparison can fail: a changed title, password, time and a lost group are each reported.
   @Test func oracleComparisonReportsDifferences() throws {
     let file = try #require(Self.files.first { $0.path.hasSuffix("basic.kdb") })
-    let expected = try #require(ExpectedJSON.load(file.path + ".expected.json"))
+    let expected = try #require(Self.oracle(file.path))
     var opened = try Self.open(try #require(Corpus.file(file.path)), key: try file.key)
     #expect(KDB1Oracle.compare(opened, with: expected).isEmpty)
     var root = try #require(opened.database.root)

@@ -13,15 +13,15 @@
 /// late finds nothing left to do. It only waits, spinning, for items that another thread is already running.
 /// Item 0 always runs on the calling thread. In Embedded Swift, and on Apple systems without `Synchronization`
 /// (before macOS 15 / iOS 18: ``SynchronizationSupport``), the items run one after another.
-public enum ParallelWork {
+package enum ParallelWork {
   /// Runs `body(0)`, …, `body(count - 1)` once each and returns when all have finished; everything they wrote
   /// is visible to the caller afterwards.
-  public static func forEach(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  package static func forEach(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
     runBlockingInParallel(count: count, maxConcurrency: maxConcurrency, body)
   }
 
   /// The results of `transform(0)`, …, `transform(count - 1)`, computed in parallel, in index order.
-  public static func map<T: Sendable>(
+  package static func map<T: Sendable>(
     count: Int, maxConcurrency: Int, _ transform: @escaping @Sendable (Int) -> T
   ) -> [T] {
     guard count > 0 else { return [] }
@@ -113,7 +113,7 @@ private final class ResultSlots<T>: @unchecked Sendable {
   }
 
   /// See ``ParallelWork``.
-  func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  package func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let helpers = Swift.min(maxConcurrency, count) - 1
     guard helpers > 0, SynchronizationSupport.isAvailable else {
       for item in 0..<count { body(item) }
@@ -140,7 +140,7 @@ private final class ResultSlots<T>: @unchecked Sendable {
   }
 #else
   /// Embedded Swift: no concurrency runtime, so the items run one after another on the calling thread.
-  func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: (Int) -> Void) {
+  package func runBlockingInParallel(count: Int, maxConcurrency: Int, _ body: (Int) -> Void) {
     for item in 0..<count { body(item) }
   }
 #endif

@@ -1,9 +1,11 @@
+import KDBXBase
 import KDBXCrypto
 import KDBXXML
 import Testing
 import VectorSupport
 
 @testable import KDBX
+@testable import KDBXImport
 
 /// KeePass 1.x import on files built by ``KDB1Fixture``: the mapping to the model, the keys, wrong key versus
 /// damage, the group tree, meta-streams and every bound on untrusted bytes.

@@ -1,3 +1,5 @@
+import KDBX
+
 /// KeePass 1.x keeps an entry's auto-type settings in its notes, one per line (KeePass 1.x help, "Auto-Type"):
 ///
 /// - `Auto-Type: SEQUENCE` sets the default sequence;

@@ -1,9 +1,7 @@
-import VectorSupport
-
-/// Locates `../shared/corpus` (the acceptance corpus kept outside the repository). Tests that need it skip with a
-/// recorded note when it is absent.
-enum Corpus {
-  static let root: String? = {
+/// Locates `../shared/corpus` (the acceptance corpus kept outside the repository), for every test target that reads
+/// it. Tests that need it skip with a recorded note when it is absent.
+public enum Corpus {
+  public static let root: String? = {
     for candidate in [Vectors.repositoryRoot + "/../shared/corpus", Vectors.repositoryRoot + "/../../shared/corpus"] {
       if Vectors.readFile(atPath: candidate + "/MANIFEST.tsv") != nil { return candidate }
     }
@@ -11,9 +9,9 @@ enum Corpus {
     return nil
   }()
 
-  static var isAvailable: Bool { root != nil }
+  public static var isAvailable: Bool { root != nil }
 
-  static func file(_ relativePath: String) -> [UInt8]? {
+  public static func file(_ relativePath: String) -> [UInt8]? {
     guard let root else { return nil }
     return Vectors.readFile(atPath: root + "/" + relativePath)
   }

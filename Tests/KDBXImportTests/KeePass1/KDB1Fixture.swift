@@ -1,6 +1,7 @@
 import KDBXCrypto
 
 @testable import KDBX
+@testable import KDBXImport
 
 /// Builds KeePass 1.x files in the tests: records laid out as KeePass 1.x writes them (`PwManager.cpp`
 /// `SaveDatabase`: group fields 1-9, entry fields 1-14, each record ended by field 0xFFFF), the content hash, AES-KDF
