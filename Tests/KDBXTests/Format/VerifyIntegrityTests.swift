@@ -39,7 +39,8 @@ struct VerifyIntegrityTests {
     let reopened = try KDBXFile.openBlocking(bytes: saved.bytes, key: cached)
     #expect(reopened.database.root?.entries.count == opened.database.root?.entries.count)
     // The KDF of the new file gives the same key from the composite key.
-    #expect(try KDBXFile.openBlocking(bytes: saved.bytes, key: key).transformedKey.hasSameBytes(as: saved.transformedKey))
+    #expect(
+      try KDBXFile.openBlocking(bytes: saved.bytes, key: key).transformedKey.hasSameBytes(as: saved.transformedKey))
   }
 
   /// Every damaged variant that `open` refuses, `verifyIntegrity` refuses too, with the same error.
