@@ -32,11 +32,11 @@ import VectorSupport
 
   func rename(_ id: UUID, to title: String) async throws(VaultSessionError) {
     guard let session else { throw .locked }
-    try await session.update { $0.editEntry(KDBXUUID(id), clock: FoundationClock()) { $0.title = title } }
+    try await session.update { $0.editEntry(KDBXUUID(id)) { $0.title = title } }
     do {
       try await session.save()  // a coordinated write over the version read
     } catch .changedOnDisk {  // another device saved through iCloud meanwhile: merge, keeping both sides
-      try await session.save(onConflict: .merge(.threeWay(now: FoundationClock().now())))
+      try await session.save(onConflict: .merge(.threeWay()))
     }
     await refresh()
   }
