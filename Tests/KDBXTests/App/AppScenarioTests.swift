@@ -178,7 +178,11 @@ struct AppScenarioTests {
           variant: .id, iterations: 1, memoryBytes: 2 << 20, parallelism: 1,
           salt: [UInt8](repeating: salt, count: 32))))
   }
-  static let extensionBudget = VaultSessionOptions(load: LoadOptions(availableMemoryBytes: 1 << 20))
+  static let extensionBudget: VaultSessionOptions = {
+    var load = LoadOptions.default
+    load.availableMemoryBytes = 1 << 20
+    return VaultSessionOptions(load: load)
+  }()
 
   /// The rest of the day: the app unlocks and caches the key; the AutoFill extension fills and saves from the
   /// cached key under its memory budget; another device saves with a new KDF seed, the cached key turns stale,
@@ -250,7 +254,7 @@ struct AppScenarioTests {
     let laptop = try await KDBXFile.open(bytes: file.bytes, key: key)
     file.replace(with: try await KDBXFile.save(laptop.database, key: key, settings: Self.argon(salt: 2)))
     let stale = try CachedVaultKey(serialized: keychain)
-    do {
+    do throws(VaultSessionError) {
       _ = try await VaultSession.open(
         storage: SharedStorage(file: file), cachedKey: stale, options: Self.extensionBudget)
       Issue.record("a cached key for the old KDF seed should be stale")
