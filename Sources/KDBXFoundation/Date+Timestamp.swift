@@ -2,9 +2,9 @@ import Foundation
 import KDBX
 
 extension Timestamp {
-  /// Seconds from 0001-01-01T00:00:00Z (the KDBX epoch) to 2001-01-01T00:00:00Z (Foundation's reference date):
-  /// 730,485 days in the proleptic Gregorian calendar.
-  static let foundationReferenceOffset: Int64 = 63_113_904_000
+  /// Seconds from the Unix epoch 1970-01-01T00:00:00Z to 2001-01-01T00:00:00Z (Foundation's reference date):
+  /// 11,323 days.
+  static let foundationReferenceOffset: Int64 = 978_307_200
 
   /// The whole second that contains `date`, in KeePass's range.
   ///
@@ -15,8 +15,8 @@ extension Timestamp {
   /// format counts leap seconds, so no leap second is added or lost. Use ``init(exactly:)`` to refuse instead.
   public init(_ date: Date) {
     let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
-    let low = Double(Timestamp.minimum.secondsSince0001 - Timestamp.foundationReferenceOffset)
-    let high = Double(Timestamp.maximum.secondsSince0001 - Timestamp.foundationReferenceOffset)
+    let low = Double(Timestamp.minimum.unixSeconds - Timestamp.foundationReferenceOffset)
+    let high = Double(Timestamp.maximum.unixSeconds - Timestamp.foundationReferenceOffset)
     guard seconds >= low else {  // also NaN
       self = .minimum
       return
@@ -26,7 +26,7 @@ extension Timestamp {
       return
     }
     // Both bounds are integers below 2^53, so the conversion and the sum are exact.
-    self.init(secondsSince0001: Int64(seconds) + Timestamp.foundationReferenceOffset)
+    self.init(unixSeconds: Int64(seconds) + Timestamp.foundationReferenceOffset)
   }
 
   /// The timestamp of `date`, or `nil` when `date` is not a whole second within 0001-01-01...9999-12-31 (what a
@@ -35,7 +35,7 @@ extension Timestamp {
     let interval = date.timeIntervalSinceReferenceDate
     guard interval.isFinite, interval == interval.rounded(.down) else { return nil }
     let converted = Timestamp(date)
-    guard Double(converted.secondsSince0001 - Timestamp.foundationReferenceOffset) == interval else { return nil }
+    guard Double(converted.unixSeconds - Timestamp.foundationReferenceOffset) == interval else { return nil }
     self = converted
   }
 }
@@ -47,7 +47,7 @@ extension Date {
   /// Timestamps a damaged file puts outside that range are converted as they are (still exact up to 2^53 seconds,
   /// about 285 million years), and clamp back to the range when converted again.
   public init(_ timestamp: Timestamp) {
-    let (seconds, overflow) = timestamp.secondsSince0001.subtractingReportingOverflow(
+    let (seconds, overflow) = timestamp.unixSeconds.subtractingReportingOverflow(
       Timestamp.foundationReferenceOffset)
     self.init(timeIntervalSinceReferenceDate: overflow ? -Double.greatestFiniteMagnitude : Double(seconds))
   }
