@@ -199,9 +199,8 @@ package struct StandardPrimitives: KDBXPrimitives {
     var pending: [(bytes: [UInt8], start: Int)] = prefix.isEmpty ? [] : [(prefix, 0)]
     var nextPending = 0
     var handOffs: [HandOff] = []
-    var helper: StartedWork<[UInt8]>? = nil
-    /// How many hand-offs were compressed on the calling thread after the helper's (its index from the end).
-    var handOffsSinceHelper = 0
+    /// The hand-off on the helper, and its place in `handOffs`.
+    var helper: (work: StartedWork<[UInt8]>, index: Int)? = nil
     func takeOldest() -> (bytes: [UInt8], start: Int) {
       let piece = pending[nextPending]
       pending[nextPending].bytes = []  // the compression holds the only copy
@@ -209,17 +208,16 @@ package struct StandardPrimitives: KDBXPrimitives {
       return piece
     }
     func startPending() {
-      if let work = helper, work.isFinished {
+      if let (work, index) = helper, work.isFinished {
         // Its stream replaces it: the work holds the piece it compressed until it is released.
-        handOffs[handOffs.count - 1 - handOffsSinceHelper] = .compressed(work.result())
+        handOffs[index] = .compressed(work.result())
         helper = nil
       }
       guard nextPending < pending.count, helper == nil else { return }
       let piece = takeOldest()
       let work = ParallelWork.start { Self.compressHandOff(piece) }
-      helper = work
+      helper = (work, handOffs.count)
       handOffs.append(.started(work))
-      handOffsSinceHelper = 0
     }
     startPending()
     let serialized: (document: [UInt8], handedOff: Int)
@@ -230,10 +228,7 @@ package struct StandardPrimitives: KDBXPrimitives {
       ) { bytes, newBytesStart in
         pending.append((bytes, newBytesStart))
         startPending()
-        while pending.count - nextPending > 1 {
-          handOffs.append(.compressed(Self.compressHandOff(takeOldest())))
-          handOffsSinceHelper += 1
-        }
+        while pending.count - nextPending > 1 { handOffs.append(.compressed(Self.compressHandOff(takeOldest()))) }
       }
     } catch {
       throw .xml(error)

@@ -295,14 +295,6 @@ enum KDB1Import {
 
   /// `bytes` when they are valid UTF-8, else the UTF-8 of their decoding with U+FFFD for invalid sequences.
   static func validUTF8(_ bytes: [UInt8]) -> [UInt8] {
-    var iterator = bytes.makeIterator()
-    var decoder = Unicode.UTF8()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue: continue
-      case .emptyInput: return bytes
-      case .error: return Array(String(decoding: bytes, as: UTF8.self).utf8)
-      }
-    }
+    ImportFormat.isUTF8(bytes) ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8)
   }
 }
