@@ -144,9 +144,9 @@ extension Group {
 
 extension DatabaseMerge {
   /// Merges `local` and `remote` against their common ancestor `base`, as of now
-  /// (``DatabaseMerge/threeWay(base:local:remote:clock:)`` with the system clock).
+  /// (``DatabaseMerge/threeWay(base:local:remote:now:)`` with the system clock's time).
   public static func threeWay(base: Database, local: Database, remote: Database) -> MergeResult {
-    threeWay(base: base, local: local, remote: remote, clock: SystemClock())
+    threeWay(base: base, local: local, remote: remote, now: SystemClock().now())
   }
 }
 

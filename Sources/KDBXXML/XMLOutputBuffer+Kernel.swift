@@ -1,38 +1,44 @@
-// The XMLWriter's output: bytes appended into 1 MiB chunks through a raw pointer, joined into one array at the
-// end. Appending a byte costs a bounds test and a store (no uniqueness or capacity checks of an Array), and the
-// output never grows by copying; the only copy is the final join.
+// The XMLWriter's output: bytes appended into a 1 MiB working chunk through a raw pointer; each full chunk is
+// appended to one array, and the chunk is reused. Appending a byte costs a bounds test and a store (no uniqueness or
+// capacity checks of an Array). The output is one array from the start, so taking it copies nothing; with a
+// capacity reserved for the whole output (`reserveCapacity`), it never grows by copying either, and the output is
+// in memory once, plus the chunk (the save's peak, issue #35: the AutoFill extension).
 
 /// A growable byte sink, owned by one ``XMLWriter`` (the writer copies it before writing when it is shared).
 final class XMLOutputBuffer {
   private static let chunkSize = 1 << 20
 
-  // SAFETY: `base` and every chunk in `full` are this object's own allocations of chunkSize UInt8s (a trivial
-  // type, so writing them uninitialised is fine), freed once in deinit; `full` chunks are counted by their first
-  // `count` (written) bytes and `base` by `used`. The class is not Sendable: one writer uses it on one thread.
-  private var full: [UnsafeMutableBufferPointer<UInt8>] = []
-  private var fullCount = 0
+  /// The bytes of every chunk filled so far, in order.
+  private var flushed: [UInt8] = []
+  // SAFETY: `base` is this object's own allocation of chunkSize UInt8s (a trivial type, so writing it
+  // uninitialised is fine), freed once in deinit; its first `used` bytes are written and not yet in `flushed`. The
+  // class is not Sendable: one writer uses it on one thread.
   private var base: UnsafeMutablePointer<UInt8>
   private var used = 0
 
   init() {
-    // SAFETY: the first chunk; see the note on `full`.
+    // SAFETY: the working chunk; see the note on `base`.
     base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
   }
 
   deinit {
-    for chunk in full { chunk.deallocate() }
     base.deallocate()
   }
 
+  /// Makes room for `byteCount` bytes of output in all, so that the output array does not grow by copying while
+  /// they are written (a hint: more bytes are still taken, by growing).
+  func reserveCapacity(_ byteCount: Int) {
+    flushed.reserveCapacity(max(byteCount, 0))
+  }
+
   /// The number of bytes appended.
-  var count: Int { fullCount + used }
+  var count: Int { flushed.count + used }
 
   /// A copy holding the same bytes.
   func copy() -> XMLOutputBuffer {
     let other = XMLOutputBuffer()
-    // SAFETY: the written parts of this buffer's chunks (`chunk.count`, then `used` bytes of `base`), copied
-    // into `other`'s own chunks during the call.
-    for chunk in full { other.append(UnsafeBufferPointer(chunk)) }
+    other.flushed = flushed
+    // SAFETY: the written part of this buffer's chunk (`used` bytes of `base`), copied into `other`'s chunk.
     other.append(UnsafeBufferPointer(start: base, count: used))
     return other
   }
@@ -108,78 +114,41 @@ final class XMLOutputBuffer {
   }
 
   private func spill() {
-    // SAFETY: the full chunk moves to `full` (its written `used` bytes; deinit frees the whole allocation from
-    // its start) and a fresh chunk replaces it; nothing else holds the old `base`.
-    full.append(UnsafeMutableBufferPointer(start: base, count: used))
-    fullCount += used
-    base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
+    // SAFETY: the chunk's written `used` bytes are copied to the end of `flushed`; the chunk is then reused.
+    flushed.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
     used = 0
   }
 
   /// All bytes appended, as one array.
   func bytes() -> [UInt8] {
-    let total = count
-    // SAFETY: the chunks' written bytes sum to `total` (= count), so they fill the new array's capacity
-    // exactly, in order, and `initialized` is set to what was written.
-    return [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
-      var offset = 0
-      for chunk in full + [UnsafeMutableBufferPointer(start: base, count: used)] {
-        guard let source = chunk.baseAddress, let destination = target.baseAddress else { continue }
-        // SAFETY: the chunks hold `total` bytes in all, the capacity of target.
-        (destination + offset).initialize(from: source, count: chunk.count)
-        offset += chunk.count
-      }
-      initialized = total
-    }
+    var all = flushed
+    // SAFETY: the written part of the chunk, copied during the call.
+    all.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
+    return all
   }
 
-  /// All bytes appended, as one array, leaving this buffer empty: each chunk is freed once it is copied, so the
-  /// output and its copy are never both whole in memory (the save's peak, issue #35: the AutoFill extension).
+  /// All bytes appended, as one array, leaving this buffer empty: the output array itself is returned, with the
+  /// last chunk's bytes appended, so the output is not in memory twice.
   func takeBytes() -> [UInt8] {
-    let total = count
-    full.append(UnsafeMutableBufferPointer(start: base, count: used))
-    // SAFETY: as in bytes(): the chunks' written bytes sum to `total`; each chunk is deallocated right after its
-    // bytes are copied and removed from `full` below, and `base` gets a fresh chunk, so deinit frees each
-    // allocation once.
-    let joined = [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
-      var offset = 0
-      for chunk in full {
-        if let source = chunk.baseAddress, let destination = target.baseAddress {
-          (destination + offset).initialize(from: source, count: chunk.count)
-          offset += chunk.count
-        }
-        chunk.deallocate()
-      }
-      initialized = total
-    }
-    full = []
-    fullCount = 0
-    base = UnsafeMutablePointer<UInt8>.allocate(capacity: XMLOutputBuffer.chunkSize)
-    used = 0
-    return joined
+    spill()
+    var taken: [UInt8] = []
+    swap(&taken, &flushed)
+    return taken
   }
 
   /// The bytes appended at offsets `range` (within `0..<count`), as one array.
   func bytes(in range: Range<Int>) -> [UInt8] {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the output")
-    // SAFETY: `range` lies in 0..<count (precondition above); the loop copies its bytes in order, chunk by
-    // chunk, so exactly range.count bytes are initialised before `initialized` says so.
-    return [UInt8](unsafeUninitializedCapacity: range.count) { target, initialized in
-      var chunkStart = 0
-      var written = 0
-      for chunk in full + [UnsafeMutableBufferPointer(start: base, count: used)] {
-        let chunkEnd = chunkStart + chunk.count
-        let from = max(range.lowerBound, chunkStart)
-        let to = min(range.upperBound, chunkEnd)
-        if from < to, let source = chunk.baseAddress, let destination = target.baseAddress {
-          // SAFETY: from..<to lies within this chunk (chunkStart..<chunkEnd) and within `range`, whose bytes are
-          // written in order from the start of target, whose capacity is range.count.
-          (destination + written).initialize(from: source + (from - chunkStart), count: to - from)
-          written += to - from
-        }
-        chunkStart = chunkEnd
-      }
-      initialized = written
+    var out: [UInt8] = []
+    out.reserveCapacity(range.count)
+    let split = flushed.count
+    if range.lowerBound < split { out.append(contentsOf: flushed[range.lowerBound..<min(range.upperBound, split)]) }
+    if range.upperBound > split {
+      let from = max(range.lowerBound, split) - split
+      // SAFETY: from..<(range.upperBound - split) lies within the chunk's written bytes (0..<used), since
+      // range.upperBound <= count = split + used.
+      out.append(contentsOf: UnsafeBufferPointer(start: base + from, count: range.upperBound - split - from))
     }
+    return out
   }
 }

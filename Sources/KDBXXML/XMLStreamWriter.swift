@@ -58,6 +58,13 @@ public struct XMLStreamWriter {
   /// The number of bytes written so far.
   package var byteCount: Int { buffer.count }
 
+  /// Makes room for `byteCount` bytes of output in all (a hint: the output still grows past it), so that a
+  /// document of about that size is written into one array without copies as it grows.
+  package mutating func reserveCapacity(_ byteCount: Int) {
+    makeBufferUnique()
+    buffer.reserveCapacity(byteCount)
+  }
+
   /// The bytes written so far at offsets `range` (which must lie within `0..<byteCount`).
   package func output(in range: Range<Int>) -> [UInt8] { buffer.bytes(in: range) }
 

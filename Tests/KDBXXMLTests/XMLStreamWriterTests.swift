@@ -88,6 +88,31 @@ import VectorSupport
     #expect(Self.string(writer.output) == "<a>\n\t<c>2</c>\n</a>")
   }
 
+  /// Output past the 1 MiB working chunk: ranges read across the chunk's edge and the taken output are the bytes
+  /// written, and a writer with reserved room hands over that very array (capacity kept: no joining copy, the
+  /// output never in memory twice; issue #35, the AutoFill extension's save).
+  @Test func largeOutputIsReadInRangesAndTakenWithoutACopy() throws {
+    var writer = XMLStreamWriter(options: XMLWriter.Options(writesDeclaration: false))
+    let reserved = 3 << 20
+    writer.reserveCapacity(reserved)
+    try writer.startElement("a")
+    var index = 0
+    while writer.byteCount < (2 << 20) + 12_345 {
+      try writer.element("v", text: "value \(index) " + String(repeating: "x", count: index % 97))
+      index += 1
+    }
+    writer.endElement()
+    let whole = writer.output
+    #expect(whole.count == writer.byteCount)
+    for range in [0..<10, (1 << 20) - 5..<(1 << 20) + 5, 100..<whole.count, (2 << 20) - 1..<whole.count] {
+      #expect(writer.output(in: range) == Array(whole[range]))
+    }
+    let taken = writer.takeOutput()
+    #expect(taken == whole)
+    #expect(taken.capacity >= reserved)
+    #expect(writer.byteCount == 0)
+  }
+
   /// Random trees with mixed content, comments, processing instructions, CDATA and attributes: the events give the
   /// tree writer's bytes, whether elements come as start/end pairs, as text-only elements or as whole subtrees.
   @Test func randomTreesStreamAsXMLWriterWrites() throws {

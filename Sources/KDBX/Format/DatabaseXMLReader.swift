@@ -46,18 +46,20 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
           ringLength: pipeline.ringLength)
         if pipeline.startsHelper { events.startHelper() }
         defer { events.finish() }
-        return try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+        var database = try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
           (applyStream, protect, decompress) throws(KDBXError) in
           var reader = DatabaseModelReader<PipelinedXMLEventSource>(
             source: PipelinedXMLEventSource(events), options: options, heldByteLimit: limit,
             applyStream: applyStream, protect: protect, decompress: decompress)
           return try reader.readDocument(binaries: binaries)
         }
+        database.documentSize = DocumentSizeHint(byteCount: xml.count)
+        return database
       }
     #endif
     var xmlReader = XMLReader(bytes: xml, options: readerOptions)
     // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
-    return try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
+    var database = try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
       try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
         (applyStream, protect, decompress) throws(KDBXError) in
         // A reader of a concrete source type, so that it is specialized even here, where the stream, random and
@@ -68,6 +70,8 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
         return try reader.readDocument(binaries: binaries)
       }
     }
+    database.documentSize = DocumentSizeHint(byteCount: xml.count)
+    return database
   }
 
   /// Reads `document` (the root `KeePassFile` element), a tree already in memory (for example an XML import).

@@ -25,7 +25,7 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   package static func serialize(
     _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options
   ) throws(XMLError) -> [UInt8] {
-    var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
+    var sink = XMLByteSink(writer: writer(for: database, options: options))
     sink.writer.writeDeclaration()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
@@ -41,12 +41,21 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
     _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options,
     chunkByteCount: Int, onChunk: @escaping (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
   ) throws(XMLError) -> (document: [UInt8], handedOff: Int) {
-    var sink = XMLByteSink(writer: XMLStreamWriter(options: options))
+    var sink = XMLByteSink(writer: writer(for: database, options: options))
     sink.chunks = XMLByteSink.Chunks(size: max(chunkByteCount, 1), handler: onChunk)
     sink.writer.writeDeclaration()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
     return (sink.writer.takeOutput(), sink.chunks?.handedOff ?? 0)
+  }
+
+  /// A writer with room for about the document `database` was read from, and a sixteenth more, so that the
+  /// output does not grow by copying (the document in memory twice for a moment) when it is saved again.
+  private static func writer(for database: Database, options: XMLWriter.Options) -> XMLStreamWriter {
+    var writer = XMLStreamWriter(options: options)
+    let known = database.documentSize.byteCount
+    if known > 0 { writer.reserveCapacity(known + known / 16 + (64 << 10)) }
+    return writer
   }
 }
 

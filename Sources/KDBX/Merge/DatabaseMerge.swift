@@ -13,7 +13,7 @@
 ///   its last modification, so an edit made after a deletion survives; a deleted group that still holds surviving
 ///   objects is kept. `Meta` fields follow their `*Changed` timestamps and custom icons are united by UUID (newer
 ///   `LastModificationTime` wins).
-/// - ``threeWay(base:local:remote:clock:)``: given the common ancestor, changes made on one side only are taken
+/// - ``threeWay(base:local:remote:now:)``: given the common ancestor, changes made on one side only are taken
 ///   without looking at clocks, and changes made on both sides are reported as ``MergeConflict``s instead of
 ///   being decided by timestamps.
 ///

@@ -5,21 +5,20 @@ extension DatabaseMerge {
   /// applied without looking at clocks; the same change on both sides is applied once; different changes on both
   /// sides are reported as ``MergeConflict``s and resolved loss-free as ``MergeConflict`` describes (local
   /// content with the remote version in the entry's history; a deleted-but-changed object is kept; a doubly moved
-  /// object stays in its local group). History is united. New tombstones get `clock`'s time. `Meta` fields changed
+  /// object stays in its local group). History is united. New tombstones get the time `now` (the merge's own time,
+  /// as ``VaultMergeMethod/threeWay(now:)`` takes it). `Meta` fields changed
   /// on both sides to different values are conflicts too (the local value stays); custom icons and custom data
   /// are united as in ``synchronize(local:remote:mode:)``.
-  public static func threeWay(base: Database, local: Database, remote: Database, clock: some WallClock)
-    -> MergeResult
-  {
-    var merger = ThreeWayMerger(base: base, local: local, remote: remote, now: clock.now())
+  public static func threeWay(base: Database, local: Database, remote: Database, now: Timestamp) -> MergeResult {
+    var merger = ThreeWayMerger(base: base, local: local, remote: remote, now: now)
     return merger.run()
   }
 
-  /// The changes and conflicts ``threeWay(base:local:remote:clock:)`` would produce, without the merged database.
-  package static func threeWayDryRun(base: Database, local: Database, remote: Database, clock: some WallClock)
+  /// The changes and conflicts ``threeWay(base:local:remote:now:)`` would produce, without the merged database.
+  package static func threeWayDryRun(base: Database, local: Database, remote: Database, now: Timestamp)
     -> MergeReport
   {
-    threeWay(base: base, local: local, remote: remote, clock: clock).report
+    threeWay(base: base, local: local, remote: remote, now: now).report
   }
 }
 

@@ -15,6 +15,9 @@ public struct Database: Sendable, Equatable {
   /// What was left out when the database was opened (``LoadOptions/loadsAttachmentContents``,
   /// ``LoadOptions/loadsHistory``); a save is refused unless it is empty.
   public internal(set) var omittedOnLoad: LoadOmissions = []
+  /// The size of the XML document the database was read from: the room a save reserves for the document it
+  /// writes. Not part of the content (every hint is equal).
+  package var documentSize = DocumentSizeHint()
 
   package init(meta: Meta = Meta(), root: Group?) {
     self.meta = meta

@@ -107,7 +107,7 @@ extension SynchronousVaultSession {
     switch method {
     case .threeWay(let now):
       result = DatabaseMerge.threeWay(
-        base: base ?? remote.database, local: local, remote: remote.database, clock: FixedClock(now))
+        base: base ?? remote.database, local: local, remote: remote.database, now: now)
     case .synchronize(let mode):
       result = DatabaseMerge.synchronize(local: local, remote: remote.database, mode: mode)
     }

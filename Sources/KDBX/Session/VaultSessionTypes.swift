@@ -41,7 +41,7 @@ public enum VaultConflictPolicy: Sendable, Equatable {
 
 /// How ``VaultConflictPolicy/merge(_:)`` combines the local version and the version on disk.
 public enum VaultMergeMethod: Sendable, Equatable {
-  /// ``DatabaseMerge/threeWay(base:local:remote:clock:)`` with the version the session last read or wrote as the
+  /// ``DatabaseMerge/threeWay(base:local:remote:now:)`` with the version the session last read or wrote as the
   /// common ancestor: a change made on one side only is taken whatever the clocks say, and changes made on both
   /// sides are resolved loss-free and listed as conflicts in the report. `now` stamps new tombstones.
   case threeWay(now: Timestamp)

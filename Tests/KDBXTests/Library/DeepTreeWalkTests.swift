@@ -135,7 +135,7 @@ import VectorSupport
     #expect(merged.entry(withUUID: entry.uuid)?.title == "remote")
     #expect(merged.root?.nestingDepth == Self.depth)
 
-    var threeWay = DatabaseMerge.threeWay(base: local, local: local, remote: remote, clock: later).database
+    var threeWay = DatabaseMerge.threeWay(base: local, local: local, remote: remote, now: later.now()).database
     defer { Self.dismantle(&threeWay) }
     #expect(threeWay.entry(withUUID: entry.uuid)?.title == "remote")
     #expect(threeWay.root?.nestingDepth == Self.depth)

@@ -92,7 +92,7 @@ struct MergePropertyTests {
       // Local works on entry 11 only, remote on entries 12 and 13 only (plus additions).
       Self.mutate(&local, count: 3, times: 1...50, nextID: &nextID, random: &random, only: [F.entry1])
       Self.mutate(&remote, count: 3, times: 1...50, nextID: &nextID, random: &random, only: [F.entry2, F.entry3])
-      let result = DatabaseMerge.threeWay(base: base, local: local, remote: remote, clock: FixedClock(F.time(999)))
+      let result = DatabaseMerge.threeWay(base: base, local: local, remote: remote, now: FixedClock(F.time(999)).now())
       #expect(result.report.conflicts.isEmpty, "round \(round): \(result.report.conflicts)")
       for id in [F.entry1] {
         #expect(F.entry(id, in: result.database) == F.entry(id, in: local), "round \(round): local change kept")

@@ -82,7 +82,7 @@ struct MergeSemanticsTests {
       #expect(result.report.isEmpty, "\(result.report.changes)")
       #expect(Self.historyCount(result.database) == Self.historyCount(one))
       #expect(result.database == one, "the local layout is kept")
-      let threeWay = DatabaseMerge.threeWay(base: one, local: one, remote: other, clock: FixedClock(F.time(1_000)))
+      let threeWay = DatabaseMerge.threeWay(base: one, local: one, remote: other, now: FixedClock(F.time(1_000)).now())
       #expect(threeWay.report.isEmpty, "\(threeWay.report)")
     }
   }

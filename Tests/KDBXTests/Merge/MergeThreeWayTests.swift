@@ -7,7 +7,7 @@ struct MergeThreeWayTests {
   static let clock = FixedClock(F.time(1_000))
 
   static func merge(_ base: Database, _ local: Database, _ remote: Database) -> MergeResult {
-    DatabaseMerge.threeWay(base: base, local: local, remote: remote, clock: clock)
+    DatabaseMerge.threeWay(base: base, local: local, remote: remote, now: clock.now())
   }
 
   @Test func unchangedSidesMergeToNoChange() {
@@ -187,7 +187,7 @@ struct MergeThreeWayTests {
     F.setPassword(&local, F.entry1, "L", at: 100)
     F.setPassword(&remote, F.entry1, "R", at: 100)
     F.delete(&remote, F.entry3, at: 100)
-    let report = DatabaseMerge.threeWayDryRun(base: base, local: local, remote: remote, clock: Self.clock)
+    let report = DatabaseMerge.threeWayDryRun(base: base, local: local, remote: remote, now: Self.clock.now())
     #expect(report == Self.merge(base, local, remote).report)
     #expect(report.conflicts.count == 1)
     #expect(
