@@ -7,7 +7,8 @@
 #   bash .ci/api-check.sh --update   # regenerate .ci/api/*.txt after a deliberate change, then commit them
 #   bash .ci/api-check.sh --count    # print the number of public symbols per module
 #
-# It also type-checks the documentation's Swift examples as a client of the public API (.ci/doc-snippets.py).
+# It also type-checks the documentation's Swift examples as a client of the public API (.ci/doc-snippets.py), and
+# checks that every public type of KDBX has a compiled example in its own doc comment (doc-snippets.py --coverage).
 #
 # The listing comes from the toolchain's swift-symbolgraph-extract (public symbols only: `package`, internal and
 # `@_spi` declarations are left out; members synthesized from protocol default implementations are left out too).
@@ -92,6 +93,10 @@ if [ "$mode" != --count ]; then
     echo "api: .ci/snippets/failing-example.md should fail the documentation check at its lines 9 and 10"
     status=1
   fi
+fi
+# Every public type of KDBX (nested ones too) shows its use in an example of its own doc comment, compiled above.
+if [ "$mode" != --count ]; then
+  python3 .ci/doc-snippets.py --coverage KDBX "$OUT/KDBX" --missing || status=1
 fi
 # No sync/async trap: in top-level code (an executable's main.swift) `try await KDBXFile.open(...)` must reach the
 # `async` form. Had a blocking overload of the same name been picked, the compiler's "no 'async' operations occur

@@ -2,12 +2,20 @@
 """Type-checks every Swift code block of the documentation as a client of the public API.
 
 Usage: doc-snippets.py MODULES_DIR [--list] [--only FILE.md]
+       doc-snippets.py --coverage MODULE [SYMBOL_GRAPH_DIR] [--missing]
 
   MODULES_DIR  the directory with the built .swiftmodule files (`$(swift build --show-bin-path)/Modules`; .ci/api-check.sh
                passes it after building every library module)
   --list       print the blocks found, one line each, and compile nothing
   --only F.md  check the ```swift blocks of that one Markdown file (as README's are: KDBX and KDBXFileIO imported,
                README's context); .ci/api-check.sh runs it on .ci/snippets/failing-example.md, which must fail
+  --coverage M lists every public type of module M (structs, enums, classes, actors, protocols, nested ones by their
+               path, `Outer.Inner`) and whether its own doc comment (the `///` lines directly above its declaration)
+               holds a block this script compiles; fails when one has none and prints "M: N public types, N with a
+               compiled example". The types are read from the declarations under Sources/M (the symbol graph leaves
+               some out: swift-symbolgraph-extract 6.3 omits `KDBXVersion`); with SYMBOL_GRAPH_DIR (the output of
+               swift-symbolgraph-extract, .ci/api-check.sh's .ci/out/api/M) a type of the graph that the scan of the
+               sources does not find fails the check too. --missing prints only the types without an example.
 
 What is compiled: every ```swift block of README.md and of the DocC articles (Sources/*/*.docc/*.md), and every
 ``` or ```swift block in a `///` doc comment under Sources. Blocks are grouped by where they are read: README.md, each
@@ -69,15 +77,19 @@ def markdown_blocks(path, group):
 
 
 def doc_comment_blocks(path, group):
-    blocks, current, start, indent = [], None, 0, 0
+    blocks, current, start, indent, other = [], None, 0, 0, False
     for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
         stripped = line.strip()
         if not stripped.startswith("///"):
-            current = None
+            current, other = None, False
             continue
         text = stripped[3:]
         fence = text.strip()
-        if current is None and fence in ("```", "```swift"):
+        if other:  # inside a block in another language (```text): its closing fence opens nothing
+            other = fence != "```"
+        elif current is None and fence.startswith("```") and fence not in ("```", "```swift"):
+            other = True
+        elif current is None and fence in ("```", "```swift"):
             current, start, indent = [], number + 1, len(text) - len(text.lstrip())
         elif current is not None and fence == "```":
             blocks.append(Block(path, start, current, group))
@@ -96,6 +108,86 @@ def collect():
         module = os.path.relpath(source, os.path.join(REPO, "Sources")).split(os.sep)[0]
         blocks += doc_comment_blocks(source, module)
     return blocks
+
+
+TYPE_DECLARATION = re.compile(
+    r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|final|nonisolated|open|"
+    r"indirect)\s+)*)(struct|enum|class|protocol|actor|extension)\s+([\w.]+)"
+)
+
+
+def public_types(module):
+    """[(path, file, line of the declaration)] of the public types declared under Sources/<module>, nested ones
+    with their enclosing types' names (from the enclosing type or extension)."""
+    found = []
+    for source in sorted(glob.glob(os.path.join(REPO, "Sources", module, "**", "*.swift"), recursive=True)):
+        depth, stack, pending = 0, [], None  # stack: (name, depth inside its braces)
+        for number, line in enumerate(open(source, encoding="utf-8").read().split("\n"), 1):
+            code = re.sub(r'"(\\.|[^"\\])*"', '""', line.split("//")[0])
+            match = TYPE_DECLARATION.match(code)
+            if match:
+                name = match.group(3)
+                if match.group(2) != "extension":
+                    path = ".".join([entry[0] for entry in stack] + [name])
+                    if "public" in match.group(1).split():
+                        found.append((path, source, number))
+                pending = name
+            for character in code:
+                if character == "{":
+                    depth += 1
+                    if pending is not None:
+                        stack.append((pending, depth))
+                        pending = None
+                elif character == "}":
+                    while stack and stack[-1][1] == depth:
+                        stack.pop()
+                    depth -= 1
+    return found
+
+
+def coverage(arguments):
+    """The --coverage mode: 0 when every public type of the module has a compiled example in its own doc comment."""
+    module = arguments[0]
+    graph_types = None
+    if len(arguments) > 1 and arguments[1] != "--missing":
+        import json
+
+        graph_types = set()
+        for name in sorted(os.listdir(arguments[1])):
+            if name.endswith(".symbols.json"):
+                with open(os.path.join(arguments[1], name), encoding="utf-8") as handle:
+                    for symbol in json.load(handle)["symbols"]:
+                        kind = symbol["kind"]["identifier"]
+                        if kind in ("swift.struct", "swift.enum", "swift.class", "swift.actor", "swift.protocol"):
+                            graph_types.add(".".join(symbol["pathComponents"]))
+    blocks = {}
+    for source in sorted(glob.glob(os.path.join(REPO, "Sources", module, "**", "*.swift"), recursive=True)):
+        for block in doc_comment_blocks(source, module):
+            blocks.setdefault(source, []).append(block.line)
+    types = public_types(module)
+    with_example = 0
+    problems = 0
+    for path, source, number in types:
+        lines = open(source, encoding="utf-8").read().split("\n")
+        first = number - 1  # the doc comment and attributes directly above the declaration (1-based line numbers)
+        while first > 1 and lines[first - 2].strip().startswith(("///", "@")):
+            first -= 1
+        examples = [line for line in blocks.get(source, []) if first <= line < number]
+        where = "%s:%d" % (os.path.relpath(source, REPO), number)
+        if examples:
+            with_example += 1
+        else:
+            problems += 1
+        if not examples or "--missing" not in arguments:
+            print("doc coverage: %s: %s (%s): %s" % (module, path, where,
+                                                     "example" if examples else "NO compiled example"))
+    if graph_types is not None:
+        for path in sorted(graph_types - {path for path, _, _ in types}):
+            problems += 1
+            print("doc coverage: %s: %s is in the symbol graph but its declaration was not found under Sources/%s"
+                  % (module, path, module))
+    print("%s: %d public types, %d with a compiled example" % (module, len(types), with_example))
+    return 1 if problems else 0
 
 
 def context_module(group):
@@ -147,6 +239,8 @@ def render(block, index):
 
 def main():
     arguments = sys.argv[1:]
+    if arguments and arguments[0] == "--coverage" and len(arguments) > 1:
+        return coverage(arguments[1:])
     if "--only" in arguments:
         at = arguments.index("--only")
         blocks = markdown_blocks(os.path.abspath(arguments[at + 1]), "README")

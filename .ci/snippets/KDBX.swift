@@ -60,3 +60,13 @@ func disableVaultAccess() {}
 func edited(_ bytes: [UInt8]) -> [UInt8] { bytes }
 var path: String { fatalError() }
 var session: VaultSession<AnyVaultStorage> { fatalError() }
+var keyFileBytes: [UInt8] { fatalError() }
+/// The same vault as another device saved it, and the version both started from (merges).
+var remote: Database { fatalError() }
+var base: Database { fatalError() }
+var report: MergeReport { fatalError() }
+/// The text of a scanned QR code, a one-time password's secret, a custom icon's PNG.
+var scannedText: String { fatalError() }
+var secretBytes: [UInt8] { fatalError() }
+var pngBytes: [UInt8] { fatalError() }
+func currentUnixTime() -> Int64 { 0 }

@@ -27,6 +27,12 @@ import KDBXCrypto
 /// which zeroes them when the last copy of the key is released. The `String` or `[UInt8]` a caller passes in is the
 /// caller's; the arrays this type returns (`compositeKey(for:)`, the transformed key, the master keys) are copies
 /// the caller should zero with `SecureBytes.wipe(_:)`.
+///
+/// ```swift
+/// let keyFile = try KeyFile(contents: keyFileBytes)  // optional: the file the user picked
+/// let key = CompositeKey(password: password, keyFile: keyFile)
+/// let opened = try await KDBXFile.open(bytes: fileBytes, key: key)
+/// ```
 public struct CompositeKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
   enum Storage: Sendable {
     case components([SecureBytes], challengeResponse: SecureBytes?)

@@ -103,6 +103,12 @@ package enum InnerBinaryFlags {
 }
 
 /// The payload compression algorithm (header field 3, a `UInt32`).
+///
+/// ```swift
+/// var settings = SaveSettings(keeping: opened)
+/// settings.compression = .none  // KeePass's "None": no gzip, a larger file
+/// let saved = try await KDBXFile.save(opened.database, key: key, settings: settings)
+/// ```
 public enum CompressionAlgorithm: UInt32, Sendable, CaseIterable {
   case none = 0
   case gzip = 1
@@ -119,6 +125,12 @@ package enum InnerRandomStreamAlgorithm: UInt32, Sendable, CaseIterable {
 }
 
 /// The outer payload cipher (header field 2).
+///
+/// ```swift
+/// var settings = SaveSettings(keeping: opened)
+/// settings.cipher = .chaCha20  // the cipher the user chose in the vault's settings
+/// let saved = try await KDBXFile.save(opened.database, key: key, settings: settings)
+/// ```
 public enum CipherAlgorithm: Sendable, Hashable, CaseIterable {
   /// AES-256 in CBC mode with PKCS#7 padding.
   case aes256

@@ -7,6 +7,21 @@ import KDBXXML
 /// A wrong key is reported as ``invalidCredentials`` only; a damaged file is reported with the header field, block
 /// index or byte offset where the damage was found. Lower layers' errors are wrapped, not flattened. No case carries
 /// secret data (keys, passwords, plaintext), and ``description`` never prints any.
+///
+/// An app maps it to an alert through its ``category``:
+///
+/// ```swift
+/// do {
+///   let opened = try await KDBXFile.open(bytes: fileBytes, key: CompositeKey(password: password))
+///   show("Vault", opened.database.meta.databaseName ?? "")
+/// } catch {
+///   switch error.category {
+///   case .wrongKey: show("Wrong password or key file", "Try again.")
+///   case .damaged, .unsupported: show("Cannot open this file", error.description)
+///   default: show("Cannot open the vault", error.description)
+///   }
+/// }
+/// ```
 public enum KDBXError: Error, Equatable, Sendable {
   /// The first signature is not KeePass's (`0x9AA2D903`): this is not a KeePass file.
   case notKeePassFile

@@ -3,6 +3,13 @@ import KDBXCrypto
 import KDBXXML
 
 /// A database read from a file, with the container settings needed to save it the same way.
+///
+/// ```swift
+/// let opened = try await KDBXFile.open(bytes: fileBytes, key: key)
+/// var database = opened.database
+/// database.meta.databaseName = "Family"
+/// let saved = try await KDBXFile.save(database, key: key, settings: SaveSettings(keeping: opened))
+/// ```
 public struct OpenedDatabase: Sendable {
   /// The database content.
   public var database: Database

@@ -2,6 +2,16 @@ import KDBXCrypto
 import KDBXXML
 
 /// The container settings of a save: version, cipher, KDF, compression and inner random stream.
+///
+/// A new file, or an existing one saved the way it was read:
+///
+/// ```swift
+/// let salt = [UInt8](repeating: 0, count: 32)  // a save draws a fresh salt
+/// let argon2 = Argon2KDFParameters(variant: .id, iterations: 2, memoryBytes: 64 << 20, parallelism: 2, salt: salt)
+/// let settings = SaveSettings(version: .v4_1, kdf: .argon2(argon2))
+/// let newFile = try await KDBXFile.save(database, key: key, settings: settings)
+/// let resaved = try await KDBXFile.save(opened.database, key: key, settings: SaveSettings(keeping: opened))
+/// ```
 public struct SaveSettings: Sendable, Equatable {
   public var version: KDBXVersion
   public var cipher: CipherAlgorithm

@@ -3,6 +3,12 @@
 ///
 /// KDBX 2.x, 3.0 and 3.1 share the 3.x container (2-byte header field lengths, hashed block stream) and are read by
 /// the same code; 4.0 and 4.1 share the 4.x container.
+///
+/// ```swift
+/// let version = try KDBXFile.readVersion(bytes: fileBytes)  // no key needed
+/// show("Format", "KDBX \(version.name)")
+/// let canUseArgon2 = version >= .v4_0
+/// ```
 public enum KDBXVersion: Sendable, Hashable, Comparable {
   /// KDBX 2.x, written by KeePass 2.00-2.19 and early KeePassX 2: the 3.x container without `Meta/HeaderHash`,
   /// with attachments inline in the entries or in `Meta/Binaries`. Read only: a save writes ``v3_1`` instead

@@ -1,5 +1,14 @@
 /// The key derivation settings of a file: AES-KDF (KDBX 3.1 header fields 5 and 6, or a KDBX 4 VariantDictionary)
 /// or Argon2 (KDBX 4 only) (KDBX 4.1 specification, "Key Derivation").
+///
+/// Read from the header before asking for the password, to show what unlocking will cost:
+///
+/// ```swift
+/// switch try KDBXFile.readKDF(bytes: fileBytes) {
+/// case .argon2(let argon2): show("Key derivation", "Argon2, \(argon2.memoryBytes >> 20) MiB")
+/// case .aesKDF(let aes): show("Key derivation", "AES-KDF, \(aes.rounds) rounds")
+/// }
+/// ```
 public enum KDFParameters: Sendable, Equatable {
   case aesKDF(AESKDFParameters)
   case argon2(Argon2KDFParameters)
@@ -93,6 +102,12 @@ public enum KDFParameters: Sendable, Equatable {
 }
 
 /// AES-KDF settings: `rounds` AES-256-ECB encryptions of the two key halves under `seed`, then SHA-256.
+///
+/// ```swift
+/// var settings = SaveSettings(keeping: opened)
+/// let seed = [UInt8](repeating: 0, count: 32)  // a save draws a fresh seed
+/// settings.kdf = .aesKDF(AESKDFParameters(rounds: 6_000_000, seed: seed))
+/// ```
 public struct AESKDFParameters: Sendable, Equatable {
   /// The number of rounds.
   public var rounds: UInt64
@@ -126,8 +141,23 @@ public struct AESKDFParameters: Sendable, Equatable {
 
 /// Argon2 settings as KDBX 4 stores them (RFC 9106 §3.1 names: t = iterations, m = memory, p = parallelism,
 /// S = salt, K = secret, X = associated data).
+///
+/// ```swift
+/// var settings = SaveSettings(keeping: opened)
+/// let salt = [UInt8](repeating: 0, count: 32)  // a save draws a fresh salt
+/// let argon2 = Argon2KDFParameters(variant: .id, iterations: 10, memoryBytes: 64 << 20, parallelism: 2, salt: salt)
+/// settings.kdf = .argon2(argon2)
+/// ```
 public struct Argon2KDFParameters: Sendable, Equatable {
   /// Argon2d or Argon2id.
+  ///
+  /// ```swift
+  /// var settings = SaveSettings(keeping: opened)
+  /// if case .argon2(var argon2) = settings.kdf, argon2.variant == .d {
+  ///   argon2.variant = .id  // RFC 9106's recommended variant
+  ///   settings.kdf = .argon2(argon2)
+  /// }
+  /// ```
   public enum Variant: Sendable, Equatable {
     case d
     case id

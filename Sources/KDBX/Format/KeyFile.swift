@@ -13,6 +13,11 @@ import KDBXXML
 /// 4. Anything else: the SHA-256 of the whole file.
 ///
 /// The key bytes are secret: ``description`` shows only the form.
+///
+/// ```swift
+/// let keyFile = try KeyFile(contents: keyFileBytes)  // any of the forms above
+/// let key = CompositeKey(password: password, keyFile: keyFile)
+/// ```
 public struct KeyFile: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
   /// Which form the key file had.
   package enum Format: Sendable, Equatable {

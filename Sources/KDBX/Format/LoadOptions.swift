@@ -13,6 +13,16 @@
 /// whole (`maxArgon2WorkBytes`, and `maxAESKDFRounds` for AES-KDF), because small memory with a huge number of
 /// iterations takes as long as huge memory. A caller that can time the KDF (the `kdbx` tool's `--max-kdf-seconds`)
 /// raises or lowers the work caps from a measurement; progress reports and cancellation work as usual inside them.
+///
+/// An AutoFill extension reads what it shows, within its memory budget:
+///
+/// ```swift
+/// var options = LoadOptions.default
+/// options.availableMemoryBytes = 50_000_000
+/// options.loadsAttachmentContents = false  // names and sizes only
+/// options.loadsHistory = false
+/// let opened = try await KDBXFile.open(bytes: fileBytes, key: key, options: options)
+/// ```
 public struct LoadOptions: Sendable, Equatable {
   /// Largest Argon2 memory accepted, in bytes. Default 4 GiB (KeePassXC's default is 64 MiB, KeePass 2's 1 MiB).
   package var maxKDFMemoryBytes: UInt64

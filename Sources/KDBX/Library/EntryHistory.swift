@@ -91,6 +91,14 @@ extension Meta {
 }
 
 /// What the entries' history holds, and what trimming it to the database's limits would free.
+///
+/// ```swift
+/// let report = database.historyReport()
+/// if report.trimmableEntryCount > 0 {
+///   show("History", "\(report.trimmableEntryCount) old versions over the limits, \(report.trimmableSize) bytes")
+///   database.trimAllHistory()
+/// }
+/// ```
 public struct HistoryReport: Sendable, Equatable {
   /// The number of history entries over all entries.
   public var historyEntryCount: Int

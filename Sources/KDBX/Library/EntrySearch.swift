@@ -6,8 +6,20 @@ import KDBXBase
 /// ``Fields/password`` (off by default), protected custom fields only with ``Fields/protectedCustomFields``. A
 /// standard field that memory protection made protected (for example a protected title) is searched when its
 /// own option is set.
+///
+/// ```swift
+/// let search = EntrySearch(text: "bank", fields: [.title, .url, .tags])
+/// let results = database.displayedEntries(search: search)
+/// let isMatch = search.matches(entry)
+/// ```
 public struct EntrySearch: Sendable, Equatable {
   /// Which fields to search.
+  ///
+  /// ```swift
+  /// var fields = EntrySearch.Fields.standard
+  /// fields.insert(.customFields)  // the password stays out unless .password is added
+  /// let results = database.displayedEntries(search: EntrySearch(text: "C-1042", fields: fields))
+  /// ```
   public struct Fields: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }

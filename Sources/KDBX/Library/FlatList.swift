@@ -1,4 +1,10 @@
 /// One entry of the flat list, with where it lives in the group tree.
+///
+/// ```swift
+/// for item in database.flatEntries where !item.isInRecycleBin {
+///   show(item.entry.title, item.groupPath.joined(separator: " / "))
+/// }
+/// ```
 public struct FlatEntry: Sendable, Equatable {
   /// The entry (its current version).
   public var entry: Entry

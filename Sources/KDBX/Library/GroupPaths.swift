@@ -3,6 +3,14 @@
 // root has no path, and the recycle bin is an ordinary group that pickers usually hide.
 
 /// One group of ``Database/groupsByPath``: where it is and how to show it.
+///
+/// A group picker:
+///
+/// ```swift
+/// for group in database.groupsByPath where !group.isInRecycleBin && group.depth > 0 {
+///   show(String(repeating: "  ", count: group.depth - 1) + (group.path.last ?? ""), group.pathText)
+/// }
+/// ```
 public struct GroupPathItem: Sendable, Hashable, Identifiable {
   /// The group's UUID.
   public var uuid: KDBXUUID

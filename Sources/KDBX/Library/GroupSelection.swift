@@ -3,6 +3,13 @@
 /// Selecting a group selects its whole subtree; deselecting a group deselects its subtree (so deselecting a parent
 /// clears everything below it). An empty selection means no filter. The selection is a plain value: the tree is
 /// passed in when it changes.
+///
+/// ```swift
+/// var selection = GroupSelection()
+/// selection.select(groupUUID, in: database)  // the group and its subgroups
+/// let list = database.displayedEntries(selection: selection)
+/// let groupForNewEntry = selection.defaultGroupForNewEntry(in: database)
+/// ```
 public struct GroupSelection: Sendable, Equatable {
   /// The selected group UUIDs.
   public private(set) var groups: Set<KDBXUUID>

@@ -13,6 +13,12 @@ import KDBXBase
 /// Field values are resolved recursively, so a password `{REF:P@I:...}` gives the referenced password. A
 /// placeholder whose value would need itself (a cycle), or that lies deeper than ``maximumDepth``, is left as
 /// written; unknown placeholders are left as written too. Resolving reveals protected values.
+///
+/// ```swift
+/// let resolver = PlaceholderResolver(database: database)
+/// let userName = resolver.value(ofField: "UserName", for: entry)  // a {REF:U@I:...} gives the other entry's
+/// let loginURL = resolver.resolve("https://{URL:HOST}/login?user={USERNAME}", for: entry)
+/// ```
 public struct PlaceholderResolver: Sendable {
   /// The database references are looked up in.
   public var database: Database

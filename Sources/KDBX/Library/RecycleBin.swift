@@ -2,6 +2,15 @@
 // KDBX 4.1 `PreviousParentGroup` and `Times/LocationChanged`).
 
 /// What a delete did.
+///
+/// ```swift
+/// var random = SystemRandomNumberGenerator()
+/// switch database.deleteEntry(entryID, clock: clock, random: &random) {
+/// case .movedToRecycleBin: show("Deleted", "Moved to the recycle bin")
+/// case .deletedPermanently: show("Deleted", "Deleted permanently")
+/// case .notFound: break
+/// }
+/// ```
 public enum DeletionOutcome: Sendable, Equatable {
   /// The object was moved into the recycle bin.
   case movedToRecycleBin

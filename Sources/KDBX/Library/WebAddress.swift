@@ -4,6 +4,16 @@
 /// (RFC 3986 §3 generic syntax): `scheme://[user@]host[:port][/path][?query][#fragment]`.
 /// A string without `://` is read as a bare host (`example.com`, `example.com:8443/login`).
 /// Hosts are lowercased and a trailing dot is dropped. IPv6 literals keep their brackets off.
+///
+/// AutoFill matching of an entry's URL against the page's:
+///
+/// ```swift
+/// if let stored = WebAddress(entry.url), let page = WebAddress("https://login.example.com/signin"),
+///   stored.host == page.host
+/// {
+///   copyToPasteboard(entry.userName)
+/// }
+/// ```
 public struct WebAddress: Equatable, Sendable {
   /// The lowercased scheme (`https`), or `nil` for a bare host.
   public var scheme: String?

@@ -25,8 +25,19 @@
 /// entries the merge did not touch keep their history as it is, so that merging a vault with a copy of itself
 /// changes nothing. Histories are united and compared through hashed sets of versions, so the work grows linearly
 /// with the number of history items (sorting aside).
+///
+/// ```swift
+/// let result = DatabaseMerge.synchronize(local: database, remote: remote)
+/// database = result.database
+/// let threeWay = DatabaseMerge.threeWay(base: base, local: database, remote: remote, clock: clock)
+/// ```
 public enum DatabaseMerge {
   /// How the two-way merge treats `DeletedObjects`.
+  ///
+  /// ```swift
+  /// let result = DatabaseMerge.synchronize(local: database, remote: remote, mode: .keepNewer)
+  /// database = result.database  // objects deleted on one side only came back
+  /// ```
   public enum Mode: Sendable, Equatable {
     /// KeePass's and KeePassXC's "Synchronize": tombstones of both sides are united and applied (an object is
     /// deleted unless it was modified after its deletion).

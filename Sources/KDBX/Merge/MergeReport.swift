@@ -1,6 +1,18 @@
 /// One change a merge makes to the local database, as listed by a dry run (``MergeReport``).
+///
+/// ```swift
+/// for change in report.changes where change.object == .entry {
+///   let place = change.path.joined(separator: " / ")
+///   if case .added = change.action { show("Added", place) }
+/// }
+/// ```
 public struct MergeChange: Sendable, Equatable {
   /// What kind of object changes.
+  ///
+  /// ```swift
+  /// let entriesChanged = report.changes.filter { $0.object == .entry }.count
+  /// let groupsChanged = report.changes.filter { $0.object == .group }.count
+  /// ```
   public enum Object: Sendable, Equatable {
     case entry
     case group
@@ -10,6 +22,17 @@ public struct MergeChange: Sendable, Equatable {
   }
 
   /// What happens to it.
+  ///
+  /// ```swift
+  /// for change in report.changes {
+  ///   switch change.action {
+  ///   case .added: show("Added", change.path.joined(separator: " / "))
+  ///   case .deleted: show("Deleted", change.path.joined(separator: " / "))
+  ///   case .moved: show("Moved", change.path.joined(separator: " / "))
+  ///   default: break
+  ///   }
+  /// }
+  /// ```
   public enum Action: Sendable, Equatable {
     /// Added from the remote database, into group `parent`.
     case added(parent: KDBXUUID?)
@@ -65,7 +88,29 @@ public struct MergeChange: Sendable, Equatable {
 /// version with the remote one added to its history; an object deleted on one side and changed on the other is
 /// kept; an object moved to different groups stays in its local group. ``remoteEntry`` and ``remoteGroup`` carry
 /// the remote version so that an app can ask the user and apply the other choice.
+///
+/// Showing each conflict, and taking the other device's fields where the user picks them:
+///
+/// ```swift
+/// for conflict in report.conflicts {
+///   guard let theirs = conflict.remoteEntry else { continue }
+///   show("Changed on both devices", conflict.path.joined(separator: " / "))
+///   database.editEntry(theirs.uuid, clock: clock) { $0.fields = theirs.fields }  // ours goes to the history
+/// }
+/// ```
 public struct MergeConflict: Sendable, Equatable {
+  /// What the two sides did to the object.
+  ///
+  /// ```swift
+  /// for conflict in report.conflicts {
+  ///   let place = conflict.path.joined(separator: " / ")
+  ///   switch conflict.kind {
+  ///   case .editedOnBothSides, .sameModificationTime: show("Changed on both devices", place)
+  ///   case .deletedLocallyEditedRemotely, .editedLocallyDeletedRemotely: show("Deleted on one device, kept", place)
+  ///   default: break
+  ///   }
+  /// }
+  /// ```
   public enum Kind: Sendable, Equatable {
     /// Changed on both sides to different content.
     case editedOnBothSides
@@ -110,6 +155,15 @@ public struct MergeConflict: Sendable, Equatable {
 
 /// Everything a merge changes in the local database, in tree order, and the conflicts it found (three-way: changes
 /// made on both sides; two-way: different versions with the same modification time).
+///
+/// A dry run:
+///
+/// ```swift
+/// let report = DatabaseMerge.synchronize(local: database, remote: remote).report
+/// if !report.isEmpty {
+///   show("Merge", "\(report.changes.count) changes, \(report.conflicts.count) conflicts")
+/// }
+/// ```
 public struct MergeReport: Sendable, Equatable {
   public var changes: [MergeChange]
   public var conflicts: [MergeConflict]
@@ -127,6 +181,12 @@ public struct MergeReport: Sendable, Equatable {
 }
 
 /// A merged database and the report of what changed.
+///
+/// ```swift
+/// let result = DatabaseMerge.threeWay(base: base, local: database, remote: remote, clock: clock)
+/// database = result.database
+/// let conflicts = result.report.conflicts  // resolved loss-free; the app may ask the user
+/// ```
 public struct MergeResult: Sendable, Equatable {
   public var database: Database
   public var report: MergeReport

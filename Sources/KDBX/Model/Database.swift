@@ -1,4 +1,13 @@
 /// A KeePass database: metadata, the root group tree, deleted-object records and the shared attachment pool.
+///
+/// ```swift
+/// var random = SystemRandomNumberGenerator()
+/// var database = Database.new(name: "Personal", clock: clock, random: &random)
+/// var entry = Entry.new(clock: clock, random: &random)
+/// entry.title = "Mail"
+/// entry.password = ProtectedValue(password)
+/// if let root = database.root?.uuid { database.addEntry(entry, to: root) }
+/// ```
 public struct Database: Sendable, Equatable {
   public var meta: Meta
   /// The root group. `nil` only for a document without `Root/Group`.
@@ -33,6 +42,13 @@ public struct Database: Sendable, Equatable {
 }
 
 /// Content a database was opened without (see ``LoadOptions``).
+///
+/// ```swift
+/// if database.omittedOnLoad.contains(.attachmentContents) {
+///   show("Attachments", "Not loaded in this extension")
+/// }
+/// let canSave = database.omittedOnLoad.isEmpty  // a save is refused otherwise
+/// ```
 public struct LoadOmissions: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
   public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -1,4 +1,10 @@
 /// A string field's value: plain text, or a ``ProtectedValue`` for fields written with `Protected="True"`.
+///
+/// ```swift
+/// for field in entry.customFields {
+///   show(field.key, field.value.isProtected ? "••••••" : field.value.reveal())
+/// }
+/// ```
 public enum FieldValue: Sendable, Equatable {
   case plain(String)
   case protected(ProtectedValue)
@@ -37,6 +43,12 @@ public enum FieldValue: Sendable, Equatable {
 
 /// One `Entry/String`: a field name and its value. The standard fields are `Title`, `UserName`, `Password`, `URL`
 /// and `Notes`; any other name is a custom field.
+///
+/// ```swift
+/// database.editEntry(entry.uuid, clock: clock) { entry in
+///   entry.customFields.append(EntryField(key: "Customer ID", value: .plain("C-1042")))
+/// }
+/// ```
 public struct EntryField: Sendable, Equatable {
   public var key: String
   public var value: FieldValue
@@ -54,8 +66,20 @@ public struct EntryField: Sendable, Equatable {
 }
 
 /// Auto-type settings of an entry (`Entry/AutoType`).
+///
+/// ```swift
+/// var autoType = entry.autoType ?? AutoType(enabled: true)
+/// autoType.defaultSequence = "{USERNAME}{TAB}{PASSWORD}{ENTER}"
+/// database.editEntry(entry.uuid, clock: clock) { $0.autoType = autoType }
+/// ```
 public struct AutoType: Sendable, Equatable {
   /// One window association: a window title pattern and the keystroke sequence for it.
+  ///
+  /// ```swift
+  /// var autoType = entry.autoType ?? AutoType(enabled: true)
+  /// autoType.associations.append(AutoType.Association(window: "Online Banking - *", keystrokeSequence: nil))
+  /// database.editEntry(entry.uuid, clock: clock) { $0.autoType = autoType }
+  /// ```
   public struct Association: Sendable, Equatable {
     public var window: String
     public var keystrokeSequence: String?
@@ -86,6 +110,14 @@ public struct AutoType: Sendable, Equatable {
 
 /// An entry (`Group/Entry`), with its history. Optional properties are `nil` when the element was absent; an empty
 /// string is kept distinct from a missing element.
+///
+/// ```swift
+/// database.editEntry(entry.uuid, clock: clock) { entry in  // the old version goes to the history
+///   entry.userName = "alice@example.com"
+///   entry.tags.append("work")
+/// }
+/// copyToPasteboard(entry.password.reveal())  // revealed only when the user asks
+/// ```
 public struct Entry: Sendable, Equatable {
   public var uuid: KDBXUUID
   package var iconID: Int64?

@@ -2,6 +2,13 @@
 ///
 /// ``name`` and ``notes`` are plain strings, empty when the file has none; the model keeps an absent element apart
 /// from an empty one, so that a save writes back what was read.
+///
+/// ```swift
+/// for group in database.root?.groups ?? [] where !database.isInRecycleBin(group: group.uuid) {
+///   show(group.name, "\(group.entries.count) entries")
+/// }
+/// database.renameGroup(groupUUID, to: "Banking", clock: clock)
+/// ```
 public struct Group: Sendable, Equatable {
   public var uuid: KDBXUUID
   /// The `Name` element as stored: `nil` when absent. Apps use ``name``.

@@ -5,6 +5,15 @@ import KDBXBase
 /// The bytes are kept in file order. ``description`` gives the canonical lowercase 8-4-4-4-12 form of those bytes
 /// (the form the KDBX specification lists cipher and KDF IDs in); the XML stores the 16 bytes in base64
 /// (KDBX 4.1 specification, "General notes").
+///
+/// Restoring the entry the user had open:
+///
+/// ```swift
+/// let saved = entry.uuid.description  // kept in the app's state
+/// if let uuid = KDBXUUID(string: saved), let restored = database.entry(withUUID: uuid) {
+///   show("Title", restored.title)
+/// }
+/// ```
 public struct KDBXUUID: Sendable, Hashable, CustomStringConvertible {
   /// Bytes 0-7 and 8-15, in file order (the first byte is the most significant): 16 bytes inline, no heap, so
   /// that comparing, hashing and copying a UUID allocates nothing.

@@ -42,6 +42,13 @@ extension Meta {
 }
 
 /// A custom icon (`Meta/CustomIcons/Icon`): PNG data, and in KDBX 4.1 a name and modification time.
+///
+/// ```swift
+/// var random = SystemRandomNumberGenerator()
+/// let icon = CustomIcon(uuid: KDBXUUID.random(using: &random), data: pngBytes, name: "Bank")
+/// database.meta.customIcons = (database.meta.customIcons ?? []) + [icon]
+/// database.editEntry(entry.uuid, clock: clock) { $0.icon = .custom(icon.uuid) }
+/// ```
 public struct CustomIcon: Sendable, Equatable {
   public var uuid: KDBXUUID
   public var data: [UInt8]
@@ -60,6 +67,11 @@ public struct CustomIcon: Sendable, Equatable {
 
 /// Database metadata (`KeePassFile/Meta`). Every KeePass 2.x field is modelled; a field absent from the file is
 /// `nil` and not written back, and unknown elements are kept in `layout`.
+///
+/// ```swift
+/// show("Vault", database.meta.databaseName ?? "Untitled")
+/// database.meta.historyMaxItems = 20  // versions kept per entry (KeePass's default is 10)
+/// ```
 public struct Meta: Sendable, Equatable {
   package var generator: String?
   /// KDBX 3.1: base64 SHA-256 of the outer header, checked on open.

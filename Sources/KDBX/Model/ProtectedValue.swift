@@ -3,6 +3,13 @@
 ///
 /// The value never appears in ``description``, ``debugDescription`` or a `dump`. The obfuscation hides the value
 /// from casual memory inspection only; it is not encryption against an attacker who can read the whole process.
+///
+/// ```swift
+/// let secret = entry.password          // still obfuscated
+/// log("password: \(secret)")           // logs "password: <protected>"
+/// copyToPasteboard(secret.reveal())    // revealed when the user asks
+/// entry.password = ProtectedValue(password)
+/// ```
 public struct ProtectedValue: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
   var masked: [UInt8]
   var pad: [UInt8]

@@ -1,5 +1,12 @@
 /// The `Times` element of a group or entry (KDBX 4.1 specification, "XML"). A field missing from the file stays
 /// `nil` and is not written back.
+///
+/// ```swift
+/// if let modified = entry.times?.lastModificationTime {
+///   let date = modified.civil
+///   show("Modified", "\(date.year)-\(date.month)-\(date.day)")
+/// }
+/// ```
 public struct Times: Sendable, Equatable {
   public var creationTime: Timestamp?
   public var lastModificationTime: Timestamp?

@@ -2,6 +2,12 @@
 /// calendar (the .NET `DateTime` epoch; KDBX 4.1 specification, "Dates and Times").
 ///
 /// KDBX 4 writes this count as a little-endian `Int64` in base64; KDBX 3.1 writes ISO 8601 text. See `KDBXTime`.
+///
+/// ```swift
+/// let now = Timestamp(unixSeconds: unixTime)
+/// if entry.isExpired(at: now) { show("Expired", entry.title) }
+/// entry.expiry = Timestamp(CivilDateTime(year: 2027, month: 1, day: 1))
+/// ```
 public struct Timestamp: Sendable, Hashable, Comparable {
   /// Seconds since 0001-01-01T00:00:00 UTC. Values from files may be outside the years 1-9999.
   package var secondsSince0001: Int64
@@ -56,6 +62,13 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 }
 
 /// A UTC date and time in the proleptic Gregorian calendar, to the second.
+///
+/// ```swift
+/// if let expiry = entry.expiry {
+///   let date = expiry.civil  // UTC
+///   show("Expires", "\(date.year)-\(date.month)-\(date.day)")
+/// }
+/// ```
 public struct CivilDateTime: Sendable, Hashable {
   public var year: Int
   public var month: Int

@@ -10,6 +10,11 @@ package struct OTPReading: Sendable, Equatable {
 }
 
 /// Where ``Entry/setOneTimePassword(_:formats:random:)`` writes.
+///
+/// ```swift
+/// var random = SystemRandomNumberGenerator()
+/// try entry.setOneTimePassword(configuration, formats: .otpauthURI, random: &random)  // the `otp` field only
+/// ```
 public struct OTPStorageTargets: OptionSet, Sendable {
   public let rawValue: UInt8
   public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -11,6 +11,11 @@
 /// spaces and padding, percent-escapes anywhere (also inside the secret, as KeePassXC writes `%3D` padding),
 /// algorithm names such as `SHA256`, `sha-256` or `HMAC-SHA-256`. Defaults follow the Key Uri Format: SHA-1,
 /// 6 digits, 30 s period, HOTP counter 0. Unknown parameters are ignored; an unknown algorithm is an error.
+///
+/// ```swift
+/// let configuration = try OTPAuthURI.parse(scannedText)  // a scanned QR code
+/// let uri = OTPAuthURI.format(configuration)             // for an export QR code
+/// ```
 public enum OTPAuthURI {
   static let scheme = Array("otpauth://".utf8)
 

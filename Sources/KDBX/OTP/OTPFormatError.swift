@@ -1,6 +1,19 @@
 /// Why a stored one-time-password setting could not be read or written.
 ///
 /// Secrets never appear in an error: a bad secret is reported by its encoding only.
+///
+/// ```swift
+/// do {
+///   let configuration = try OTPAuthURI.parse(scannedText)
+///   var random = SystemRandomNumberGenerator()
+///   try entry.setOneTimePassword(configuration, random: &random)
+/// } catch {
+///   switch error {
+///   case .notAnOTPAuthURI: show("QR code", "This is not a one-time password code.")
+///   default: show("QR code", error.description)  // never contains the secret
+///   }
+/// }
+/// ```
 public enum OTPFormatError: Error, Equatable, Sendable {
   /// The text does not start with `otpauth://` (Key Uri Format, "Scheme").
   case notAnOTPAuthURI
@@ -22,6 +35,15 @@ public enum OTPFormatError: Error, Equatable, Sendable {
 }
 
 /// A place where KeePass-family applications keep one-time-password settings in an entry's string fields.
+///
+/// ```swift
+/// var random = SystemRandomNumberGenerator()
+/// do {
+///   try entry.setOneTimePassword(configuration, formats: .keePassFields, random: &random)
+/// } catch .unrepresentable(let format) {
+///   show("One-time password", "KeePass 2 cannot store this code (\(format))")
+/// }
+/// ```
 public enum OTPStorageFormat: Sendable, Equatable, Hashable, CaseIterable {
   /// `otp` = `otpauth://totp/...` or `otpauth://hotp/...` (Google Key Uri Format; KeePassXC 2.6+, KeePassDX,
   /// Strongbox, KeePassium).
@@ -37,6 +59,13 @@ public enum OTPStorageFormat: Sendable, Equatable, Hashable, CaseIterable {
 }
 
 /// A generator read from storage, with the label parts an authenticator app shows.
+///
+/// ```swift
+/// if let otp = entry.oneTimePassword() {
+///   show(otp.issuer ?? entry.title, otp.account ?? entry.userName)
+///   copyToPasteboard(otp.generator.code(at: unixTime))
+/// }
+/// ```
 public struct OTPConfiguration: Sendable, Equatable {
   public var generator: OneTimePassword
   /// The service name (`issuer=` or the part of the URI label before `:`).

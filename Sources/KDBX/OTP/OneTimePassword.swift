@@ -13,6 +13,14 @@ import KDBXCrypto
 /// 2's). `Tests/KDBXTests/App/DocExampleTests.swift` compiles and runs this example.
 public struct OneTimePassword: Equatable, Sendable {
   /// The HMAC hash function (RFC 6238 §1.2 allows SHA-1, SHA-256 and SHA-512).
+  ///
+  /// ```swift
+  /// switch configuration.generator.algorithm {
+  /// case .sha1: show("Algorithm", "SHA-1")
+  /// case .sha256: show("Algorithm", "SHA-256")
+  /// case .sha512: show("Algorithm", "SHA-512")
+  /// }
+  /// ```
   public enum Algorithm: Equatable, Sendable {
     case sha1
     case sha256
@@ -20,6 +28,13 @@ public struct OneTimePassword: Equatable, Sendable {
   }
 
   /// Counter-based or time-based.
+  ///
+  /// ```swift
+  /// switch configuration.generator.kind {
+  /// case .totp(let period): show("New code every", "\(period) s")
+  /// case .hotp(let counter): show("Counter", "\(counter)")
+  /// }
+  /// ```
   public enum Kind: Equatable, Sendable {
     /// RFC 4226: the moving factor is a counter the caller keeps.
     case hotp(counter: UInt64)
@@ -28,6 +43,11 @@ public struct OneTimePassword: Equatable, Sendable {
   }
 
   /// How the truncated value becomes text.
+  ///
+  /// ```swift
+  /// let steamGuard = try OneTimePassword(secret: secretBytes, encoding: .steam)
+  /// if case .decimal(let digits) = configuration.generator.encoding { show("Digits", "\(digits)") }
+  /// ```
   public enum Encoding: Equatable, Sendable {
     /// Decimal digits, 6 to 10 (RFC 4226 §5.3).
     case decimal(digits: Int)
@@ -36,6 +56,15 @@ public struct OneTimePassword: Equatable, Sendable {
   }
 
   /// Why parameters are unusable.
+  ///
+  /// ```swift
+  /// do {
+  ///   let generator = try OneTimePassword(secret: secretBytes, encoding: .decimal(digits: 8))
+  ///   copyToPasteboard(generator.code(at: unixTime))
+  /// } catch {
+  ///   show("One-time password", error.description)  // names the parameter, never the secret
+  /// }
+  /// ```
   public enum ParameterError: Error, Equatable, Sendable {
     case emptySecret
     case digitsOutOfRange(Int)

@@ -4,6 +4,16 @@ import KDBXCrypto
 #if !$Embedded
 
   /// What a ``VaultSession`` is doing, for a user interface to follow (``VaultSession/stateUpdates()``).
+  ///
+  /// ```swift
+  /// for await state in await session.stateUpdates() {
+  ///   switch state {
+  ///   case .locked: disableVaultAccess()
+  ///   case .changedOnDisk: show("Vault", "Changed on another device")
+  ///   default: break
+  ///   }
+  /// }
+  /// ```
   public enum VaultSessionState: Sendable, Equatable, CustomStringConvertible {
     /// No database and no key in memory.
     case locked
@@ -448,6 +458,24 @@ import KDBXCrypto
 
   /// Why `VaultSession.update(_:)` with an edit that may throw failed: the session was locked, or the edit threw (the database is then as
   /// it was before the call). With a body that cannot throw, only ``locked`` occurs.
+  ///
+  /// A one-time password scanned inside an edit that may throw:
+  ///
+  /// ```swift
+  /// do {
+  ///   try await session.update { (database: inout Database) throws(OTPFormatError) in
+  ///     var random = SystemRandomNumberGenerator()
+  ///     let configuration = try OTPAuthURI.parse(scannedText)
+  ///     try database.editEntry(entryID, clock: clock) { (entry: inout Entry) throws(OTPFormatError) in
+  ///       try entry.setOneTimePassword(configuration, random: &random)
+  ///     }
+  ///   }
+  /// } catch .failed(let error) {
+  ///   show("One-time password not saved", error.description)  // the edit was undone
+  /// } catch {
+  ///   show("Vault", error.description)  // .locked
+  /// }
+  /// ```
   public enum VaultUpdateError<Failure: Error>: Error {
     /// The session is locked: unlock it first.
     case locked

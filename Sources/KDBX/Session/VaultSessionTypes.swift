@@ -1,4 +1,14 @@
 /// Errors from a ``SynchronousVaultSession``.
+///
+/// ```swift
+/// do {
+///   try await session.save()
+/// } catch .changedOnDisk {
+///   show("Vault", "Changed on another device: merge, or keep yours?")
+/// } catch {
+///   show(error.category == .io ? "Cannot write the file" : "Not saved", error.description)
+/// }
+/// ```
 public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The session is locked (or holds no database): unlock it first.
   case locked
@@ -28,6 +38,13 @@ public enum VaultSessionError: Error, Equatable, Sendable, CustomStringConvertib
 
 /// What ``SynchronousVaultSession/save(onConflict:progress:)`` does when the file changed on disk since the session read or
 /// last wrote it (KeePassXC: "The database file has changed. Do you want to load the changes?").
+///
+/// ```swift
+/// let outcome = try await session.save(onConflict: .merge(.threeWay(now: now)))
+/// if case .merged(let report) = outcome, !report.conflicts.isEmpty {
+///   show("Merged", "\(report.conflicts.count) conflicts, resolved without losing either version")
+/// }
+/// ```
 public enum VaultConflictPolicy: Sendable, Equatable {
   /// Write nothing and throw ``VaultSessionError/changedOnDisk`` (the default): the app asks the user.
   case fail
@@ -40,6 +57,12 @@ public enum VaultConflictPolicy: Sendable, Equatable {
 }
 
 /// How ``VaultConflictPolicy/merge(_:)`` combines the local version and the version on disk.
+///
+/// ```swift
+/// // the version the session last read or wrote is the common ancestor; or .synchronize(.synchronize),
+/// // KeePassXC's timestamp-based "Synchronize"
+/// try await session.save(onConflict: .merge(.threeWay(now: now)))
+/// ```
 public enum VaultMergeMethod: Sendable, Equatable {
   /// ``DatabaseMerge/threeWay(base:local:remote:now:)`` with the version the session last read or wrote as the
   /// common ancestor: a change made on one side only is taken whatever the clocks say, and changes made on both
@@ -51,6 +74,14 @@ public enum VaultMergeMethod: Sendable, Equatable {
 }
 
 /// What a save did.
+///
+/// ```swift
+/// switch try await session.save(onConflict: .reload) {
+/// case .saved, .overwrote: break
+/// case .reloaded: show("Vault", "Changed on another device: its version is loaded")
+/// case .merged(let report): show("Vault", "Merged \(report.changes.count) changes")
+/// }
+/// ```
 public enum VaultSaveOutcome: Sendable, Equatable {
   /// The file had not changed on disk; the local version was written.
   case saved
@@ -65,6 +96,13 @@ public enum VaultSaveOutcome: Sendable, Equatable {
 }
 
 /// Settings of a ``SynchronousVaultSession``.
+///
+/// ```swift
+/// var options = VaultSessionOptions()
+/// options.load.availableMemoryBytes = 50_000_000
+/// options.cachesTransformedKey = false  // every save draws a new KDF seed and runs the KDF
+/// let session = try await VaultSession.open(storage: storage, key: key, options: options)
+/// ```
 public struct VaultSessionOptions: Sendable {
   /// Resource limits applied to every file the session opens (the first open, unlocks, reloads, merges).
   public var load: LoadOptions

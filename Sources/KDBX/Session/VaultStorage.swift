@@ -48,6 +48,16 @@ public protocol VaultStorage {
 
 /// Why a ``VaultStorage`` could not read or write. `location` names the file (a path, a URL, a label), never its
 /// content.
+///
+/// ```swift
+/// do {
+///   try await session.save()
+/// } catch .storage(.readOnly(let location)) {
+///   show("Read-only", "\(location) cannot be written: save a copy elsewhere")
+/// } catch {
+///   show("Not saved", error.description)
+/// }
+/// ```
 public enum VaultStorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// There is no file at `location`.
   case notFound(location: String)
@@ -81,6 +91,13 @@ public enum VaultStorageError: Error, Equatable, Sendable, CustomStringConvertib
 /// (``write(_:replacing:)``) refuses to replace content that changed since it was read. To simulate another device
 /// writing the file, assign ``bytes`` of a copy that shares nothing with the session's, or wrap one storage in an
 /// ``AnyVaultStorage`` (shared by reference) and write through it.
+///
+/// ```swift
+/// let session = try SynchronousVaultSession(storage: InMemoryVaultStorage(bytes: fileBytes), key: key)
+/// session.database?.meta.databaseName = "Preview"
+/// try session.save()
+/// let written = session.storage.bytes  // the saved file, for the app to upload
+/// ```
 public struct InMemoryVaultStorage: VaultStorage, Sendable, Equatable {
   /// The file's content, or `nil` when there is no file. Every assignment makes a new generation (version).
   public var bytes: [UInt8]? {
