@@ -83,7 +83,8 @@ let package = Package(
     .testTarget(
       name: "KDBXEndToEndTests",
       dependencies: [
-        "KDBXFileIO", "KDBX", "KDBXImport", "KDBXBase", "KDBXCrypto", "KDBXCompression", "KDBXXML", "VectorSupport",
+        "KDBXFileIO", "KDBX", "KDBXAutoFill", "KDBXImport", "KDBXBase", "KDBXCrypto", "KDBXCompression", "KDBXXML",
+        "VectorSupport",
       ]),
     .testTarget(
       name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill", "VectorSupport"]),

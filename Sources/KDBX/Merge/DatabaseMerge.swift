@@ -29,7 +29,7 @@
 /// ```swift
 /// let result = DatabaseMerge.synchronize(local: database, remote: remote)
 /// database = result.database
-/// let threeWay = DatabaseMerge.threeWay(base: base, local: database, remote: remote, clock: clock)
+/// let threeWay = DatabaseMerge.threeWay(base: base, local: database, remote: remote, now: clock.now())
 /// ```
 public enum DatabaseMerge {
   /// How the two-way merge treats `DeletedObjects`.

@@ -183,7 +183,7 @@ public struct MergeReport: Sendable, Equatable {
 /// A merged database and the report of what changed.
 ///
 /// ```swift
-/// let result = DatabaseMerge.threeWay(base: base, local: database, remote: remote, clock: clock)
+/// let result = DatabaseMerge.threeWay(base: base, local: database, remote: remote, now: clock.now())
 /// database = result.database
 /// let conflicts = result.report.conflicts  // resolved loss-free; the app may ask the user
 /// ```
