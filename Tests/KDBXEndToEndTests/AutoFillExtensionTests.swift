@@ -11,7 +11,8 @@ import VectorSupport
 /// by `Benchmarks/scripts/autofill_memory.sh`, the same flow in one process (`kdbx-bench --autofill`).
 @Suite(
   .enabled(if: EndToEnd.isEnabled, EndToEnd.skipReason),
-  .enabled(if: Corpus.file("generated/large_5000.kdbx") != nil, "../shared/corpus/generated/large_5000.kdbx is missing"))
+  .enabled(if: Corpus.file("generated/large_5000.kdbx") != nil, "../shared/corpus/generated/large_5000.kdbx is missing")
+)
 struct AutoFillExtensionTests {
   final class File: @unchecked Sendable {
     var bytes: [UInt8]
