@@ -25,7 +25,7 @@ public enum KDBXVersion: Sendable, Hashable, Comparable {
   case v4_1
 
   /// Classifies a major/minor pair. KeePass accepts any minor version of a major version it knows.
-  public init(major: UInt16, minor: UInt16) throws(KDBXError) {
+  package init(major: UInt16, minor: UInt16) throws(KDBXError) {
     switch major {
     case 2: self = .v2
     case 3: self = minor == 0 ? .v3_0 : .v3_1
@@ -35,7 +35,7 @@ public enum KDBXVersion: Sendable, Hashable, Comparable {
   }
 
   /// The major version number.
-  public var major: UInt16 {
+  package var major: UInt16 {
     switch self {
     case .v2: return 2
     case .v3_0, .v3_1: return 3
@@ -44,7 +44,7 @@ public enum KDBXVersion: Sendable, Hashable, Comparable {
   }
 
   /// The minor version number this library writes for the version.
-  public var minor: UInt16 {
+  package var minor: UInt16 {
     switch self {
     case .v2, .v3_0, .v4_0: return 0
     case .v3_1, .v4_1: return 1
