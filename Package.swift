@@ -40,7 +40,7 @@ let package = Package(
     // into a new database.
     .target(name: "KDBXImport", dependencies: ["KDBX", "KDBXBase", "KDBXCrypto", "KDBXCompression"]),
     // Passkeys as KeePassXC stores them, the WebAuthn authenticator side (CBOR, COSE) and AutoFill identities.
-    .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXCrypto", "KDBXAutoFill"]),
+    .target(name: "KDBXPasskeys", dependencies: ["KDBX", "KDBXBase", "KDBXCrypto", "KDBXAutoFill"]),
 
     // File paths and crash-safe saves: the one library target that may import Glibc.
     .target(name: "KDBXFileIO", dependencies: ["KDBX", "KDBXBase", "KDBXCrypto"]),

@@ -1,5 +1,6 @@
 import KDBX
 import KDBXAutoFill
+import KDBXBase
 import KDBXCrypto
 
 /// The flags byte of authenticator data (WebAuthn Level 3 §6.1, "flags").

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// Entries for the exports: finding one, its one-time password, editing and adding.
 enum WasmEdit {

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXCrypto
 
 /// The vaults the host has opened, by handle (1, 2, ...), and the result buffer of the last call.

@@ -1,5 +1,6 @@
 import Foundation
 import KDBX
+import KDBXBase
 import Testing
 
 /// Issue #39: the CLI's walks over a vault's groups (`ls -R`, its `--json`, `export`) use an explicit stack, not

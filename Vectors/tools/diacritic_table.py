@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generates Sources/KDBX/Library/DiacriticFolding+Tables.swift.
+"""Generates Sources/KDBXBase/DiacriticFolding+Tables.swift.
 
 SOURCE: Python's `unicodedata` module (the Unicode Character Database of the running Python; the version is
 written into the output). For every Basic Multilingual Plane scalar whose canonical decomposition (NFD) is a
 base scalar followed only by nonspacing marks (general category Mn), the table maps the scalar to that base.
 Hangul syllables are excluded (their decomposition is into jamo, not marks).
-Run: python3 Vectors/tools/diacritic_table.py > Sources/KDBX/Library/DiacriticFolding+Tables.swift
+Run: python3 Vectors/tools/diacritic_table.py > Sources/KDBXBase/DiacriticFolding+Tables.swift
 """
 import unicodedata
 

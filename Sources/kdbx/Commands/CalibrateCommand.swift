@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx calibrate --target-ms MS [--memory MiB] [--parallelism N] [--kdf ...] [--json]`: the KDF cost that makes
 /// unlocking take MS milliseconds on this machine. No vault needed.

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXPasswords
 
 /// `kdbx diceware [--words N] [--separator TEXT] [--word-list FILE] [--count N] [--json]`: prints random

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXPasswords
 
 /// `kdbx estimate [PASSWORD] [--advanced] [--json]`: the strength of a password (``PasswordStrength``). No vault

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXPasswords
 
 /// `kdbx generate [--length N] [--lower] [--upper] [--digits] [--symbols] [--exclude CHARS]

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx info FILE [--json]`: the format version, cipher, key derivation, compression and counts.
 enum InfoCommand {

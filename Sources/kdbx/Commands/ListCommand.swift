@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx ls FILE [GROUP] [-R] [--flatten] [--json]`: lists a group's entries and subgroups, as keepassxc-cli does
 /// (entries first, then groups, which end with `/`).

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx merge FILE OTHER... [--same-credentials] [--dry-run] [--keep-newer] [--json]`: merges other databases into
 /// FILE and lists every change and conflict by path.

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx search FILE TERM [--json]`: entries whose title, user name, URL, tags or notes contain TERM.
 enum SearchCommand {

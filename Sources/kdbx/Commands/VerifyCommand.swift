@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// `kdbx verify FILE`: opens the file (which checks every integrity layer) and checks the tree's references.
 enum VerifyCommand {

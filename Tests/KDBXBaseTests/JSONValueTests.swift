@@ -1,6 +1,5 @@
+import KDBXBase
 import Testing
-
-@testable import KDBX
 
 /// The JSON text `JSONValue` renders (the CLI's `--json`, `export --format json`, the WebAssembly module), and
 /// values nested as deep as a group tree: `kdbx ls -R --json` nests each group's items in its parent's.

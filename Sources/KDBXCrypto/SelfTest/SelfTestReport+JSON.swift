@@ -1,4 +1,4 @@
-import KDBXCrypto
+import KDBXBase
 
 extension SelfTestReport {
   /// Each check as `{primitive, source, passed, expected, actual, error?}`: the `checks` array that

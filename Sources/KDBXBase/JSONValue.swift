@@ -1,5 +1,3 @@
-import KDBXBase
-
 /// A small JSON builder (RFC 8259) for the CLI's `--json` output, `kdbx export --format json` and the WebAssembly
 /// module, which all write the same text through it. Keys keep the order they are written in.
 package enum JSONValue {
