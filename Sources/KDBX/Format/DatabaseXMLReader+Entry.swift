@@ -1,44 +1,92 @@
 import KDBXXML
 
 extension DatabaseModelReader {
+  /// Reads the group just started (at nesting `depth`, the root group being 1) with all its subgroups and
+  /// entries. Nested groups are read with an explicit stack of the groups still open, not by recursion, so that
+  /// the stack a document needs does not grow with its nesting (``LoadOptions/maxGroupDepth`` levels would
+  /// otherwise take a few MiB of a thread's stack in a debug build, and overflow a 512 KiB one in release).
   mutating func readGroup(_ attributes: [XMLAttribute], depth: Int) throws(KDBXError) -> Group {
-    guard depth <= options.maxGroupDepth else {
-      throw .limitExceeded(
-        what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxGroupDepth))
-    }
-    var group = Group(uuid: .zero, name: nil)
-    group.layout = try forEachChild(attributes: attributes, .group) { (child, reader) throws(KDBXError) in
-      switch child.known {
-      case .uuid?: group.uuid = try reader.uuid(child.name)
-      case .name?: group.nameText = try reader.text()
-      case .notes?: group.notesText = try reader.text()
-      case .iconID?: group.iconID = try reader.integer(child.name)
-      case .customIconUUID?: group.customIconUUID = try reader.uuid(child.name)
-      case .times?: group.times = try reader.readTimes(child.attributes)
-      case .isExpanded?: group.isExpanded = try reader.bool(child.name)
-      case .defaultAutoTypeSequence?: group.defaultAutoTypeSequence = try reader.text()
-      case .enableAutoType?: group.enableAutoType = .some(try reader.nullableBool(child.name))
-      case .enableSearching?: group.enableSearching = .some(try reader.nullableBool(child.name))
-      case .lastTopVisibleEntry?: group.lastTopVisibleEntry = try reader.uuid(child.name)
-      case .previousParentGroup?: group.previousParentGroup = try reader.uuid(child.name)
-      case .tags?: group.tagsText = try reader.text()
-      case .customData?: group.customData = try reader.readCustomData(child.attributes)
-      case .entry?:
-        try reader.charge(Self.elementCost(Entry.self) + 2)
-        let entry = try reader.readEntry(child.attributes, isHistory: false)
-        if reader.keepsEntries {
-          group.entries.append(entry)
-          group.childOrder.append(true)
+    guard depth <= options.maxGroupDepth else { throw Self.groupDepthExceeded(depth, options) }
+    let top = XMLChild(name: XMLNames.group, known: .group, attributes: attributes)
+    var open = [
+      OpenGroup(
+        group: Group(uuid: .zero, name: nil), children: try startChildren(attributes: attributes, .group),
+        element: top, elementsBefore: elementCount)
+    ]
+    while open.count > 0 {
+      let last = open.count - 1
+      switch try nextChild(&open[last].children, keepsKnownOrder: true) {
+      case .element(let child):
+        let elementsBefore = elementCount
+        if child.known == KnownElement.group {
+          try charge(Self.elementCost(Group.self) + 2)
+          let childDepth = depth + open.count
+          guard childDepth <= options.maxGroupDepth else { throw Self.groupDepthExceeded(childDepth, options) }
+          let children = try startChildren(attributes: child.attributes, .group)
+          open.append(
+            OpenGroup(
+              group: Group(uuid: .zero, name: nil), children: children, element: child,
+              elementsBefore: elementsBefore))
+          continue
         }
-      case .group?:
-        try reader.charge(Self.elementCost(Group.self) + 2)
-        group.groups.append(try reader.readGroup(child.attributes, depth: depth + 1))
-        group.childOrder.append(false)
-      default: return false
+        let handled = try readGroupChild(child, into: &open[last].group)
+        try finishChild(child, handled: handled, elementsBefore: elementsBefore, in: &open[last].children)
+      case .end(let layout):
+        var done = open.removeLast()
+        done.group.layout = layout
+        guard open.count > 0 else { return done.group }
+        let parent = open.count - 1
+        open[parent].group.groups.append(done.group)
+        open[parent].group.childOrder.append(false)
+        try finishChild(
+          done.element, handled: true, elementsBefore: done.elementsBefore, in: &open[parent].children)
       }
-      return true
     }
-    return group
+    // Not reached: the loop returns when the outermost group ends.
+    throw .malformedDocument(path: "Group", reason: "the document ended early")
+  }
+
+  /// A group that ``readGroup(_:depth:)`` is reading: the group and its layout so far, and the element that
+  /// started it in its parent with ``elementCount`` just after it started.
+  struct OpenGroup {
+    var group: Group
+    var children: ChildReading
+    var element: XMLChild
+    var elementsBefore: Int
+  }
+
+  static func groupDepthExceeded(_ depth: Int, _ options: LoadOptions) -> KDBXError {
+    .limitExceeded(what: "group nesting depth", value: UInt64(depth), limit: UInt64(clamping: options.maxGroupDepth))
+  }
+
+  /// Reads a child of a group other than a subgroup (which ``readGroup(_:depth:)`` reads itself) into `group`:
+  /// `false` for an element that a group does not have, kept verbatim.
+  mutating func readGroupChild(_ child: XMLChild, into group: inout Group) throws(KDBXError) -> Bool {
+    switch child.known {
+    case .uuid?: group.uuid = try uuid(child.name)
+    case .name?: group.nameText = try text()
+    case .notes?: group.notesText = try text()
+    case .iconID?: group.iconID = try integer(child.name)
+    case .customIconUUID?: group.customIconUUID = try uuid(child.name)
+    case .times?: group.times = try readTimes(child.attributes)
+    case .isExpanded?: group.isExpanded = try bool(child.name)
+    case .defaultAutoTypeSequence?: group.defaultAutoTypeSequence = try text()
+    case .enableAutoType?: group.enableAutoType = .some(try nullableBool(child.name))
+    case .enableSearching?: group.enableSearching = .some(try nullableBool(child.name))
+    case .lastTopVisibleEntry?: group.lastTopVisibleEntry = try uuid(child.name)
+    case .previousParentGroup?: group.previousParentGroup = try uuid(child.name)
+    case .tags?: group.tagsText = try text()
+    case .customData?: group.customData = try readCustomData(child.attributes)
+    case .entry?:
+      try charge(Self.elementCost(Entry.self) + 2)
+      let entry = try readEntry(child.attributes, isHistory: false)
+      if keepsEntries {
+        group.entries.append(entry)
+        group.childOrder.append(true)
+      }
+    default: return false
+    }
+    return true
   }
 
   mutating func readTimes(_ attributes: [XMLAttribute]) throws(KDBXError) -> Times {

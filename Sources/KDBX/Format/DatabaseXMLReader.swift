@@ -132,9 +132,10 @@ struct XMLChild {
   var attributes: [XMLAttribute]
 }
 
-/// The reader behind ``DatabaseXMLReader``: a recursive descent over the XML events, one function per KeePass
-/// element, building the model as the events pass. Generic over the event source only (the inner random stream,
-/// the pads and gzip are reached through closures), so that it is specialized for both sources.
+/// The reader behind ``DatabaseXMLReader``: a descent over the XML events, one function per KeePass element,
+/// building the model as the events pass; nested groups, the one element nested to a depth the input chooses, are
+/// read with an explicit stack (``readGroup(_:depth:)``). Generic over the event source only (the inner random
+/// stream, the pads and gzip are reached through closures), so that it is specialized for both sources.
 struct DatabaseModelReader<Source: XMLEventSource> {
   var source: Source
   let options: LoadOptions
@@ -319,47 +320,96 @@ struct DatabaseModelReader<Source: XMLEventSource> {
     attributes: [XMLAttribute], _ order: XMLLayoutOrder, keepsKnownOrder: Bool = true,
     _ handle: (XMLChild, inout DatabaseModelReader) throws(KDBXError) -> Bool
   ) throws(KDBXError) -> XMLLayout {
-    if !attributes.isEmpty { try charge(Self.attributesCost(attributes)) }
-    var layout = XMLLayout.Builder(attributes: attributes, order: order)
-    // The part of the layout's bytes already charged: they are charged as they grow, in steps, so that millions
-    // of small unknown children are refused before they are all held.
+    var children = try startChildren(attributes: attributes, order)
+    while true {
+      switch try nextChild(&children, keepsKnownOrder: keepsKnownOrder) {
+      case .element(let child):
+        let elementsBefore = elementCount
+        let handled = try handle(child, &self)
+        try finishChild(child, handled: handled, elementsBefore: elementsBefore, in: &children)
+      case .end(let layout): return layout
+      }
+    }
+  }
+
+  /// The state of reading one element's children, step by step (``forEachChild(attributes:_:keepsKnownOrder:_:)``
+  /// is these steps in a loop; ``readGroup(_:depth:)`` keeps one per open group on a stack of its own).
+  struct ChildReading {
+    var layout: XMLLayout.Builder
+    /// The part of the layout's bytes already charged: they are charged as they grow, in steps, so that millions
+    /// of small unknown children are refused before they are all held.
     var charged = 0
+  }
+
+  /// What ``nextChild(_:keepsKnownOrder:)`` found: a child element just started, or the end of the element.
+  enum ChildStep {
+    case element(XMLChild)
+    case end(XMLLayout)
+  }
+
+  /// Starts reading the children of the element just started, whose `attributes` the layout keeps.
+  mutating func startChildren(
+    attributes: [XMLAttribute], _ order: XMLLayoutOrder
+  ) throws(KDBXError) -> ChildReading {
+    if !attributes.isEmpty { try charge(Self.attributesCost(attributes)) }
+    return ChildReading(layout: XMLLayout.Builder(attributes: attributes, order: order))
+  }
+
+  /// Reads up to the next child element (handed over: the caller reads it or not, then calls
+  /// ``finishChild(_:handled:elementsBefore:in:)``) or the element's end tag (its layout, finished). Blank text is
+  /// dropped; other text, CDATA, comments and processing instructions are kept.
+  mutating func nextChild(_ children: inout ChildReading, keepsKnownOrder: Bool) throws(KDBXError) -> ChildStep {
     while true {
       switch try next() {
       case .startElement(let name, let childAttributes):
-        let elementsBefore = elementCount
-        let child = XMLChild(name: name, known: knownElements.element(name), attributes: childAttributes)
-        if try handle(child, &self) {
-          layout.appendKnown(child.known, name)
-          // A leaf: the known child had no child elements of its own.
-          if !childAttributes.isEmpty && elementCount == elementsBefore {
-            let before = layout.childAttributes.count
-            layout.keepAttributes(name, childAttributes)
-            if layout.childAttributes.count > before { try charge(128 + Self.attributesCost(childAttributes)) }
-          }
-        } else {
-          layout.beginUnknown()
-          try keepElement(name, childAttributes, into: &layout.bytes, charged: &charged)
-        }
+        return .element(XMLChild(name: name, known: knownElements.element(name), attributes: childAttributes))
       case .endElement:
-        let built = layout.finish(keepsKnownOrder: keepsKnownOrder)
-        try charge(2 * (built.keptByteCount - charged))
-        return built
+        let built = children.layout.finish(keepsKnownOrder: keepsKnownOrder)
+        try charge(2 * (built.keptByteCount - children.charged))
+        return .end(built)
       case .text(let text):
         guard !text.utf8.allSatisfy({ ASCII.isWhitespace($0) }) else { continue }
-        layout.beginUnknown()
-        KeptXML.appendText(text, to: &layout.bytes)
+        children.layout.beginUnknown()
+        KeptXML.appendText(text, to: &children.layout.bytes)
       case .cdata(let text):
-        layout.beginUnknown()
-        KeptXML.appendLeaf(.cdata(text), to: &layout.bytes)
+        children.layout.beginUnknown()
+        KeptXML.appendLeaf(.cdata(text), to: &children.layout.bytes)
       case .comment(let text):
-        layout.beginUnknown()
-        KeptXML.appendLeaf(.comment(text), to: &layout.bytes)
+        children.layout.beginUnknown()
+        KeptXML.appendLeaf(.comment(text), to: &children.layout.bytes)
       case .processingInstruction(let target, let data):
-        layout.beginUnknown()
-        KeptXML.appendLeaf(.processingInstruction(target: target, data: data), to: &layout.bytes)
+        children.layout.beginUnknown()
+        KeptXML.appendLeaf(.processingInstruction(target: target, data: data), to: &children.layout.bytes)
       }
-      if layout.bytes.count - charged >= Self.chargeStep { try chargeGrowth(of: layout.bytes, charged: &charged) }
+      try chargeStepGrowth(of: &children)
+    }
+  }
+
+  /// Records the child element `child` once read whole (`handled`), or keeps it verbatim, read here (not
+  /// `handled`: an element the caller does not know). `elementsBefore` is ``elementCount`` just after the child
+  /// started: a known child with attributes and no child elements of its own keeps its attributes here.
+  mutating func finishChild(
+    _ child: XMLChild, handled: Bool, elementsBefore: Int, in children: inout ChildReading
+  ) throws(KDBXError) {
+    if handled {
+      children.layout.appendKnown(child.known, child.name)
+      // A leaf: the known child had no child elements of its own.
+      if !child.attributes.isEmpty && elementCount == elementsBefore {
+        let before = children.layout.childAttributes.count
+        children.layout.keepAttributes(child.name, child.attributes)
+        if children.layout.childAttributes.count > before { try charge(128 + Self.attributesCost(child.attributes)) }
+      }
+    } else {
+      children.layout.beginUnknown()
+      try keepElement(child.name, child.attributes, into: &children.layout.bytes, charged: &children.charged)
+    }
+    try chargeStepGrowth(of: &children)
+  }
+
+  /// Charges the growth of the layout's bytes once it reaches a step (``chargeStep``).
+  mutating func chargeStepGrowth(of children: inout ChildReading) throws(KDBXError) {
+    if children.layout.bytes.count - children.charged >= Self.chargeStep {
+      try chargeGrowth(of: children.layout.bytes, charged: &children.charged)
     }
   }
 

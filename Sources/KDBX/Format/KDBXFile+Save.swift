@@ -129,7 +129,7 @@ extension KDBXFile {
     // was built through the API, and the walk below must not go deeper), the document when it has been written
     // (`serializeAndCompress`).
     if let limits { try database.checkGroupNesting(limits) }
-    var database = database.compactingBinaries()
+    var database = database.flatteningNestedHistory().compactingBinaries()
     let kdf = key.isTransformed || derived != nil ? settings.kdf : salted(settings.kdf, &random)
     let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
     let streamKey = randomBytes(version.isKDBX4 ? 64 : 32, &random)
@@ -189,7 +189,7 @@ extension KDBXFile {
   ///   open's other errors).
   package static func checkSavable(_ database: Database, settings: SaveSettings) throws(KDBXError) {
     try database.checkGroupNesting(.default)
-    let database = database.compactingBinaries()
+    let database = database.flatteningNestedHistory().compactingBinaries()
     let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
     var stream = PlaintextInnerStream()
     let xml = try StandardPrimitives().serializeDatabase(database, version: version, stream: &stream)

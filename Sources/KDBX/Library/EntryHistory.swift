@@ -57,6 +57,8 @@ extension Entry {
   /// 20,000 (each scan copied every entry).
   @discardableResult
   package mutating func trimHistory(maxItems: Int64, maxSize: Int64, binaries: BinaryPool) -> [Entry] {
+    // Versions nested in versions count as versions of this entry (and are released a version at a time).
+    flattenHistory()
     guard let list = history, !list.isEmpty else { return [] }
     let times = list.map { $0.times?.lastModificationTime ?? .minimum }
     // The removal order: by time, ties in list order (the first minimum is the one KeePass's scan finds).

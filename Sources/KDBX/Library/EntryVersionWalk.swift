@@ -30,9 +30,11 @@ extension Entry {
         continue
       }
       if current.history != nil { current.history = history }
-      guard let (parent, parentHistory, index) = open.popLast() else { break }
+      // The list goes back while only the stack's entry holds it: a copy of it here (as `history` and the tuple
+      // both held it) made the swap copy the whole list for every version, quadratic in a long history.
+      guard case (let parent, var parentHistory, let index)? = open.popLast() else { break }
+      swap(&parentHistory[index], &current)
       history = parentHistory
-      swap(&history[index], &current)
       current = parent
       next = index + 1
     }
@@ -53,5 +55,69 @@ extension Entry {
       visit(open[top].versions[index])
       if let history = open[top].versions[index].history, !history.isEmpty { open.append((history, 0)) }
     }
+  }
+}
+
+extension Entry {
+  /// Whether a version in ``history`` has a history of its own (only an app can build that: a file's versions
+  /// have none).
+  var hasNestedHistory: Bool { history?.contains { $0.history?.isEmpty == false } == true }
+
+  /// Moves the versions nested in history versions (a version's own ``history``, to any depth) up into this
+  /// entry's ``history``, each without a history of its own: the one level that KeePass's model and the file
+  /// know, so that the save writes every version and the merges compare them. A version's own versions come
+  /// just before it (they are older: a chain built a version at a time comes out oldest first, as KeePass keeps
+  /// history). Nothing is copied deeper than one level, and a chain that only this entry held is released a
+  /// version at a time (dropping it at once would free it recursively, once per level, and run out of stack).
+  mutating func flattenHistory() {
+    guard hasNestedHistory else { return }
+    // Versions still to place, the next on top; `expanded` once its own versions are on the stack above it. Each
+    // list is released as soon as its versions are on the stack (which then holds them), so that no list frees a
+    // chain below it.
+    var pending: [(version: Entry, expanded: Bool)] = (history ?? []).reversed().map { ($0, false) }
+    history = nil
+    var flat: [Entry] = []
+    flat.reserveCapacity(pending.count)
+    while case (var version, let expanded)? = pending.popLast() {
+      if !expanded, let own = version.history, !own.isEmpty {
+        version.history = nil
+        pending.append((version, true))
+        for older in own.reversed() { pending.append((older, false)) }
+        continue
+      }
+      version.history = nil
+      flat.append(version)
+    }
+    history = flat
+  }
+}
+
+extension Database {
+  /// This database with every entry's nested history moved up into the entry's own list
+  /// (``Entry/flattenHistory()``): what the save writes and the merges read. The database itself, shared, when
+  /// no entry has any (files never do).
+  func flatteningNestedHistory() -> Database {
+    guard var root, root.containsNestedHistory else { return self }
+    var flattened = self
+    flattened.root = nil
+    root.modifyEveryGroup { group in
+      for index in group.entries.indices where group.entries[index].hasNestedHistory {
+        group.entries[index].flattenHistory()
+      }
+    }
+    flattened.root = root
+    return flattened
+  }
+}
+
+extension Group {
+  /// Whether an entry in this group or below it has nested history (``Entry/hasNestedHistory``).
+  var containsNestedHistory: Bool {
+    var pending = [self]
+    while let group = pending.popLast() {
+      if group.entries.contains(where: { $0.hasNestedHistory }) { return true }
+      pending.append(contentsOf: group.groups)
+    }
+    return false
   }
 }

@@ -76,6 +76,9 @@ struct Synchronizer {
   var conflicts: [MergeConflict] = []
 
   init(local: Database, remote: Database, mode: DatabaseMerge.Mode) {
+    // Versions nested in versions (only an app builds them) are merged as one list, as the save writes them.
+    let local = local.flatteningNestedHistory()
+    let remote = remote.flatteningNestedHistory()
     self.local = local
     self.remote = remote
     self.mode = mode

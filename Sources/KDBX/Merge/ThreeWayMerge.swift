@@ -40,6 +40,10 @@ struct ThreeWayMerger {
   var historyChanged: [KDBXUUID] = []
 
   init(base: Database, local: Database, remote: Database, now: Timestamp) {
+    // Versions nested in versions (only an app builds them) are merged as one list, as the save writes them.
+    let base = base.flatteningNestedHistory()
+    let local = local.flatteningNestedHistory()
+    let remote = remote.flatteningNestedHistory()
     self.local = local
     self.remote = remote
     self.now = now

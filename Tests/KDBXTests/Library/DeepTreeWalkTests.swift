@@ -165,7 +165,7 @@ import VectorSupport
   /// History nested a hundred thousand versions deep, as an app can build it (a file cannot: the open keeps a
   /// version's own history as unknown XML). The walks over the versions (the history size, the attachment
   /// compaction with its renumbering, the version requirements) use explicit stacks; they recursed once per
-  /// version. (The save and the merges still have walks of their own over such a chain.)
+  /// version. (The save, the merges and the trim move such versions up into the entry's list: NestedHistoryTests.)
   @Test func historyNestedAHundredThousandDeep() throws {
     var random = SplitMix64(seed: 13)
     var database = Database.new(name: "Root", clock: Self.clock, random: &random)
