@@ -23,7 +23,7 @@ import VectorSupport
     #expect(NestedHistoryTests.versions(merged).titles.count == 10)
     #expect(NestedHistoryTests.versions(merged).nested == 0)
 
-    var threeWay = DatabaseMerge.threeWay(base: local, local: local, remote: remote, clock: later).database
+    var threeWay = DatabaseMerge.threeWay(base: local, local: local, remote: remote, now: later.now()).database
     defer { NestedHistoryTests.dismantle(&threeWay) }
     #expect(threeWay.entry(withUUID: uuid)?.title == "remote")
     #expect(NestedHistoryTests.versions(threeWay).titles.count == 10)
