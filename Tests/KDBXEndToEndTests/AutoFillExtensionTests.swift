@@ -31,48 +31,49 @@ struct AutoFillExtensionTests {
     }
   }
 
-  @Test func aCachedKeyFillsAndSavesALargeArgon2VaultUnderA50MBBudget() async throws {
+  /// Blocking calls, as `kdbx-bench --autofill` makes them: the key derivations run on their own threads, not on
+  /// the test runner's concurrency pool, which the other suites keep busy.
+  @Test func aCachedKeyFillsAndSavesALargeArgon2VaultUnderA50MBBudget() throws {
     let password = CompositeKey(password: "bench")
-    let corpus = try await KDBXFile.open(bytes: try #require(Corpus.file("generated/large_5000.kdbx")), key: password)
+    let corpus = try KDBXFile.openBlocking(
+      bytes: try #require(Corpus.file("generated/large_5000.kdbx")), key: password)
     var settings = SaveSettings(keeping: corpus)
     settings.version = .v4_0
     settings.kdf = .argon2(
       Argon2KDFParameters(
         variant: .id, iterations: 2, memoryBytes: 64 << 20, parallelism: 2, salt: [UInt8](repeating: 7, count: 32)))
-    let file = File(try await KDBXFile.save(corpus.database, key: password, settings: settings))
+    let file = File(try KDBXFile.saveBlocking(corpus.database, key: password, settings: settings))
 
     // The app: one unlock with the password; the key it hands out goes to the Keychain.
-    let app = try await VaultSession.open(storage: Storage(file: file), key: password)
-    let keychain = try #require(await app.cachedKey).serialized
+    let app = try SynchronousVaultSession(storage: Storage(file: file), key: password)
+    let keychain = try #require(app.cachedKey).serialized
 
     // The extension: 50 MB. The password's KDF (64 MiB) does not fit; the cached key needs none.
     var load = LoadOptions.default
     load.availableMemoryBytes = 50_000_000
     let budget = VaultSessionOptions(load: load)
     do {
-      _ = try await VaultSession.open(storage: Storage(file: file), key: password, options: budget)
+      _ = try SynchronousVaultSession(storage: Storage(file: file), key: password, options: budget)
       Issue.record("Argon2id 64 MiB should not fit a 50 MB budget")
     } catch {
       #expect(error.category == .tooLarge)
     }
-    let fromExtension = try await VaultSession.open(
+    let fromExtension = try SynchronousVaultSession(
       storage: Storage(file: file), cachedKey: CachedVaultKey(serialized: keychain), options: budget)
-    let database = try #require(await fromExtension.database)
+    let database = try #require(fromExtension.database)
     #expect(database.flatEntries.count >= 5_000)
     let request = try #require(ServiceIdentifier("https://xray.example.org/login"))
     let matches = CredentialMatcher().match(request, in: database.matchCandidates(now: SystemClock().now())).matches
     let best = try #require(matches.first)
     let entry = try #require(database.entry(withUUID: best.id))
     #expect(!entry.password.reveal().isEmpty)
-    try await fromExtension.update { database in
-      database.editEntry(best.id, clock: SystemClock()) { $0.notes = "filled from the extension" }
-    }
-    #expect(try await fromExtension.save() == .saved)
+    fromExtension.database?.editEntry(best.id, clock: SystemClock()) { $0.notes = "filled from the extension" }
+    #expect(try fromExtension.save() == .saved)
 
     // The change is in the file; the cached key still opens it (the save kept the KDF seed).
-    let again = try await VaultSession.open(
+    let again = try SynchronousVaultSession(
       storage: Storage(file: file), cachedKey: CachedVaultKey(serialized: keychain), options: budget)
-    #expect(await again.database?.entry(withUUID: best.id)?.notes == "filled from the extension")
-    #expect(await again.database?.flatEntries.count == database.flatEntries.count)
+    #expect(again.database?.entry(withUUID: best.id)?.notes == "filled from the extension")
+    #expect(again.database?.flatEntries.count == database.flatEntries.count)
   }
 }
