@@ -4,15 +4,10 @@
 #   README.md, CHANGELOG.md, LICENSE and SHA256SUMS; and beside it
 #   kdbx-VERSION-OS-ARCH.tar.gz.sha256.
 #
-# Usage: bash .ci/release.sh [--out DIR] [--binary PATH | --relink]
+# Usage: bash .ci/release.sh [--out DIR] [--binary PATH]
 #   --out DIR      where the archive goes (default .build/dist)
 #   --binary PATH  pack this kdbx instead of building one (it still has to pass its self-test)
-#   --relink       (Linux; what CI does) instead of a second, static build of every module, build the release test
-#                  build again (`swift test -c release` with a filter no test matches: only the kdbx module compiles
-#                  again, with the commit) and run SwiftPM's own link of kdbx once more with the Swift runtime
-#                  linked in (-static-stdlib). The objects are the same either way: SwiftPM's static build differs
-#                  in the link (and a resource-directory flag that chooses the same Swift modules).
-#   RELEASE_BUILD_PATH=DIR (environment) builds in DIR instead of .build
+#   RELEASE_BUILD_PATH=DIR (environment) builds in DIR instead of .build (CI keeps its static build apart)
 #
 # The binary names the commit it was built from: Sources/kdbx/BuildInfo.swift gets the commit (and its date, for
 # the manual page) for the build and is put back afterwards, whatever happens. A work tree that differs from the
@@ -21,13 +16,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/dist
 binary=""
-relink=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --binary) binary="$2"; shift 2 ;;
-    --relink) relink=true; shift ;;
-    *) echo "release.sh: unknown argument $1 (usage: bash .ci/release.sh [--out DIR] [--binary PATH | --relink])" >&2; exit 2 ;;
+    *) echo "release.sh: unknown argument $1 (usage: bash .ci/release.sh [--out DIR] [--binary PATH])" >&2; exit 2 ;;
   esac
 done
 
@@ -45,27 +38,10 @@ if [ -z "$binary" ]; then
     || { echo "release.sh: $info does not have the lines this script replaces" >&2; exit 1; }
   sed -i "s|^  static let commit: String? = nil\$|  static let commit: String? = \"$commit\"|; \
 s|^  static let commitDate: String? = nil\$|  static let commitDate: String? = \"$date\"|" "$info"
-  path="${RELEASE_BUILD_PATH:-.build}"
-  if $relink; then
-    echo "release.sh: building kdbx at $commit in the release test build, linking the Swift runtime in"
-    log="$(mktemp)"
-    swift test -c release --build-path "$path" --filter '^NoTestHasThisName$' -v > "$log" 2>&1 \
-      || { tail -40 "$log" >&2; echo "release.sh: the release build failed" >&2; exit 1; }
-    bin="$(swift build -c release --build-path "$path" --show-bin-path)"
-    # SwiftPM's link of the kdbx executable, as it just ran it: the same objects, flags and entry point.
-    link="$(grep -E "^[^ ]*swiftc .* -o $bin/kdbx .*-emit-executable" "$log" | tail -1 || true)"
-    rm -f "$log"
-    [ -n "$link" ] || { echo "release.sh: the build did not link kdbx (was $info changed?)" >&2; exit 1; }
-    linked="$(mktemp -d)"
-    binary="$linked/kdbx"
-    link="${link/ -v / }"
-    eval "${link/ -o $bin\/kdbx / -o $binary -static-stdlib }"
-  else
-    echo "release.sh: building kdbx at $commit (static Swift runtime)"
-    build=(swift build -c release --static-swift-stdlib --build-path "$path" --product kdbx)
-    "${build[@]}"
-    binary="$("${build[@]}" --show-bin-path)/kdbx"
-  fi
+  echo "release.sh: building kdbx at $commit (static Swift runtime)"
+  build=(swift build -c release --static-swift-stdlib --build-path "${RELEASE_BUILD_PATH:-.build}" --product kdbx)
+  "${build[@]}"
+  binary="$("${build[@]}" --show-bin-path)/kdbx"
   restore
   trap - EXIT
 fi
@@ -84,7 +60,7 @@ number="$(echo "$version" | awk '{print $2}')"
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
 name="kdbx-$number-$os-$(uname -m)"
 stage="$(mktemp -d)"
-trap 'rm -rf "$stage" ${linked:+"$linked"}' EXIT
+trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name/completions"
 cp "$binary" "$stage/$name/kdbx"
 "$binary" man > "$stage/$name/kdbx.1"
