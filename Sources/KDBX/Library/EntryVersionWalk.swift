@@ -113,10 +113,10 @@ extension Database {
 extension Group {
   /// Whether an entry in this group or below it has nested history (``Entry/hasNestedHistory``).
   var containsNestedHistory: Bool {
-    var pending = [self]
-    while let group = pending.popLast() {
-      if group.entries.contains(where: { $0.hasNestedHistory }) { return true }
-      pending.append(contentsOf: group.groups)
+    if entries.contains(where: { $0.hasNestedHistory }) { return true }
+    var walk = GroupWalk(below: self)
+    while let step = walk.next() {
+      if case .enter(let group, _) = step, group.entries.contains(where: { $0.hasNestedHistory }) { return true }
     }
     return false
   }
