@@ -4,10 +4,15 @@
 #   README.md, CHANGELOG.md, LICENSE and SHA256SUMS; and beside it
 #   kdbx-VERSION-OS-ARCH.tar.gz.sha256.
 #
-# Usage: bash .ci/release.sh [--out DIR] [--binary PATH]
+# Usage: bash .ci/release.sh [--out DIR] [--binary PATH | --relink]
 #   --out DIR      where the archive goes (default .build/dist)
 #   --binary PATH  pack this kdbx instead of building one (it still has to pass its self-test)
-#   RELEASE_BUILD_PATH=DIR (environment) builds in DIR instead of .build (CI keeps its static build apart)
+#   --relink       (Linux; what CI does) instead of a second, static build of every module: build the release test
+#                  build again (`swift test -c release` with a filter no test matches: only the kdbx module compiles
+#                  again, with the commit) and run SwiftPM's own link of kdbx once more with the Swift runtime
+#                  linked in (.ci/relink-static.py reads the link command from the build manifest). The objects are
+#                  those of the release build the tests ran on.
+#   RELEASE_BUILD_PATH=DIR (environment) builds in DIR instead of .build
 #
 # The binary names the commit it was built from: Sources/kdbx/BuildInfo.swift gets the commit (and its date, for
 # the manual page) for the build and is put back afterwards, whatever happens. A work tree that differs from the
@@ -16,11 +21,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/dist
 binary=""
+relink=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --binary) binary="$2"; shift 2 ;;
-    *) echo "release.sh: unknown argument $1 (usage: bash .ci/release.sh [--out DIR] [--binary PATH])" >&2; exit 2 ;;
+    --relink) relink=true; shift ;;
+    *) echo "release.sh: unknown argument $1 (usage: bash .ci/release.sh [--out DIR] [--binary PATH | --relink])" >&2; exit 2 ;;
   esac
 done
 
@@ -38,10 +45,23 @@ if [ -z "$binary" ]; then
     || { echo "release.sh: $info does not have the lines this script replaces" >&2; exit 1; }
   sed -i "s|^  static let commit: String? = nil\$|  static let commit: String? = \"$commit\"|; \
 s|^  static let commitDate: String? = nil\$|  static let commitDate: String? = \"$date\"|" "$info"
-  echo "release.sh: building kdbx at $commit (static Swift runtime)"
-  build=(swift build -c release --static-swift-stdlib --build-path "${RELEASE_BUILD_PATH:-.build}" --product kdbx)
-  "${build[@]}"
-  binary="$("${build[@]}" --show-bin-path)/kdbx"
+  path="${RELEASE_BUILD_PATH:-.build}"
+  if $relink; then
+    echo "release.sh: building kdbx at $commit in the release test build, then linking the Swift runtime in"
+    log="$(mktemp)"
+    swift test -c release --build-path "$path" --filter '^NoTestHasThisName$' > "$log" 2>&1 \
+      || { tail -40 "$log" >&2; rm -f "$log"; echo "release.sh: the release build failed" >&2; exit 1; }
+    rm -f "$log"
+    bin="$(realpath "$(swift build -c release --build-path "$path" --show-bin-path)")"
+    linked="$(mktemp -d)"
+    binary="$linked/kdbx"
+    python3 .ci/relink-static.py "$path/release.yaml" "$bin/kdbx" "$binary"
+  else
+    echo "release.sh: building kdbx at $commit (static Swift runtime)"
+    build=(swift build -c release --static-swift-stdlib --build-path "$path" --product kdbx)
+    "${build[@]}"
+    binary="$("${build[@]}" --show-bin-path)/kdbx"
+  fi
   restore
   trap - EXIT
 fi
@@ -60,7 +80,7 @@ number="$(echo "$version" | awk '{print $2}')"
 os="$(uname -s | tr '[:upper:]' '[:lower:]')"
 name="kdbx-$number-$os-$(uname -m)"
 stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
+trap 'rm -rf "$stage" ${linked:+"$linked"}' EXIT
 mkdir -p "$stage/$name/completions"
 cp "$binary" "$stage/$name/kdbx"
 "$binary" man > "$stage/$name/kdbx.1"
