@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Counts how much of the KDBX module's `package` surface its in-repo clients use: the CLI (Sources/kdbx),
+# KDBXFileIO and the wasm module (Sources/KDBXWasm), each and in total (issue #36, "a narrow codec seam").
+#
+#   bash .ci/package-uses.sh            # the counts per client and in total
+#   bash .ci/package-uses.sh --list     # also the symbols each client uses
+#
+# Method (by name, from the source text; no compiler involved):
+# 1. Declarations: every declaration in Sources/KDBX with the `package` modifier (`public package(set)` is public
+#    and is skipped): types (struct, enum, class, actor, protocol, typealias) by name; members (func, var, let,
+#    subscript are skipped) as `Type.name`, where Type is the enclosing type or extension found by indentation
+#    (swift-format's two-space indentation); `package init`s as `Type(label:` with the first argument label; the
+#    cases of a `package enum` as `Enum.case`.
+# 2. Uses, in each client's sources with `//` comments removed: a type when its name occurs as a word; a member or
+#    a case when `.name` occurs (member access, or an implicit member); an init when `Type(label:` or
+#    `Type.init(label:` occurs (`Type(` not followed by a label for an unlabelled init).
+# Limits: names, not symbols. A member or case is counted when any `.name` occurs, so a client's own member of the
+# same name counts too (the --list output shows what matched; names also declared non-`package` in KDBX are marked
+# `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
+# with an inferred type, and members reached through a protocol default are missed. Distinct symbols are counted:
+# two members of the same name in different types are two symbols, both counted when the name is used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 - "${1:-}" <<'PY'
+import os, re, sys
+
+listing = sys.argv[1] == "--list"
+
+def swift_files(root):
+    for directory, _, names in os.walk(root):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                yield os.path.join(directory, name)
+
+def strip_comment(line):
+    # Drops a `//` comment (not inside a string literal on the same line, roughly: an even count of quotes before).
+    index = 0
+    while True:
+        index = line.find("//", index)
+        if index < 0:
+            return line
+        if line[:index].count('"') % 2 == 0:
+            return line[:index]
+        index += 2
+
+PACKAGE = re.compile(r"(^|\s)package(?!\s*\()\s+")
+DECL = re.compile(
+    r"(?:(?:static|class|final|mutating|nonmutating|nonisolated|override|convenience|indirect|lazy|weak|"
+    r"required|dynamic|@[A-Za-z_]+(?:\([^)]*\))?)\s+)*"
+    r"(struct|enum|class|actor|protocol|typealias|func|var|let|init|subscript|case)\b\s*([A-Za-z_`][A-Za-z0-9_`]*)?")
+SCOPE = re.compile(
+    r"(?:(?:@[A-Za-z_]+(?:\([^)]*\))?|public|package|internal|private|fileprivate|open|final|indirect)\s+)*"
+    r"(struct|enum|class|actor|protocol|extension)\s+([A-Za-z_][A-Za-z0-9_.]*)")
+CASE = re.compile(r"^\s*case\s+(.*)$")
+OTHER_ACCESS = re.compile(r"(^|\s)(public|open|internal|private|fileprivate)\s+((static|final|mutating|override)\s+)*"
+                          r"(func|var|let|case)\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+types, members, inits, cases = set(), set(), set(), set()
+other_names = set()  # member names also declared without `package` in KDBX
+for path in swift_files("Sources/KDBX"):
+    scopes = []  # (indent, type name, is a package enum)
+    for raw in open(path, encoding="utf-8"):
+        line = strip_comment(raw.rstrip("\n"))
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        stripped = line.strip()
+        if not stripped.startswith(("where ", "{")):
+            while scopes and indent <= scopes[-1][0]:
+                scopes.pop()
+        enclosing = scopes[-1][1] if scopes else None
+        other = OTHER_ACCESS.search(line)
+        if other:
+            other_names.add(other.group(6))
+        # Enum cases of a package enum: one level inside it, not a `switch` case (those end with `:`).
+        if scopes and scopes[-1][2] and indent == scopes[-1][0] + 2:
+            match = CASE.match(line)
+            if match and not line.rstrip().endswith(":"):
+                depth, part = 0, ""
+                for char in match.group(1):
+                    depth += (char in "([") - (char in ")]")
+                    part += "\n" if char == "," and depth == 0 else char
+                for item in part.split("\n"):
+                    name = re.match(r"\s*`?([A-Za-z_][A-Za-z0-9_]*)", item)
+                    if name:
+                        cases.add((enclosing, name.group(1)))
+        package = PACKAGE.search(line)
+        scope = SCOPE.match(stripped)
+        if scope:
+            kind, name = scope.groups()
+            scopes.append((indent, name.split(".")[-1], kind == "enum" and bool(package)))
+        if not package:
+            continue
+        rest = line[package.end():]
+        decl = DECL.match(rest)
+        if not decl:
+            continue
+        kind, name = decl.groups()
+        name = (name or "").strip("`")
+        if kind in ("struct", "enum", "class", "actor", "protocol", "typealias"):
+            types.add(name)
+        elif kind in ("func", "var", "let") and name:
+            members.add((enclosing, name))
+        elif kind == "init" and enclosing:
+            label = re.match(r"\s*[?!]?\s*(?:<[^>]*>)?\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?", rest[decl.end():])
+            first = label.group(1) if label and label.group(1) else "_"
+            if first != "_" and re.match(r"\s*\(\s*" + first + r"\s+[A-Za-z_]", rest[decl.end():]) is None and \
+                    re.match(r"\s*\(\s*" + first + r"\s*:", rest[decl.end():]) is None:
+                first = "_"
+            if re.match(r"\s*\(\s*\)", rest[decl.end():]):
+                first = ""
+            inits.add((enclosing, first))
+
+clients = {"kdbx (CLI)": "Sources/kdbx", "KDBXFileIO": "Sources/KDBXFileIO", "KDBXWasm": "Sources/KDBXWasm"}
+total = set()
+print(f"KDBX package declarations: {len(types)} types, {len(members)} members, {len(inits)} inits, "
+      f"{len(cases)} cases")
+for client, root in clients.items():
+    text = "\n".join(strip_comment(raw) for path in swift_files(root) for raw in open(path, encoding="utf-8"))
+    used = set()
+    for name in types:
+        if re.search(r"\b" + re.escape(name) + r"\b", text):
+            used.add(("type", name))
+    for owner, name in members | cases:
+        if owner and re.search(r"\b" + re.escape(owner) + r"\b", text) and \
+                re.search(r"\." + re.escape(name) + r"\b", text):
+            used.add(("case" if (owner, name) in cases else "member", f"{owner}.{name}"))
+    for owner, label in inits:
+        if label == "_":
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\((?!\s*[A-Za-z_][A-Za-z0-9_]*\s*:)(?!\s*\))"
+        elif label == "":
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\(\s*\)"
+        else:
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\(\s*" + re.escape(label) + r"\s*:"
+        if re.search(pattern, text):
+            used.add(("init", f"{owner}({label}:)" if label else f"{owner}()"))
+    total |= used
+    counts = {kind: sum(1 for k, _ in used if k == kind) for kind in ("type", "member", "init", "case")}
+    ambiguous = sum(1 for kind, name in used if kind in ("member", "case") and name.split(".")[-1] in other_names)
+    print(f"{client}: {len(used)} package symbols ({counts['type']} types, {counts['member']} members, "
+          f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of the members and cases by a name also "
+          f"declared non-package)")
+    if listing:
+        for kind, name in sorted(used):
+            mark = "~" if kind in ("member", "case") and name.split(".")[-1] in other_names else " "
+            print(f"  {mark} {kind:6} {name}")
+print(f"total (distinct over the three): {len(total)}")
+PY
