@@ -15,8 +15,8 @@
 #    a case when `.name` occurs (member access, or an implicit member); an init when `Type(label:` or
 #    `Type.init(label:` occurs (`Type(` not followed by a label for an unlabelled init).
 # Limits: names, not symbols. A member or case is counted when any `.name` occurs, so a client's own member of the
-# same name counts too (the --list output shows what matched; names also declared non-`package` in KDBX are marked
-# `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
+# same name counts too (the --list output shows what matched; members, cases and inits whose name or first label is
+# also declared non-`package` in KDBX, as `KeyFile(contents:)` is, are marked `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
 # with an inferred type, and members reached through a protocol default are missed. Distinct symbols are counted:
 # two members of the same name in different types are two symbols, both counted when the name is used.
 set -euo pipefail
@@ -57,6 +57,7 @@ OTHER_ACCESS = re.compile(r"(^|\s)(public|open|internal|private|fileprivate)\s+(
 
 types, members, inits, cases = set(), set(), set(), set()
 other_names = set()  # member names also declared without `package` in KDBX
+other_inits = set()  # (type, first label) of inits declared without `package`
 for path in swift_files("Sources/KDBX"):
     scopes = []  # (indent, type name, is a package enum)
     for raw in open(path, encoding="utf-8"):
@@ -72,6 +73,10 @@ for path in swift_files("Sources/KDBX"):
         other = OTHER_ACCESS.search(line)
         if other:
             other_names.add(other.group(6))
+        other_init = re.search(r"(^|\s)(public|open|internal|private|fileprivate)\s+(convenience\s+)?init[?!]?\s*\(\s*"
+                               r"([A-Za-z_][A-Za-z0-9_]*)?", line)
+        if other_init and enclosing:
+            other_inits.add((enclosing, other_init.group(4) or "_"))
         # Enum cases of a package enum: one level inside it, not a `switch` case (those end with `:`).
         if scopes and scopes[-1][2] and indent == scopes[-1][0] + 2:
             match = CASE.match(line)
@@ -111,6 +116,8 @@ for path in swift_files("Sources/KDBX"):
                 first = ""
             inits.add((enclosing, first))
 
+# A package init whose first label a non-package init of the same type shares: its uses are ambiguous.
+ambiguous_inits = {f"{owner}({label}:)" for owner, label in inits if (owner, label or "_") in other_inits}
 clients = {"kdbx (CLI)": "Sources/kdbx", "KDBXFileIO": "Sources/KDBXFileIO", "KDBXWasm": "Sources/KDBXWasm"}
 total = set()
 print(f"KDBX package declarations: {len(types)} types, {len(members)} members, {len(inits)} inits, "
@@ -136,13 +143,15 @@ for client, root in clients.items():
             used.add(("init", f"{owner}({label}:)" if label else f"{owner}()"))
     total |= used
     counts = {kind: sum(1 for k, _ in used if k == kind) for kind in ("type", "member", "init", "case")}
-    ambiguous = sum(1 for kind, name in used if kind in ("member", "case") and name.split(".")[-1] in other_names)
+    ambiguous_names = {name for kind, name in used if kind in ("member", "case") and name.split(".")[-1] in other_names}
+    ambiguous_names |= {name for kind, name in used if kind == "init" and name in ambiguous_inits}
+    ambiguous = len(ambiguous_names)
     print(f"{client}: {len(used)} package symbols ({counts['type']} types, {counts['member']} members, "
-          f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of the members and cases by a name also "
-          f"declared non-package)")
+          f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of them by a name also declared "
+          f"non-package, marked ~ in --list)")
     if listing:
         for kind, name in sorted(used):
-            mark = "~" if kind in ("member", "case") and name.split(".")[-1] in other_names else " "
+            mark = "~" if name in ambiguous_names else " "
             print(f"  {mark} {kind:6} {name}")
 print(f"total (distinct over the three): {len(total)}")
 PY
