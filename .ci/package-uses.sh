@@ -7,16 +7,18 @@
 #
 # Method (by name, from the source text; no compiler involved):
 # 1. Declarations: every declaration in Sources/KDBX with the `package` modifier (`public package(set)` is public
-#    and is skipped): types (struct, enum, class, actor, protocol, typealias) by name; members (func, var, let,
-#    subscript are skipped) as `Type.name`, where Type is the enclosing type or extension found by indentation
-#    (swift-format's two-space indentation); `package init`s as `Type(label:` with the first argument label; the
-#    cases of a `package enum` as `Enum.case`.
-# 2. Uses, in each client's sources with `//` comments removed: a type when its name occurs as a word; a member or
-#    a case when `.name` occurs (member access, or an implicit member); an init when `Type(label:` or
-#    `Type.init(label:` occurs (`Type(` not followed by a label for an unlabelled init).
-# Limits: names, not symbols. A member or case is counted when any `.name` occurs, so a client's own member of the
-# same name counts too (the --list output shows what matched; members, cases and inits whose name or first label is
-# also declared non-`package` in KDBX, as `KeyFile(contents:)` is, are marked `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
+#    and is skipped): types (struct, enum, class, actor, protocol, typealias) by their qualified name (`Outer.Inner`
+#    for a nested one); members (func, var, let; subscripts are skipped) as `Type.name`, where Type is the enclosing
+#    type or extension, found by indentation (swift-format's two-space indentation); `package init`s as
+#    `Type(label:)` with the first argument label; the cases of a `package enum` as `Enum.case`.
+# 2. Uses, in each client's sources with `//` comments removed: a type when its qualified name occurs as a word, not
+#    after a dot; a member or a case when `.name` occurs (member access, or an implicit member) and the outermost
+#    type of its owner is named somewhere in the client; an init when `Type(label:` or `Type.init(label:` occurs
+#    (`Type(` not followed by a label for an unlabelled init).
+# Limits: names, not symbols. A member or case is counted when any `.name` occurs in a client that names its owner,
+# so a client's own member of the same name counts too (the --list output shows what matched; members, cases and
+# inits whose name or first label is also declared non-`package` in KDBX, as `KeyFile(contents:)` is, are marked
+# `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
 # with an inferred type, and members reached through a protocol default are missed. Distinct symbols are counted:
 # two members of the same name in different types are two symbols, both counted when the name is used.
 set -euo pipefail
@@ -93,7 +95,8 @@ for path in swift_files("Sources/KDBX"):
         scope = SCOPE.match(stripped)
         if scope:
             kind, name = scope.groups()
-            scopes.append((indent, name.split(".")[-1], kind == "enum" and bool(package)))
+            qualified = name if kind == "extension" or not scopes else f"{scopes[-1][1]}.{name}"
+            scopes.append((indent, qualified, kind == "enum" and bool(package)))
         if not package:
             continue
         rest = line[package.end():]
@@ -103,7 +106,7 @@ for path in swift_files("Sources/KDBX"):
         kind, name = decl.groups()
         name = (name or "").strip("`")
         if kind in ("struct", "enum", "class", "actor", "protocol", "typealias"):
-            types.add(name)
+            types.add(f"{enclosing}.{name}" if enclosing else name)
         elif kind in ("func", "var", "let") and name:
             members.add((enclosing, name))
         elif kind == "init" and enclosing:
@@ -126,10 +129,10 @@ for client, root in clients.items():
     text = "\n".join(strip_comment(raw) for path in swift_files(root) for raw in open(path, encoding="utf-8"))
     used = set()
     for name in types:
-        if re.search(r"\b" + re.escape(name) + r"\b", text):
+        if re.search(r"(?<![.\w])" + re.escape(name) + r"\b", text):
             used.add(("type", name))
     for owner, name in members | cases:
-        if owner and re.search(r"\b" + re.escape(owner) + r"\b", text) and \
+        if owner and re.search(r"\b" + re.escape(owner.split(".")[0]) + r"\b", text) and \
                 re.search(r"\." + re.escape(name) + r"\b", text):
             used.add(("case" if (owner, name) in cases else "member", f"{owner}.{name}"))
     for owner, label in inits:
