@@ -73,7 +73,7 @@ package struct SavedFile: Sendable {
   /// without running the KDF. Secret: keep it like the key itself. Held in zeroing storage, shared (not copied)
   /// with the key the save was given when that was a transformed key.
   package var transformedKey: SecureBytes
-  /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:)``):
+  /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
 }
@@ -112,7 +112,7 @@ extension KDBXFile {
       checksDocument: checksDocument, limits: checksLimits ? limits : nil, xml: xml)
   }
 
-  /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `derived`, the KDF output for `key` and
+  /// ``write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``; with `derived`, the KDF output for `key` and
   /// the KDF parameters of `settings` (the `async` save salts them with ``salted(_:_:)`` and runs the KDF before
   /// it writes), the file is written with it and those parameters as they are, and no KDF runs here.
   static func write<P: KDBXPrimitives>(

@@ -9,6 +9,13 @@ import KDBXCrypto
 /// other primitives through the generic entry points. Key derivation can report progress and be cancelled
 /// through ``progress``: it is called with the fraction done (0...1) and returns `false` to cancel, which makes
 /// the open or save throw ``KDBXError/cancelled``.
+///
+/// With the entry points that take primitives (``KDBXFile/open(bytes:key:primitives:random:options:xml:)``,
+/// ``KDBXFile/write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``,
+/// ``KDBXFile/verifyIntegrity(bytes:key:primitives:options:)``), this is the package interface through which the
+/// project's own hosts run the codec where the public API's defaults do not fit: the CLI (its KDF cores and memory
+/// cap), `KDBXFileIO` (Argon2 memory it maps itself, ``BlockMemoryProvider``) and the wasm module (one thread, the
+/// host's progress, heap memory that may be refused). `.ci/package-uses.sh` counts what they use.
 package struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
   package var progress: ((Double) -> Bool)?
