@@ -95,7 +95,7 @@ func kdbxBenchmarks() -> [Benchmark] {
         for _ in 0..<iterations {
           var stream = PlaintextInnerStream()
           blackHole(
-            try? StandardPrimitives().serializeDatabase(input.opened.database, version: version, stream: &stream))
+            try? DatabaseXML.serialize(input.opened.database, version: version, stream: &stream))
         }
       }
     },

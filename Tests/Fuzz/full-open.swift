@@ -121,8 +121,4 @@ struct CachingPrimitives: KDBXPrimitives {
   func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
     try standard.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
   }
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    try standard.parseXML(bytes, maxDepth: maxDepth)
-  }
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try standard.serializeXML(document) }
 }

@@ -212,7 +212,7 @@ struct PeakMemory {
   func peakKilobytes(_ arguments: [String]) throws -> Run { try run(arguments) }
 }
 
-/// KDBX files with real cryptography around a chosen database XML document: ``RawXMLPrimitives`` gives the
+/// KDBX files with real cryptography around a chosen database XML document: ``HostileVault/rawDocument(_:)`` gives the
 /// document to `KDBXFile.write` instead of the model's, protecting the values marked protected with the file's
 /// inner random stream, in document order.
 enum HostileVault {
@@ -285,7 +285,7 @@ enum HostileVault {
     let saved = try KDBXFile.write(
       Database(root: Group(uuid: .zero, name: "Root")),
       key: CompositeKey(password: HostileXMLTests.password), settings: settings,
-      primitives: RawXMLPrimitives(parts: parts), random: &random, checksLimits: false)
+      primitives: StandardPrimitives(), random: &random, checksLimits: false, xml: rawDocument(parts))
     let path = try TestScratch.directory("kdbx-hostile") + "/vault.kdbx"
     try Data(saved.bytes).write(to: URL(fileURLWithPath: path))
     return path
@@ -311,26 +311,24 @@ enum HostileVault {
   }
 }
 
-/// The standard primitives, except that the database XML is the given document (see ``HostileVault``).
-struct RawXMLPrimitives: ForwardingPrimitives {
-  let base = StandardPrimitives()
-  let parts: [HostileVault.Part]
-
-  func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
-    throws(KDBXError) -> [UInt8]
-  {
-    var out: [UInt8] = []
-    for part in parts {
-      switch part {
-      case .xml(let bytes): out += bytes
-      case .protected(let plain):
-        var masked = plain
-        stream.apply(to: &masked)
-        out += Array(Data(masked).base64EncodedString().utf8)
-      case .headerHash:
-        out += Array(Data(database.meta.headerHash ?? []).base64EncodedString().utf8)
+extension HostileVault {
+  /// The database XML writer replaced by one that writes the given document: the protected parts masked with the
+  /// file's inner random stream, the header hash the save computed.
+  static func rawDocument(_ parts: [Part]) -> DatabaseXMLOverride<StandardPrimitives.InnerStream> {
+    DatabaseXMLOverride(serialize: { database, _, stream in
+      var out: [UInt8] = []
+      for part in parts {
+        switch part {
+        case .xml(let bytes): out += bytes
+        case .protected(let plain):
+          var masked = plain
+          stream.apply(to: &masked)
+          out += Array(Data(masked).base64EncodedString().utf8)
+        case .headerHash:
+          out += Array(Data(database.meta.headerHash ?? []).base64EncodedString().utf8)
+        }
       }
-    }
-    return out
+      return out
+    })
   }
 }

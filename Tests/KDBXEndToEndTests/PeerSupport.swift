@@ -166,7 +166,9 @@ enum PeerViews {
   /// references then point at empty placeholders, and `hasBinariesElement` is false.
   static func database(ofExportedXML xml: String) throws -> Database {
     let primitives = StandardPrimitives()
-    let document = try primitives.parseXML(Array(xml.utf8), maxDepth: 64)
+    var options = XMLReader.Options()
+    options.limits.maximumDepth = 64
+    let document = try XMLElement.parse(Array(xml.utf8), options: options)
     var stream = PlaintextInnerStream()
     var random = SystemRandomNumberGenerator()
     let hasPool = xml.contains("<Binaries>")

@@ -157,7 +157,7 @@ struct ImportNodeBudgetTests {
       (50 + 150) * ImportedVault.entryNodeCost + 100 * ImportedVault.fieldNodeCost + 30 * ImportedVault.groupNodeCost
     // The document needs more nodes than the counted budget to open: the budget never refuses what saves.
     var stream = PlaintextInnerStream()
-    let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: .v4_1, stream: &stream)
     #expect(throws: KDBXError.self) { try KDBXFile.checkOpens(xml: xml, binaries: [], options: options) }
   }
 }

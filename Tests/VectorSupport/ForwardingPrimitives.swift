@@ -1,9 +1,8 @@
 import KDBX
-import KDBXXML
 
 /// Test primitives built on the standard ones, for every test target (`package`, as the primitives protocol): a
-/// conforming type keeps them in `base` and implements only what it changes or records (a damaged serializer, a KDF
-/// counter, a log of the documents, a raw document); the rest is forwarded here.
+/// conforming type keeps them in `base` and implements only what it changes or records (a KDF counter, a log of the
+/// plaintexts); the rest is forwarded here.
 package protocol ForwardingPrimitives: KDBXPrimitives
 where Stream == StandardPrimitives.InnerStream, Authenticator == StandardPrimitives.BlockHMAC {
   var base: StandardPrimitives { get }
@@ -30,8 +29,5 @@ extension ForwardingPrimitives {
   package func decompressGzip(_ bytes: [UInt8], maxOutputByteCount: Int) throws(KDBXError) -> [UInt8] {
     try base.decompressGzip(bytes, maxOutputByteCount: maxOutputByteCount)
   }
-  package func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    try base.parseXML(bytes, maxDepth: maxDepth)
-  }
-  package func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] { try base.serializeXML(document) }
+  package var pipelinedGzip: SavePipeline.Settings? { base.pipelinedGzip }
 }

@@ -47,18 +47,19 @@ extension KDBXFile {
   ///
   /// A wrong key gives ``KDBXError/invalidCredentials`` (KDBX 4 header HMAC, KDBX 3 stream start bytes or padding);
   /// a damaged file gives the error of the layer that found it (header field, block index, compression, XML).
+  /// `xml` replaces the database XML reader (tests; ``DatabaseXMLOverride``).
   package static func open<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, random: inout some RandomNumberGenerator,
-    options: LoadOptions = .default
+    options: LoadOptions = .default, xml: DatabaseXMLOverride<P.Stream> = .standard
   ) throws(KDBXError) -> OpenedDatabase {
-    try open(bytes: bytes, key: key, derived: nil, primitives: primitives, random: &random, options: options)
+    try open(bytes: bytes, key: key, derived: nil, primitives: primitives, random: &random, options: options, xml: xml)
   }
 
-  /// ``open(bytes:key:primitives:random:options:)``; with `derived`, the KDF output for `key` and the file's KDF
-  /// parameters (the `async` open runs the KDF before it opens), no KDF runs here.
+  /// ``open(bytes:key:primitives:random:options:xml:)``; with `derived`, the KDF output for `key` and the file's
+  /// KDF parameters (the `async` open runs the KDF before it opens), no KDF runs here.
   static func open<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, derived: SecureBytes?, primitives: P,
-    random: inout some RandomNumberGenerator, options: LoadOptions
+    random: inout some RandomNumberGenerator, options: LoadOptions, xml: DatabaseXMLOverride<P.Stream> = .standard
   ) throws(KDBXError) -> OpenedDatabase {
     // A transformed key runs no KDF: the memory the KDF would need is not asked for.
     let options = key.isTransformed || derived != nil ? options.withoutMemoryBudget : options
@@ -66,8 +67,9 @@ extension KDBXFile {
     let header = decoded.header
     if let inner = decoded.innerHeader {
       var stream = try innerStream(inner.innerRandomStream, key: inner.innerRandomStreamKey, primitives: primitives)
-      var database = try primitives.readDatabase(
-        xml: decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, options: options)
+      var database = try readDocument(
+        decoded.xml, binaries: inner.binaries, stream: &stream, random: &random, primitives: primitives,
+        options: options, xml: xml)
       applyOmissions(options, to: &database)
       return OpenedDatabase(
         database: database, header: header, innerHeader: inner, transformedKey: decoded.transformedKey,
@@ -75,8 +77,8 @@ extension KDBXFile {
     }
     let algorithm = header.innerRandomStream ?? .none
     var stream = try innerStream(algorithm, key: header.protectedStreamKey ?? [], primitives: primitives)
-    var database = try primitives.readDatabase(
-      xml: decoded.xml, binaries: [], stream: &stream, random: &random, options: options)
+    var database = try readDocument(
+      decoded.xml, binaries: [], stream: &stream, random: &random, primitives: primitives, options: options, xml: xml)
     if let stored = database.meta.headerHash {
       try checkHeaderHash(stored, header: header)
     }
@@ -84,6 +86,16 @@ extension KDBXFile {
     return OpenedDatabase(
       database: database, header: header, innerHeader: nil, transformedKey: decoded.transformedKey,
       usedChallengeResponse: key.hasChallengeResponse, warnings: decoded.warnings)
+  }
+
+  /// The model of the database XML document `document`: ``DatabaseXML``'s reader, or the override's.
+  static func readDocument<P: KDBXPrimitives>(
+    _ document: [UInt8], binaries: [InnerHeader.Binary], stream: inout P.Stream,
+    random: inout some RandomNumberGenerator, primitives: P, options: LoadOptions, xml: DatabaseXMLOverride<P.Stream>
+  ) throws(KDBXError) -> Database {
+    if let read = xml.read { return try read(document, binaries, &stream, options) }
+    return try DatabaseXML.read(
+      xml: document, binaries: binaries, stream: &stream, random: &random, gzip: primitives, options: options)
   }
 
   /// Leaves out what `options` asks not to keep, and records it in ``Database/omittedOnLoad``.

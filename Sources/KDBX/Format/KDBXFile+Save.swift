@@ -73,7 +73,7 @@ package struct SavedFile: Sendable {
   /// without running the KDF. Secret: keep it like the key itself. Held in zeroing storage, shared (not copied)
   /// with the key the save was given when that was a transformed key.
   package var transformedKey: SecureBytes
-  /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:)``):
+  /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
 }
@@ -100,24 +100,25 @@ extension KDBXFile {
   ///
   /// `limits` are the open's limits the save keeps to (the defaults: a file that ``open(bytes:key:options:)``
   /// with its default options accepts; tests lower them to check the boundaries). `checksLimits` false writes
-  /// the document unchecked: only for tests that make deliberately hostile files for the open to refuse.
+  /// the document unchecked: only for tests that make deliberately hostile files for the open to refuse. `xml`
+  /// replaces the database XML writer (tests; ``DatabaseXMLOverride``).
   package static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator, checksDocument: Bool = false, limits: LoadOptions = .default,
-    checksLimits: Bool = true
+    checksLimits: Bool = true, xml: DatabaseXMLOverride<P.Stream> = .standard
   ) throws(KDBXError) -> SavedFile {
     try write(
       database, key: key, settings: settings, primitives: primitives, random: &random, derived: nil,
-      checksDocument: checksDocument, limits: checksLimits ? limits : nil)
+      checksDocument: checksDocument, limits: checksLimits ? limits : nil, xml: xml)
   }
 
-  /// ``write(_:key:settings:primitives:random:checksDocument:)``; with `derived`, the KDF output for `key` and
+  /// ``write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``; with `derived`, the KDF output for `key` and
   /// the KDF parameters of `settings` (the `async` save salts them with ``salted(_:_:)`` and runs the KDF before
   /// it writes), the file is written with it and those parameters as they are, and no KDF runs here.
   static func write<P: KDBXPrimitives>(
     _ database: Database, key: CompositeKey, settings: SaveSettings, primitives: P,
     random: inout some RandomNumberGenerator, derived: SecureBytes?, checksDocument: Bool = false,
-    limits: LoadOptions? = .default
+    limits: LoadOptions? = .default, xml: DatabaseXMLOverride<P.Stream> = .standard
   ) throws(KDBXError) -> SavedFile {
     if !database.omittedOnLoad.isEmpty {
       var parts: [String] = []
@@ -127,7 +128,7 @@ extension KDBXFile {
     }
     // The open's limits, checked before anything is written: the group tree here (it may be of any depth when it
     // was built through the API, and the walk below must not go deeper), the document when it has been written
-    // (`serializeAndCompress`).
+    // (`SavePipeline`).
     if let limits { try database.checkGroupNesting(limits) }
     var database = database.flatteningNestedHistory().compactingBinaries()
     let kdf = key.isTransformed || derived != nil ? settings.kdf : salted(settings.kdf, &random)
@@ -149,9 +150,9 @@ extension KDBXFile {
 
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      let (document, payload) = try serializeAndCompress(
+      let (document, payload) = try SavePipeline.payload(
         database, version: version, stream: &stream, prefix: [], binaries: [], checksDocument: checksDocument,
-        limits: limits, compression: settings.compression, primitives: primitives)
+        limits: limits, compression: settings.compression, primitives: primitives, serialize: xml.serialize)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
       var masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       defer { SecureBytes.wipe(&masterKey) }
@@ -165,9 +166,10 @@ extension KDBXFile {
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
-    let (document, payload) = try serializeAndCompress(
+    let (document, payload) = try SavePipeline.payload(
       database, version: version, stream: &stream, prefix: inner.serialized(), binaries: inner.binaries,
-      checksDocument: checksDocument, limits: limits, compression: settings.compression, primitives: primitives)
+      checksDocument: checksDocument, limits: limits, compression: settings.compression, primitives: primitives,
+      serialize: xml.serialize)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
     let ciphertext = try primitives.encrypt(payload, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -192,43 +194,12 @@ extension KDBXFile {
     let database = database.flatteningNestedHistory().compactingBinaries()
     let version = VersionRequirements.effectiveVersion(for: database, settings: settings)
     var stream = PlaintextInnerStream()
-    let xml = try StandardPrimitives().serializeDatabase(database, version: version, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: version, stream: &stream)
     let binaries =
       version.isKDBX4
       ? database.binaries.binaries.map { InnerHeader.Binary(isProtected: $0.isProtected, data: $0.data) } : []
     try KDBXFile.checkOpens(
       xml: xml, binaries: binaries, options: .default)
-  }
-
-  /// The database XML (kept only when `checksDocument`) and the payload: `prefix` (KDBX 4's inner header) and the
-  /// XML, compressed with `compression`. While the payload is compressed, the XML is read as the open reads it,
-  /// with `limits` and the inner header's `binaries` (`KDBXFile.checkOpens`), so that what the save
-  /// writes opens.
-  private static func serializeAndCompress<P: KDBXPrimitives, S: InnerRandomStream>(
-    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8], binaries: [InnerHeader.Binary],
-    checksDocument: Bool, limits: LoadOptions?, compression: CompressionAlgorithm, primitives: P
-  ) throws(KDBXError) -> (document: [UInt8]?, payload: [UInt8]) {
-    // Every save reads its document with the open's own reader and limits (dropping each entry once read), so
-    // that no save writes what the open refuses; `checksDocument` only keeps the document for the read-back.
-    let check: @Sendable ([UInt8]) -> KDBXError? = { document in
-      guard let limits else { return nil }
-      do throws(KDBXError) {
-        try KDBXFile.checkOpens(
-          xml: document, binaries: binaries, options: limits)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    guard compression == .gzip else {
-      let document = try primitives.serializeDatabase(database, version: version, stream: &stream)
-      if let failure = check(document) { throw failure }
-      return (checksDocument ? document : nil, prefix.isEmpty ? document : prefix + document)
-    }
-    let (document, compressed, failure) = try primitives.serializeAndCompressGzip(
-      database, version: version, stream: &stream, prefix: prefix, alongside: check)
-    if let failure { throw failure }
-    return (checksDocument ? document : nil, compressed)
   }
 
   /// `kdf` with a fresh 32-byte seed (AES-KDF) or salt (Argon2) from `random`: what a save with a composite key

@@ -23,9 +23,9 @@ extension KDBXFile {
   /// `KeePassFile` and, for KDBX 3.x, Meta's `HeaderHash` (KDBX 4.1 specification; KeePass `KdbxFile.Read`).
   ///
   /// This is the read-back check of a save: pass the transformed key that
-  /// ``write(_:key:settings:primitives:random:)`` returned, and the KDF does not run again. It costs about half
-  /// of a full ``open(bytes:key:primitives:random:options:)``.
-  /// - Throws: the errors of ``open(bytes:key:primitives:random:options:)``.
+  /// ``write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)`` returned, and the KDF does not run again. It costs about half
+  /// of a full ``open(bytes:key:primitives:random:options:xml:)``.
+  /// - Throws: the errors of ``open(bytes:key:primitives:random:options:xml:)``.
   package static func verifyIntegrity<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, primitives: P, options: LoadOptions = .default
   ) throws(KDBXError) -> IntegrityReport {
@@ -44,7 +44,7 @@ extension KDBXFile {
       checkedHeaderHash: checkedHeaderHash, warnings: decoded.warnings)
   }
 
-  /// The read-back check of a save made with `checksDocument` (``write(_:key:settings:primitives:random:checksDocument:)``):
+  /// The read-back check of a save made with `checksDocument` (``write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// `bytes`, read back from storage, must be the bytes of `saved`, every container layer must open with the key
   /// the file was written with (no second KDF run), and the XML inside must be, byte for byte, the document that
   /// the save serialized and checked.
@@ -52,7 +52,7 @@ extension KDBXFile {
   /// As strong as ``verifyIntegrity(bytes:key:primitives:options:)`` on the file read back, which the save
   /// checked document stands in for, and cheaper: the document is compared, not parsed again.
   /// - Throws: `.malformedDocument` when the bytes or the document differ or `saved` kept no document, else the
-  ///   errors of ``open(bytes:key:primitives:random:options:)``.
+  ///   errors of ``open(bytes:key:primitives:random:options:xml:)``.
   package static func verifyReadBack<P: KDBXPrimitives>(_ bytes: [UInt8], of saved: SavedFile, primitives: P)
     throws(KDBXError)
   {

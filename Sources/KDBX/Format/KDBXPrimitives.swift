@@ -1,10 +1,11 @@
 import KDBXCrypto
-import KDBXXML
 
-/// The lower-layer operations the KDBX codec needs, gathered in one protocol so that the container logic
-/// (``KDBXFile/open(bytes:key:primitives:random:options:)`` and ``KDBXFile/save(_:key:settings:primitives:random:)``)
-/// is written and tested once, and the concrete ciphers, KDFs, HMAC, gzip and XML are plugged in by one conformance.
-/// `StandardPrimitives` is the conformance over KDBXCrypto, KDBXCompression and KDBXXML.
+/// The cryptography and compression the KDBX codec needs, gathered in one protocol so that the container logic
+/// (``KDBXFile/open(bytes:key:primitives:random:options:xml:)`` and
+/// ``KDBXFile/save(_:key:settings:primitives:random:)``) is written and tested once, and the concrete ciphers, KDFs,
+/// HMAC and gzip are plugged in by one conformance. `StandardPrimitives` is the conformance over KDBXCrypto and
+/// KDBXCompression. The database XML is not here: ``DatabaseXML`` maps it (and a test replaces that mapping with a
+/// ``DatabaseXMLOverride``), and ``SavePipeline`` serialises, compresses and checks a save's document.
 package protocol KDBXPrimitives: GzipDecompressing {
   /// The inner random stream type (Salsa20 or ChaCha20, or a pass-through for ID 0).
   associatedtype Stream: InnerRandomStream
@@ -39,69 +40,19 @@ package protocol KDBXPrimitives: GzipDecompressing {
   /// Compresses the payload as gzip (RFC 1952).
   func compressGzip(_ bytes: [UInt8]) throws(KDBXError) -> [UInt8]
 
-  /// Serialises `database` as ``serializeDatabase(_:version:stream:)`` does and compresses `prefix` followed by
-  /// that document as ``compressGzip(_:)`` would, running `job` on the finished document alongside; returns the
-  /// document, the gzip member and what `job` returned. The default serialises, compresses, then runs `job`;
-  /// ``StandardPrimitives`` compresses what is serialised while it serialises the rest.
-  func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
-    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
-    alongside job: @escaping @Sendable ([UInt8]) -> T
-  ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T)
+  /// Whether ``compressGzip(_:)`` is KDBXCompression's gzip at level 6, so that a save may compress the document
+  /// in pieces with it while it serialises the rest (``SavePipeline``), and with how many cores; `nil`, the default,
+  /// compresses the finished document with ``compressGzip(_:)``.
+  var pipelinedGzip: SavePipeline.Settings? { get }
+}
 
-  /// Parses the database XML into its root element, refusing DOCTYPE/entities and nesting deeper than `maxDepth`.
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement
-
-  /// Reads the database XML document `xml` into the model (KDBX 4.1 specification, "XML"), unprotecting protected
-  /// values with `stream` in document order. It must give the database of
-  /// `DatabaseXMLReader.read(document: parseXML(xml, maxDepth: options.maxXMLDepth), ...)`, which is the default;
-  /// ``StandardPrimitives`` reads it straight from the pull reader's events without building the tree
-  /// (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)``).
-  func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
-    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
-  ) throws(KDBXError) -> Database
-
-  /// Serialises the database XML (UTF-8, with the XML declaration).
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8]
-
-  /// Serialises `database` as its database XML (KDBX 4.1 specification, "XML"), protecting protected values with
-  /// `stream` in document order. It must give the bytes of `serializeXML(DatabaseXMLWriter.write(database,
-  /// version: version, stream: &stream))`, which is the default; ``StandardPrimitives`` writes them straight from
-  /// the model without building the tree.
-  func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
-    throws(KDBXError) -> [UInt8]
+extension KDBXPrimitives {
+  package var pipelinedGzip: SavePipeline.Settings? { nil }
 
   /// The first `byteCount` plaintext bytes of `ciphertext`, decrypted without the padding check (NIST SP 800-38A
   /// §6.2: CBC block `i` depends only on ciphertext blocks `i - 1` and `i`), or `nil` when the ciphertext is
   /// shorter. KDBX 3.x uses it to tell a wrong key (the stream start bytes differ) from a damaged end (bad
-  /// padding). The default uses KDBXCrypto's AES, Twofish and ChaCha20.
-  func decryptLeadingBytes(_ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8])
-    throws(KDBXError) -> [UInt8]?
-}
-
-extension KDBXPrimitives {
-  package func serializeAndCompressGzip<S: InnerRandomStream, T: Sendable>(
-    _ database: Database, version: KDBXVersion, stream: inout S, prefix: [UInt8],
-    alongside job: @escaping @Sendable ([UInt8]) -> T
-  ) throws(KDBXError) -> (document: [UInt8], compressed: [UInt8], jobResult: T) {
-    let document = try serializeDatabase(database, version: version, stream: &stream)
-    let compressed = try compressGzip(prefix.isEmpty ? document : prefix + document)
-    return (document, compressed, job(document))
-  }
-
-  package func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
-    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
-  ) throws(KDBXError) -> Database {
-    let document = try parseXML(xml, maxDepth: options.maxXMLDepth)
-    return try DatabaseXMLReader.read(
-      document: document, binaries: binaries, stream: &stream, random: &random, gzip: self, options: options)
-  }
-
-  package func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
-    throws(KDBXError) -> [UInt8]
-  {
-    try serializeXML(DatabaseXMLWriter.write(database, version: version, stream: &stream))
-  }
-
+  /// padding). It uses KDBXCrypto's AES, Twofish and ChaCha20.
   package func decryptLeadingBytes(
     _ ciphertext: [UInt8], byteCount: Int, cipher: CipherAlgorithm, key: [UInt8], iv: [UInt8]
   ) throws(KDBXError) -> [UInt8]? {

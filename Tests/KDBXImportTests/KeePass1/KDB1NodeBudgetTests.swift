@@ -32,7 +32,7 @@ import VectorSupport
   /// The number of XML nodes the open counts in the document a save of `database` writes.
   static func nodeCount(_ database: Database) throws -> Int {
     var stream = PlaintextInnerStream()
-    let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: .v4_1, stream: &stream)
     // The smallest limit the document passes, by bisection over the open's own check.
     var low = 0
     var high = 1 << 24

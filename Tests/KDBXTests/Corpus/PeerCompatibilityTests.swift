@@ -13,7 +13,7 @@ struct PeerCompatibilityTests {
     let database = Database.new(name: "no attachments", clock: FixedClock(Timestamp(unixSeconds: 0)), random: &random)
     var stream = PlaintextInnerStream()
     let xml = String(
-      decoding: try StandardPrimitives().serializeDatabase(database, version: version, stream: &stream), as: UTF8.self)
+      decoding: try DatabaseXML.serialize(database, version: version, stream: &stream), as: UTF8.self)
     let hasBinaries = xml.contains("<Binaries")
     #expect(hasBinaries == !version.isKDBX4, "\(xml.prefix(600))")
   }

@@ -167,7 +167,7 @@ enum QuirkFixtures {
 
     if !isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      let xml = try primitives.serializeDatabase(database, version: recipe.version, stream: &stream)
+      let xml = try DatabaseXML.serialize(database, version: recipe.version, stream: &stream)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(try compressed(xml))
       let masterKey = key.kdbx3MasterKey(masterSeed: header.masterSeed, transformedKey: transformed)
       guard let ciphertext = try encrypt(plaintext, key: masterKey) else { return nil }
@@ -178,7 +178,7 @@ enum QuirkFixtures {
       innerRandomStream: .chaCha20, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
     let payload = try compressed(
-      inner.serialized() + (try primitives.serializeDatabase(database, version: recipe.version, stream: &stream)))
+      inner.serialized() + (try DatabaseXML.serialize(database, version: recipe.version, stream: &stream)))
     let cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     guard let ciphertext = try encrypt(payload, key: cipherKey) else { return nil }
     let baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)

@@ -53,11 +53,19 @@ final class Box<T>: @unchecked Sendable {
     return (viaPull, Cost(xmlByteCount: xml.count, nodeCount: reader.nodes.count, heldBytes: reader.heldBytes))
   }
 
-  /// The primitives of the open path, reading every database both ways (and keeping the pull reader's model).
-  final class BothWays: ForwardingPrimitives, @unchecked Sendable {
-    let base = StandardPrimitives()
+  /// The database XML reader of the open path, reading every database both ways (and keeping the pull reader's
+  /// model).
+  final class BothWays: @unchecked Sendable {
     var label = ""
     var costs: [Cost] = []
+
+    /// The database XML reader of an open that reads with ``readDatabase(xml:binaries:stream:random:options:)``.
+    var xml: DatabaseXMLOverride<StandardPrimitives.InnerStream> {
+      DatabaseXMLOverride(read: { xml, binaries, stream, options throws(KDBXError) in
+        var random = SplitMix64(seed: 2)
+        return try self.readDatabase(xml: xml, binaries: binaries, stream: &stream, random: &random, options: options)
+      })
+    }
 
     func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
       xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
@@ -85,13 +93,14 @@ final class Box<T>: @unchecked Sendable {
     for file in files {
       let bytes = try #require(Corpus.file(file.path))
       let key = try CompositeKey(transformedKey: try #require(CorpusTransformedKeys.byFile[file.path]).key)
-      let primitives = BothWays()
-      primitives.label = file.path
+      let reader = BothWays()
+      reader.label = file.path
       var random = SplitMix64(seed: 2)
-      let opened = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
+      let opened = try KDBXFile.open(
+        bytes: bytes, key: key, primitives: StandardPrimitives(), random: &random, xml: reader.xml)
       // The same model as the standard open.
       #expect(opened.database == (try KDBXFile.openBlocking(bytes: bytes, key: key)).database, "\(file.path)")
-      let cost = try #require(primitives.costs.first)
+      let cost = try #require(reader.costs.first)
       if cost.nodeCount > largest?.cost.nodeCount ?? -1 { largest = (file.path, cost) }
       let ratio = Double(cost.heldBytes) / Double(max(cost.xmlByteCount, 1))
       if ratio > highestRatio?.ratio ?? -1 { highestRatio = (file.path, ratio) }
@@ -121,16 +130,16 @@ final class Box<T>: @unchecked Sendable {
         // The first write normalizes what XML cannot carry (stripped characters, \r in comments): from the second
         // on, write -> read -> write gives the same bytes.
         var firstStream = PlaintextInnerStream()
-        let first = try StandardPrimitives().serializeDatabase(database, version: version, stream: &firstStream)
+        let first = try DatabaseXML.serialize(database, version: version, stream: &firstStream)
         var readStream = PlaintextInnerStream()
         let (read, _) = try Self.readBothWays(first, stream: &readStream, label: "seed \(seed) \(version.name)")
         var secondStream = PlaintextInnerStream()
-        let second = try StandardPrimitives().serializeDatabase(read, version: version, stream: &secondStream)
+        let second = try DatabaseXML.serialize(read, version: version, stream: &secondStream)
         var againStream = PlaintextInnerStream()
         let (again, _) = try Self.readBothWays(second, stream: &againStream, label: "seed \(seed) \(version.name)")
         #expect(again == read, "seed \(seed) \(version.name): read again, a different model")
         var thirdStream = PlaintextInnerStream()
-        let third = try StandardPrimitives().serializeDatabase(again, version: version, stream: &thirdStream)
+        let third = try DatabaseXML.serialize(again, version: version, stream: &thirdStream)
         if third != second {
           let index = (0..<min(third.count, second.count)).first { third[$0] != second[$0] } ?? second.count
           let context = { (bytes: [UInt8]) in

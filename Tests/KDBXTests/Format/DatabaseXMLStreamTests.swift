@@ -4,7 +4,7 @@ import KDBXXML
 import Testing
 import VectorSupport
 
-/// The streamed database XML (``KDBXPrimitives/serializeDatabase(_:version:stream:)`` of ``StandardPrimitives``)
+/// The streamed database XML (``DatabaseXML/serialize(_:version:stream:)``, what a save writes)
 /// is byte for byte the tree path's (`DatabaseXMLWriter.write` then `XMLWriter.write` with stripping), and moves
 /// the inner random stream the same way.
 @Suite struct DatabaseXMLStreamTests {
@@ -18,7 +18,7 @@ import VectorSupport
     options.invalidCharacters = .strip
     let treeBytes = try XMLWriter.write(tree, options: options)
     var stream = CountingStream()
-    let streamed = try StandardPrimitives().serializeDatabase(database, version: version, stream: &stream)
+    let streamed = try DatabaseXML.serialize(database, version: version, stream: &stream)
     #expect(stream.position == treeStream.position, "inner random stream position, \(version.name)")
     return (treeBytes, streamed)
   }
@@ -69,9 +69,9 @@ import VectorSupport
     }
   }
 
-  /// The seam: a primitives type without its own ``KDBXPrimitives/serializeDatabase(_:version:stream:)`` gets the
-  /// tree path, and a save through it gives the same payload as a save through ``StandardPrimitives`` (the same
-  /// header and, decompressed, the same inner header and XML; ``StandardPrimitives`` compresses in other pieces).
+  /// The seam: a save whose database XML writer is the tree path (``DatabaseXMLOverride``) gives the same payload
+  /// as the standard save (the same header and, decompressed, the same inner header and XML; the standard save
+  /// compresses in other pieces).
   @Test func defaultSerializationIsTheTreePath() throws {
     var generator = RandomDocument(seed: 99)
     var stream = PlaintextInnerStream()
@@ -85,9 +85,18 @@ import VectorSupport
     let standard = try KDBXFile.save(
       database, key: key, settings: settings, primitives: StandardPrimitives(), random: &firstRandom)
     var secondRandom = SplitMix64(seed: 1)
-    let recording = RecordingPrimitives(base: StandardPrimitives())
-    let viaTree = try KDBXFile.save(
-      database, key: key, settings: settings, primitives: recording, random: &secondRandom)
+    let treePath = DatabaseXMLOverride<StandardPrimitives.InnerStream>(serialize: {
+      database, version, stream throws(KDBXError) in
+      do throws(XMLError) {
+        return try XMLWriter.write(
+          DatabaseXMLWriter.write(database, version: version, stream: &stream), options: DatabaseXML.writerOptions)
+      } catch {
+        throw .xml(error)
+      }
+    })
+    let viaTree = try KDBXFile.write(
+      database, key: key, settings: settings, primitives: StandardPrimitives(), random: &secondRandom, xml: treePath
+    ).bytes
     #expect(standard.prefix(200) == viaTree.prefix(200))
     var payloads: [[UInt8]] = []
     for file in [standard, viaTree] {

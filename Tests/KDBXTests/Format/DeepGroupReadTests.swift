@@ -32,7 +32,7 @@ import VectorSupport
   /// (written back: name, `Before`, comment, subgroup, `After`).
   static func summary(_ database: Database, depth: Int) throws -> [Int] {
     var stream = CountingStream()
-    let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: .v4_1, stream: &stream)
     let text = String(decoding: xml, as: UTF8.self)
     var keptInOrder = 1
     var position = text.startIndex

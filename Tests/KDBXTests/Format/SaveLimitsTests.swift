@@ -94,7 +94,7 @@ import VectorSupport
     var stream = CountingStream()
     var database = Self.chain(depth: 3_000)
     defer { Self.dismantle(&database) }
-    let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: .v4_1, stream: &stream)
     var options = LoadOptions.default
     options.maxXMLDepth = 3_016
     let check = try KDBXFile.checkDocument(xml, options: options)
@@ -144,7 +144,7 @@ import VectorSupport
     let file = try Self.save(database)
     var stream = CountingStream()
     var xmlRandom = SplitMix64(seed: 2)
-    let xml = try StandardPrimitives().serializeDatabase(database, version: .v4_1, stream: &stream)
+    let xml = try DatabaseXML.serialize(database, version: .v4_1, stream: &stream)
     let check = try KDBXFile.checkDocument(xml, options: .default)
     #expect(check.nodeCount > check.elementCount, "text runs are nodes")
     let count = check.nodeCount

@@ -82,48 +82,56 @@ struct SaveReadBackTests {
     let aes = KDFParameters.aesKDF(AESKDFParameters(rounds: 10, seed: [UInt8](repeating: 1, count: 32)))
     let settings = SaveSettings(version: version, cipher: .aes256, kdf: aes, compression: compression)
     let key = CompositeKey(password: "broken")
-    for breaking in [BreakingPrimitives.Damage.dropLastByte, .renameRoot] {
+    // The same writer without damage: the save goes through, so a refusal below is the check's.
+    _ = try KDBXFile.write(
+      database, key: key, settings: settings, primitives: StandardPrimitives(), random: &random,
+      xml: BreakingSerializer.Damage.none.override)
+    for breaking in [BreakingSerializer.Damage.dropLastByte, .renameRoot] {
       // Every save checks its document (`checksDocument` only keeps it for the read-back), so neither writes a
       // file that would not open.
       for keepsDocument in [true, false] {
         #expect(throws: KDBXError.self) {
           try KDBXFile.write(
-            database, key: key, settings: settings, primitives: BreakingPrimitives(damage: breaking),
-            random: &random, checksDocument: keepsDocument)
+            database, key: key, settings: settings, primitives: StandardPrimitives(), random: &random,
+            checksDocument: keepsDocument, xml: breaking.override)
         }
       }
     }
   }
 }
 
-/// The standard primitives with a serializer that damages the database XML it writes.
-struct BreakingPrimitives: ForwardingPrimitives {
+/// The standard database XML writer, damaging the document it writes.
+enum BreakingSerializer {
   enum Damage {
+    /// The document as written.
+    case none
     /// The document ends without the last `>`.
     case dropLastByte
     /// The root element is not `KeePassFile`.
     case renameRoot
-  }
-  var damage: Damage
-  var base = StandardPrimitives()
 
-  func serializeDatabase<S: InnerRandomStream>(_ database: Database, version: KDBXVersion, stream: inout S)
-    throws(KDBXError) -> [UInt8]
-  {
-    var xml = try base.serializeDatabase(database, version: version, stream: &stream)
-    switch damage {
-    case .dropLastByte:
-      while xml.last == 0x0A { xml.removeLast() }
-      xml.removeLast()
-    case .renameRoot:
-      let from = Array("KeePassFile".utf8)
-      let to = Array("KeePassFilx".utf8)
-      var index = 0
-      while index + from.count <= xml.count {
-        if Array(xml[index..<index + from.count]) == from { xml.replaceSubrange(index..<index + from.count, with: to) }
-        index += 1
-      }
+    /// A save's database XML writer with this damage.
+    var override: DatabaseXMLOverride<StandardPrimitives.InnerStream> {
+      DatabaseXMLOverride(serialize: { database, version, stream throws(KDBXError) in
+        var xml = try DatabaseXML.serialize(database, version: version, stream: &stream)
+        switch self {
+        case .none: break
+        case .dropLastByte:
+          while xml.last == 0x0A { xml.removeLast() }
+          xml.removeLast()
+        case .renameRoot:
+          let from = Array("KeePassFile".utf8)
+          let to = Array("KeePassFilx".utf8)
+          var index = 0
+          while index + from.count <= xml.count {
+            if Array(xml[index..<index + from.count]) == from {
+              xml.replaceSubrange(index..<index + from.count, with: to)
+            }
+            index += 1
+          }
+        }
+        return xml
+      })
     }
-    return xml
   }
 }

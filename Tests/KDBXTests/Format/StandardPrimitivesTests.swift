@@ -27,7 +27,7 @@ struct StandardPrimitivesTests {
     #expect(packed.count <= single.count + single.count / 100)
   }
 
-  /// `serializeAndCompressGzip`: the document is the one `serializeDatabase` writes (protected values included, the
+  /// `SavePipeline.serializeAndCompressGzip`: the document is the one `DatabaseXML.serialize` writes (protected values included, the
   /// inner random stream left at the same place), and the gzip member holds the prefix and that document, however
   /// the document was handed on while it was written.
   @Test(
@@ -48,13 +48,15 @@ struct StandardPrimitivesTests {
     var primitives = StandardPrimitives()
     primitives.maxConcurrency = maxConcurrency
     primitives.pipelineChunkByteCount = chunkByteCount
+    let settings = try #require(primitives.pipelinedGzip)
+    #expect(settings.maxConcurrency == maxConcurrency && settings.chunkByteCount == chunkByteCount)
     let key = [UInt8](repeating: 7, count: 64)
     for prefix in [[], Self.text(70_000, seed: 23)] {
       var reference = try primitives.makeInnerStream(.chaCha20, key: Array(key[0..<32]), nonce: Array(key[32..<44]))
       var stream = reference
-      let expected = try primitives.serializeDatabase(database, version: .v4_0, stream: &reference)
-      let (document, compressed, count) = try primitives.serializeAndCompressGzip(
-        database, version: .v4_0, stream: &stream, prefix: prefix, alongside: { $0.count })
+      let expected = try DatabaseXML.serialize(database, version: .v4_0, stream: &reference)
+      let (document, compressed, count) = try SavePipeline.serializeAndCompressGzip(
+        database, version: .v4_0, stream: &stream, prefix: prefix, settings: settings, alongside: { $0.count })
       #expect(document == expected)
       #expect(count == expected.count)
       #expect(try Gzip.decompress(compressed) == prefix + expected)

@@ -131,7 +131,7 @@ import VectorSupport
       generator.addModelContent(to: &database)
       for version in [KDBXVersion.v3_1, .v4_1] {
         var writeStream = PlaintextInnerStream()
-        let xml = try StandardPrimitives().serializeDatabase(database, version: version, stream: &writeStream)
+        let xml = try DatabaseXML.serialize(database, version: version, stream: &writeStream)
         documents.append(("seed \(seed) \(version.name)", xml))
       }
     }
@@ -140,12 +140,20 @@ import VectorSupport
 
   /// The XML documents of the corpus files whose transformed key is known (no KDF run), with their binaries and
   /// stream: `readDatabase` records them and reads them both ways.
-  final class BothWays: ForwardingPrimitives, @unchecked Sendable {
+  final class BothWays: @unchecked Sendable {
     let base = StandardPrimitives()
     var label = ""
     var documents: [(label: String, xml: [UInt8])] = []
     /// Settings of the pipelined read.
     var settings = XMLEventPipelineSettings(batchSize: 5, ringLength: 2, minimumByteCount: 0)
+
+    /// The database XML reader of an open that reads with ``readDatabase(xml:binaries:stream:random:options:)``.
+    var xml: DatabaseXMLOverride<StandardPrimitives.InnerStream> {
+      DatabaseXMLOverride(read: { xml, binaries, stream, options throws(KDBXError) in
+        var random = SplitMix64(seed: 2)
+        return try self.readDatabase(xml: xml, binaries: binaries, stream: &stream, random: &random, options: options)
+      })
+    }
 
     func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
       xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
@@ -183,7 +191,8 @@ import VectorSupport
       let key = try CompositeKey(transformedKey: try #require(CorpusTransformedKeys.byFile[file.path]).key)
       primitives.label = file.path
       var random = SplitMix64(seed: 2)
-      _ = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
+      _ = try KDBXFile.open(
+        bytes: bytes, key: key, primitives: StandardPrimitives(), random: &random, xml: primitives.xml)
     }
   }
 

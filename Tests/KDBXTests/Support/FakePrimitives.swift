@@ -1,5 +1,4 @@
 import KDBX
-import KDBXXML
 
 /// Stand-ins for the real ciphers, KDF, HMAC and gzip, built from SHA-256 only, so that the container
 /// pipeline (open/save, key checks, block streams, inner header, protected values) is tested before the real
@@ -88,14 +87,5 @@ struct FakePrimitives: KDBXPrimitives {
       throw .compression(.outputLimitExceeded(limit: maxOutputByteCount))
     }
     return Array(bytes[2...])
-  }
-
-  // The real XML: every save checks its document against the open's limits, so the document must be XML.
-  func serializeXML(_ document: XMLElement) throws(KDBXError) -> [UInt8] {
-    try StandardPrimitives().serializeXML(document)
-  }
-
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    try StandardPrimitives().parseXML(bytes, maxDepth: maxDepth)
   }
 }

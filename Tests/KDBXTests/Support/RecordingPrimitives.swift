@@ -4,8 +4,8 @@ import KDBXXML
 import Testing
 import VectorSupport
 
-/// The standard primitives, recording every database XML document the codec parses, so that a test can compare
-/// the decrypted XML of two files as trees.
+/// The standard primitives, recording every payload they decrypt and (opened with ``xml``) every database XML
+/// document as a tree, so that a test can compare the decrypted XML of two files as trees.
 struct RecordingPrimitives: ForwardingPrimitives {
   final class Log: @unchecked Sendable {
     var documents: [XMLElement] = []
@@ -21,18 +21,24 @@ struct RecordingPrimitives: ForwardingPrimitives {
     log.plaintexts.append(plaintext)
     return plaintext
   }
-  func parseXML(_ bytes: [UInt8], maxDepth: Int) throws(KDBXError) -> XMLElement {
-    let document = try base.parseXML(bytes, maxDepth: maxDepth)
-    log.documents.append(document)
-    return document
-  }
-  /// Records the document as a tree, and reads the model as `KDBXFile.open` does with the standard primitives:
-  /// straight from the pull reader (so the round-trip tests check that path).
-  func readDatabase<S: InnerRandomStream, R: RandomNumberGenerator>(
-    xml: [UInt8], binaries: [InnerHeader.Binary], stream: inout S, random: inout R, options: LoadOptions
-  ) throws(KDBXError) -> Database {
-    _ = try parseXML(xml, maxDepth: options.maxXMLDepth)
-    return try base.readDatabase(xml: xml, binaries: binaries, stream: &stream, random: &random, options: options)
+
+  /// The database XML reader of an open that records the document as a tree, then reads the model as
+  /// `KDBXFile.open` does: straight from the pull reader (so the round-trip tests check that path).
+  var xml: DatabaseXMLOverride<StandardPrimitives.InnerStream> {
+    let log = log
+    let base = base
+    return DatabaseXMLOverride(read: { xml, binaries, stream, options throws(KDBXError) in
+      var readerOptions = XMLReader.Options()
+      readerOptions.limits.maximumDepth = options.maxXMLDepth
+      do throws(XMLError) {
+        log.documents.append(try XMLElement.parse(xml, options: readerOptions))
+      } catch {
+        throw .xml(error)
+      }
+      var random = SplitMix64(seed: 1)
+      return try DatabaseXML.read(
+        xml: xml, binaries: binaries, stream: &stream, random: &random, gzip: base, options: options)
+    })
   }
 
   /// Opens `bytes` and returns the database XML with every protected value replaced by the base64 of its
@@ -40,7 +46,7 @@ struct RecordingPrimitives: ForwardingPrimitives {
   static func openDocument(_ bytes: [UInt8], key: CompositeKey) throws -> (XMLElement, OpenedDatabase) {
     let primitives = RecordingPrimitives()
     var random = SplitMix64(seed: 1)
-    let opened = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random)
+    let opened = try KDBXFile.open(bytes: bytes, key: key, primitives: primitives, random: &random, xml: primitives.xml)
     var document = try #require(primitives.log.documents.last)
     let algorithm = opened.innerHeader?.innerRandomStream ?? opened.header.innerRandomStream ?? .none
     let streamKey = opened.innerHeader?.innerRandomStreamKey ?? opened.header.protectedStreamKey ?? []

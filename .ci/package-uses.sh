@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Counts how much of the KDBX module's `package` surface its in-repo clients use: the CLI (Sources/kdbx),
+# KDBXFileIO and the wasm module (Sources/KDBXWasm), each and in total (issue #36, "a narrow codec seam").
+#
+#   bash .ci/package-uses.sh            # the counts per client and in total
+#   bash .ci/package-uses.sh --list     # also the symbols each client uses
+#
+# Method (by name, from the source text; no compiler involved):
+# 1. Declarations: every declaration in Sources/KDBX with the `package` modifier (`public package(set)` is public
+#    and is skipped): types (struct, enum, class, actor, protocol, typealias) by their qualified name (`Outer.Inner`
+#    for a nested one); members (func, var, let; subscripts are skipped) as `Type.name`, where Type is the enclosing
+#    type or extension, found by indentation (swift-format's two-space indentation); `package init`s as
+#    `Type(label:)` with the first argument label; the cases of a `package enum` as `Enum.case`.
+# 2. Uses, in each client's sources with `//` comments removed: a type when its qualified name occurs as a word, not
+#    after a dot; a member or a case when `.name` occurs (member access, or an implicit member) and the outermost
+#    type of its owner is named somewhere in the client; an init when `Type(label:` or `Type.init(label:` occurs
+#    (`Type(` not followed by a label for an unlabelled init).
+# Limits: names, not symbols. A member or case is counted when any `.name` occurs in a client that names its owner,
+# so a client's own member of the same name counts too (the --list output shows what matched; members, cases and
+# inits whose name or first label is also declared non-`package` in KDBX, as `KeyFile(contents:)` is, are marked
+# `~`, as the likeliest false matches). Unqualified uses inside a client's extension of a KDBX type, `.init(...)`
+# with an inferred type, and members reached through a protocol default are missed. Distinct symbols are counted:
+# two members of the same name in different types are two symbols, both counted when the name is used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 - "${1:-}" <<'PY'
+import os, re, sys
+
+listing = sys.argv[1] == "--list"
+
+def swift_files(root):
+    for directory, _, names in os.walk(root):
+        for name in sorted(names):
+            if name.endswith(".swift"):
+                yield os.path.join(directory, name)
+
+def strip_comment(line):
+    # Drops a `//` comment (not inside a string literal on the same line, roughly: an even count of quotes before).
+    index = 0
+    while True:
+        index = line.find("//", index)
+        if index < 0:
+            return line
+        if line[:index].count('"') % 2 == 0:
+            return line[:index]
+        index += 2
+
+PACKAGE = re.compile(r"(^|\s)package(?!\s*\()\s+")
+DECL = re.compile(
+    r"(?:(?:static|class|final|mutating|nonmutating|nonisolated|override|convenience|indirect|lazy|weak|"
+    r"required|dynamic|@[A-Za-z_]+(?:\([^)]*\))?)\s+)*"
+    r"(struct|enum|class|actor|protocol|typealias|func|var|let|init|subscript|case)\b\s*([A-Za-z_`][A-Za-z0-9_`]*)?")
+SCOPE = re.compile(
+    r"(?:(?:@[A-Za-z_]+(?:\([^)]*\))?|public|package|internal|private|fileprivate|open|final|indirect)\s+)*"
+    r"(struct|enum|class|actor|protocol|extension)\s+([A-Za-z_][A-Za-z0-9_.]*)")
+CASE = re.compile(r"^\s*case\s+(.*)$")
+OTHER_ACCESS = re.compile(r"(^|\s)(public|open|internal|private|fileprivate)\s+((static|final|mutating|override)\s+)*"
+                          r"(func|var|let|case)\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+types, members, inits, cases = set(), set(), set(), set()
+other_names = set()  # member names also declared without `package` in KDBX
+other_inits = set()  # (type, first label) of inits declared without `package`
+for path in swift_files("Sources/KDBX"):
+    scopes = []  # (indent, type name, is a package enum)
+    for raw in open(path, encoding="utf-8"):
+        line = strip_comment(raw.rstrip("\n"))
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        stripped = line.strip()
+        if not stripped.startswith(("where ", "{")):
+            while scopes and indent <= scopes[-1][0]:
+                scopes.pop()
+        enclosing = scopes[-1][1] if scopes else None
+        other = OTHER_ACCESS.search(line)
+        if other:
+            other_names.add(other.group(6))
+        other_init = re.search(r"(^|\s)(public|open|internal|private|fileprivate)\s+(convenience\s+)?init[?!]?\s*\(\s*"
+                               r"([A-Za-z_][A-Za-z0-9_]*)?", line)
+        if other_init and enclosing:
+            other_inits.add((enclosing, other_init.group(4) or "_"))
+        # Enum cases of a package enum: one level inside it, not a `switch` case (those end with `:`).
+        if scopes and scopes[-1][2] and indent == scopes[-1][0] + 2:
+            match = CASE.match(line)
+            if match and not line.rstrip().endswith(":"):
+                depth, part = 0, ""
+                for char in match.group(1):
+                    depth += (char in "([") - (char in ")]")
+                    part += "\n" if char == "," and depth == 0 else char
+                for item in part.split("\n"):
+                    name = re.match(r"\s*`?([A-Za-z_][A-Za-z0-9_]*)", item)
+                    if name:
+                        cases.add((enclosing, name.group(1)))
+        package = PACKAGE.search(line)
+        scope = SCOPE.match(stripped)
+        if scope:
+            kind, name = scope.groups()
+            qualified = name if kind == "extension" or not scopes else f"{scopes[-1][1]}.{name}"
+            scopes.append((indent, qualified, kind == "enum" and bool(package)))
+        if not package:
+            continue
+        rest = line[package.end():]
+        decl = DECL.match(rest)
+        if not decl:
+            continue
+        kind, name = decl.groups()
+        name = (name or "").strip("`")
+        if kind in ("struct", "enum", "class", "actor", "protocol", "typealias"):
+            types.add(f"{enclosing}.{name}" if enclosing else name)
+        elif kind in ("func", "var", "let") and name:
+            members.add((enclosing, name))
+        elif kind == "init" and enclosing:
+            label = re.match(r"\s*[?!]?\s*(?:<[^>]*>)?\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)?", rest[decl.end():])
+            first = label.group(1) if label and label.group(1) else "_"
+            if first != "_" and re.match(r"\s*\(\s*" + first + r"\s+[A-Za-z_]", rest[decl.end():]) is None and \
+                    re.match(r"\s*\(\s*" + first + r"\s*:", rest[decl.end():]) is None:
+                first = "_"
+            if re.match(r"\s*\(\s*\)", rest[decl.end():]):
+                first = ""
+            inits.add((enclosing, first))
+
+# A package init whose first label a non-package init of the same type shares: its uses are ambiguous.
+ambiguous_inits = {f"{owner}({label}:)" for owner, label in inits if (owner, label or "_") in other_inits}
+clients = {"kdbx (CLI)": "Sources/kdbx", "KDBXFileIO": "Sources/KDBXFileIO", "KDBXWasm": "Sources/KDBXWasm"}
+total = set()
+print(f"KDBX package declarations: {len(types)} types, {len(members)} members, {len(inits)} inits, "
+      f"{len(cases)} cases")
+for client, root in clients.items():
+    text = "\n".join(strip_comment(raw) for path in swift_files(root) for raw in open(path, encoding="utf-8"))
+    used = set()
+    for name in types:
+        if re.search(r"(?<![.\w])" + re.escape(name) + r"\b", text):
+            used.add(("type", name))
+    for owner, name in members | cases:
+        if owner and re.search(r"\b" + re.escape(owner.split(".")[0]) + r"\b", text) and \
+                re.search(r"\." + re.escape(name) + r"\b", text):
+            used.add(("case" if (owner, name) in cases else "member", f"{owner}.{name}"))
+    for owner, label in inits:
+        if label == "_":
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\((?!\s*[A-Za-z_][A-Za-z0-9_]*\s*:)(?!\s*\))"
+        elif label == "":
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\(\s*\)"
+        else:
+            pattern = r"\b" + re.escape(owner) + r"(\.init)?\(\s*" + re.escape(label) + r"\s*:"
+        if re.search(pattern, text):
+            used.add(("init", f"{owner}({label}:)" if label else f"{owner}()"))
+    total |= used
+    counts = {kind: sum(1 for k, _ in used if k == kind) for kind in ("type", "member", "init", "case")}
+    ambiguous_names = {name for kind, name in used if kind in ("member", "case") and name.split(".")[-1] in other_names}
+    ambiguous_names |= {name for kind, name in used if kind == "init" and name in ambiguous_inits}
+    ambiguous = len(ambiguous_names)
+    print(f"{client}: {len(used)} package symbols ({counts['type']} types, {counts['member']} members, "
+          f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of them by a name also declared "
+          f"non-package, marked ~ in --list)")
+    if listing:
+        for kind, name in sorted(used):
+            mark = "~" if name in ambiguous_names else " "
+            print(f"  {mark} {kind:6} {name}")
+print(f"total (distinct over the three): {len(total)}")
+PY
