@@ -1,3 +1,6 @@
+// SAFETY: `versions` is written only through `Entry.history`'s accessors, which first make the box unique to
+// the entry that writes (`isKnownUniquelyReferenced`, else a copy), and by `deinit`, which runs when nothing else
+// holds the box; a box shared between entries (and so between threads) is only ever read.
 /// Where an entry keeps its ``Entry/history``: a box whose release never recurses.
 ///
 /// A file's history versions hold no history of their own, but an app can nest ``Entry/history`` to any depth,
@@ -7,9 +10,6 @@
 /// every release below it finds an empty box. The entry keeps value semantics: it writes through the box only
 /// when it holds the only reference to it (copy on write).
 package final class EntryHistoryStorage: @unchecked Sendable {
-  // SAFETY: `versions` is written only through `Entry.history`'s accessors, which first make the box unique to
-  // the entry that writes (`isKnownUniquelyReferenced`, else a copy), and by `deinit`, which runs when nothing else
-  // holds the box; a box shared between entries (and so between threads) is only ever read.
   var versions: [Entry]?
 
   init(_ versions: [Entry]?) { self.versions = versions }
