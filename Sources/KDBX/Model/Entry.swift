@@ -138,7 +138,34 @@ public struct Entry: Sendable, Equatable {
   public var attachments: [Attachment]
   public var autoType: AutoType?
   /// Earlier versions of this entry, oldest first. `nil` when the file had no `History` element.
-  public var history: [Entry]?
+  ///
+  /// An app may nest versions in versions to any depth: the save and the merges move them up into this list
+  /// (the format has one level), and dropping such a chain releases it without recursion.
+  public var history: [Entry]? {
+    get { historyStorage?.versions }
+    set { storeHistory(newValue) }
+    _modify {
+      // Taken out of a box only this entry holds, so that the array is uniquely referenced and changes in place;
+      // read from a shared box (the array then copies on its first change).
+      var versions =
+        isKnownUniquelyReferenced(&historyStorage) ? historyStorage?.versions.take() : historyStorage?.versions
+      defer { storeHistory(versions) }
+      yield &versions
+    }
+  }
+  /// The storage of ``history`` (``EntryHistoryStorage``); `nil` when there is none.
+  package var historyStorage: EntryHistoryStorage?
+
+  /// Stores `versions` as ``history``: in the entry's own box when only it holds one, else in a new box.
+  private mutating func storeHistory(_ versions: [Entry]?) {
+    if versions == nil {
+      historyStorage = nil
+    } else if isKnownUniquelyReferenced(&historyStorage), let storage = historyStorage {
+      storage.versions = versions
+    } else {
+      historyStorage = EntryHistoryStorage(versions)
+    }
+  }
   /// Unknown children of the `History` element.
   package var historyLayout: XMLLayout
   /// Unknown children and the read order.
