@@ -53,7 +53,9 @@ package enum SavePipeline {
       if let failure = check(document) { throw failure }
       return (checksDocument ? document : nil, prefix.isEmpty ? document : prefix + document)
     }
-    guard serialize == nil, let settings = primitives.pipelinedGzip else {
+    // `case .none`, not `== nil`: comparing an optional typed-throws closure with `nil` needs the closure type's
+    // runtime metadata, which Apple's systems have from iOS 18 / macOS 15 only (the package's floor is lower).
+    guard case .none = serialize, let settings = primitives.pipelinedGzip else {
       let document = try document(&stream)
       let compressed = try primitives.compressGzip(prefix.isEmpty ? document : prefix + document)
       if let failure = check(document) { throw failure }

@@ -2,12 +2,6 @@ import KDBX
 import Testing
 import VectorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// ``Entry/history`` keeps value semantics, and a chain of versions nested in versions, which an app can build to
 /// any depth, is released without recursion (issue #39: the runtime freed each version's array from inside the
 /// release of the version above it, one stack frame group per level).
