@@ -83,7 +83,7 @@ for argument in CommandLine.arguments.dropFirst() {
 // Built after the arguments are read, so that `--derive` and `--write-document` do not pay for the registrations.
 let allBenchmarks: [Benchmark] =
   hashBenchmarks() + cipherBenchmarks() + kdfBenchmarks() + compressionBenchmarks() + xmlBenchmarks()
-  + kdbxBenchmarks() + mergeBenchmarks() + modelBenchmarks() + publicKeyBenchmarks()
+  + kdbxBenchmarks() + flatVaultBenchmarks() + mergeBenchmarks() + modelBenchmarks() + publicKeyBenchmarks()
 
 let selected = allBenchmarks.filter { benchmark in
   filters.isEmpty || filters.contains { benchmark.name.lowercased().contains($0) }

@@ -55,10 +55,13 @@ struct XMLByteSink: DatabaseXMLSink {
   /// Where the output is handed on while it is written, if anywhere.
   var chunks: Chunks? = nil
 
-  /// The hand-offs of ``DatabaseXMLWriter/serialize(_:version:stream:options:chunkByteCount:onChunk:)``.
+  /// The hand-offs of ``DatabaseXMLWriter/serialize(_:version:stream:options:chunkByteCount:earlyHandOff:onChunk:)``.
   struct Chunks {
-    /// Bytes between hand-offs, at least.
+    /// Bytes between hand-offs, at least (unless ``early`` asks for them sooner).
     let size: Int
+    /// An earlier hand-off: once at least `minimum` bytes are waiting, whenever `wanted()` says so (the one who
+    /// takes them is idle).
+    let early: (minimum: Int, wanted: () -> Bool)?
     let handler: (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
     /// The output up to here has been handed on.
     var handedOff = 0
@@ -95,7 +98,10 @@ struct XMLByteSink: DatabaseXMLSink {
   mutating func endElement() {
     guard !failed else { return }
     writer.endElement()
-    if let chunks, writer.byteCount - chunks.handedOff >= chunks.size { handOn(chunks) }
+    guard let chunks else { return }
+    let waiting = writer.byteCount - chunks.handedOff
+    if waiting >= chunks.size { return handOn(chunks) }
+    if let early = chunks.early, waiting >= early.minimum, early.wanted() { handOn(chunks) }
   }
 
   /// Hands the bytes written since the last hand-off to the handler, with the window before them.

@@ -35,14 +35,18 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   /// ``serialize(_:version:stream:options:)``, handing the output on while it is written: each time it has grown
   /// by at least `chunkByteCount` bytes since the last hand-off (at the end of an element), `onChunk` receives the
   /// new bytes, preceded by up to 32 KiB of the bytes before them (a DEFLATE window, RFC 1951 §2), and the offset
-  /// in that array where the new bytes start. Returns the whole document and how much of it was handed on (the
-  /// hand-offs cover `0..<handedOff` in order).
+  /// in that array where the new bytes start. With `earlyHandOff`, the output is also handed on sooner, once it has
+  /// grown by at least `minimum` bytes, at the end of an element where `wanted()` returns `true` (the consumer is
+  /// idle). Returns the whole document and how much of it was handed on (the hand-offs cover `0..<handedOff` in
+  /// order).
   package static func serialize(
     _ database: Database, version: KDBXVersion, stream: inout Stream, options: XMLWriter.Options,
-    chunkByteCount: Int, onChunk: @escaping (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
+    chunkByteCount: Int, earlyHandOff: (minimum: Int, wanted: () -> Bool)? = nil,
+    onChunk: @escaping (_ bytes: [UInt8], _ newBytesStart: Int) -> Void
   ) throws(XMLError) -> (document: [UInt8], handedOff: Int) {
     var sink = XMLByteSink(writer: writer(for: database, options: options))
-    sink.chunks = XMLByteSink.Chunks(size: max(chunkByteCount, 1), handler: onChunk)
+    sink.chunks = XMLByteSink.Chunks(
+      size: max(chunkByteCount, 1), early: earlyHandOff.map { (max($0.minimum, 1), $0.wanted) }, handler: onChunk)
     sink.writer.writeDeclaration()
     DatabaseXMLWalk.walk(database, version: version, applyStream: { stream.apply(to: &$0) }, into: &sink)
     if let failure = sink.failure { throw failure }
