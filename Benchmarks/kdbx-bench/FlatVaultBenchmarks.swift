@@ -71,5 +71,24 @@ func flatVaultBenchmarks() -> [Benchmark] {
         }
       })
   }
+  // The open's decryption of a payload of large_5000's size (AES-256-CBC), in pieces on two cores and on one
+  // (issue #36 item 5's A/B of decryption in pieces).
+  for cores in [2, 1] {
+    benchmarks.append(
+      Benchmark(name: "kdbx-stage-decrypt-large5000-cores\(cores)", unit: .millisecondsPerIteration, runs: 9) {
+        var random = BenchRandom()
+        let key = random.bytes(32)
+        let iv = random.bytes(16)
+        var primitives = StandardPrimitives()
+        primitives.maxConcurrency = cores
+        let plaintext = random.bytes(largeVaultBytes()?.count ?? 0)
+        let ciphertext = (try? primitives.encrypt(plaintext, cipher: .aes256, key: key, iv: iv)) ?? []
+        return { iterations in
+          for _ in 0..<iterations {
+            blackHole(try? primitives.decrypt(ciphertext, cipher: .aes256, key: key, iv: iv))
+          }
+        }
+      })
+  }
   return benchmarks
 }
