@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// Ranks password entries for an AutoFill request.
 ///

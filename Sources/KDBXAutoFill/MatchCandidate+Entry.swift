@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 // The AutoFill candidates of a database: every URL the KeePass family stores for an entry, with references
 // resolved, and the entries an AutoFill list must not offer left out.

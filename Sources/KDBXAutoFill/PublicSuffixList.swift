@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// Registrable domains ("eTLD+1") from Public Suffix List rules.
 ///

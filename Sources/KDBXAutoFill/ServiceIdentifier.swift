@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// What an AutoFill request asks credentials for: a web address, a bare domain, or an app.
 ///

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 #if canImport(Glibc)
   import Glibc

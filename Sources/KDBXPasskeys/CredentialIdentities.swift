@@ -1,5 +1,6 @@
 import KDBX
 import KDBXAutoFill
+import KDBXBase
 
 /// A password credential identity, one per entry and host: what an AutoFill extension registers with the system's
 /// credential identity store (`ASPasswordCredentialIdentity`: a service identifier, a user name and a record

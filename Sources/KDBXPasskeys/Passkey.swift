@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXCrypto
 
 // The stored form is KeePassXC's (2.7.7+), which KeePassium and KeePassDX read and write too. What was checked in

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The two text forms of a time value in the KDBX XML (KDBX 4.1 specification, "Dates and Times").
 ///
 /// - KDBX 4.x: base64 of the little-endian `Int64` count of seconds since 0001-01-01T00:00:00 UTC.

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXXML
 
 /// Maps the KeePass database XML (`KeePassFile`) to the model, unprotecting protected values with the inner

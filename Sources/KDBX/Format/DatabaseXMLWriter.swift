@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXXML
 
 /// Maps the model back to the KeePass database XML, protecting protected values with the inner random stream in

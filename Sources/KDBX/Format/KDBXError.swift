@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCompression
 import KDBXCrypto
 import KDBXXML

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A KeePass field reference, `{REF:<wanted>@<search in>:<text>}` (KeePass help "Field References"; KeePassLib
 /// `SprEngine.FillRefPlaceholders`).
 ///

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The parts of a URL that KeePass's `{URL:...}` placeholders give (KeePass help "Placeholders", URL components;
 /// RFC 3986 §3: `scheme://userinfo@host:port/path?query#fragment`).
 package struct URLParts: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The parts of a URL that credential matching needs: scheme, host, port and path.
 ///
 /// This is a deliberately small parser for the URLs people store in password entries

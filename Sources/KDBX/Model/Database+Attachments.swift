@@ -1,3 +1,5 @@
+import KDBXBase
+
 extension Database {
   /// The content of `attachment` (one of an entry's ``Entry/attachments``), or `nil` when the database does not
   /// hold it: the file named no content for it, or the content was not loaded

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// One OTP setting found in an entry: where it was stored and what reading it gave.
 package struct OTPReading: Sendable, Equatable {
   package var format: OTPStorageFormat

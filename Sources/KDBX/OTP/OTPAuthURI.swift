@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The `otpauth://` URI that authenticator apps scan from QR codes and that KeePassXC, KeePassDX, Strongbox and
 /// KeePassium keep in an entry's `otp` field (Google Authenticator "Key Uri Format"; RFC 3986 for the URI syntax).
 ///

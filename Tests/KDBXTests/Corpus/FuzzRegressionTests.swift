@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import Testing
 
 /// Inputs found by the fuzz targets in Tests/Fuzz (see Tests/Fuzz/README.md), kept as hex so that each finding stays

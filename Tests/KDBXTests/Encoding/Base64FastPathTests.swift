@@ -1,3 +1,4 @@
+import KDBXBase
 import Testing
 
 @testable import KDBX

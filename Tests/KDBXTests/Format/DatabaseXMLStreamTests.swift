@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXCompression
 import KDBXXML
 import Testing

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXXML
 import Testing
 import VectorSupport

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import KDBXXML
 import Testing
 import VectorSupport

@@ -1,5 +1,6 @@
 import Foundation
 import KDBX
+import KDBXBase
 import Testing
 import VectorSupport
 

@@ -1,11 +1,13 @@
 /// Small ASCII helpers for parsing text fields with the standard library only.
-enum ASCII {
+package enum ASCII {
   /// Space, tab, line feed or carriage return (XML whitespace, XML 1.0 §2.3).
-  @inline(__always)
-  static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+  @inlinable
+  package static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
 
   /// Whether `needle` occurs in `haystack` (a simple scan; inputs are small).
-  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+  package static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
     for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
       if haystack[start..<start + needle.count].elementsEqual(needle) { return true }

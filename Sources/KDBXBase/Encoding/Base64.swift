@@ -23,7 +23,7 @@ package enum Base64 {
     package static let lenient = Options(ignoresWhitespace: true, allowsNonCanonicalBits: true)
   }
 
-  static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  package static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Encodes `bytes` with padding (RFC 4648 §4).
   package static func encode(_ bytes: [UInt8]) -> String {

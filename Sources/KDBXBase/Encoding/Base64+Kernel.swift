@@ -42,7 +42,7 @@ extension Base64 {
   }
 
   /// Encodes the 8 little-endian bytes of `value` (the KDBX 4 form of times).
-  static func encode(littleEndian value: UInt64) -> String {
+  package static func encode(littleEndian value: UInt64) -> String {
     // SAFETY: the 8 bytes of the local copy are read inside the closure only.
     withUnsafeBytes(of: value.littleEndian) { encode($0) }
   }

@@ -9,7 +9,7 @@ extension Base64 {
   /// Returns `nil` for any other text, valid or not, so that a caller falls back to ``decode(_:options:)``, which
   /// decides it; where this returns words, that decoder returns the same bytes (RFC 4648 §4).
   /// - Parameter allowsNonCanonicalBits: as ``Options/allowsNonCanonicalBits``.
-  static func decodeWords(
+  package static func decodeWords(
     _ text: String, byteCount: Int, allowsNonCanonicalBits: Bool
   ) -> (high: UInt64, low: UInt64)? {
     // SAFETY: the buffer is the string's own storage, valid during the closure, and only iterated (for-in stays
@@ -22,7 +22,7 @@ extension Base64 {
   }
 
   /// ``decodeWords(_:byteCount:allowsNonCanonicalBits:)`` on ASCII bytes.
-  static func decodeWords<Input: Collection>(
+  package static func decodeWords<Input: Collection>(
     utf8: Input, byteCount: Int, allowsNonCanonicalBits: Bool
   ) -> (high: UInt64, low: UInt64)? where Input.Element == UInt8 {
     guard byteCount > 0, byteCount <= 16 else { return nil }
