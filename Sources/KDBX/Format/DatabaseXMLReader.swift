@@ -37,39 +37,12 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
     xml: [UInt8], binaries: [InnerHeader.Binary] = [], stream: inout Stream, random: inout Random, gzip: Gzip,
     options: LoadOptions = .default, pipeline: XMLEventPipelineSettings = .standard
   ) throws(KDBXError) -> Database {
-    var readerOptions = XMLReader.Options()
-    readerOptions.limits.maximumDepth = options.maxXMLDepth
     let limit = heldByteLimit(xmlByteCount: xml.count)
-    #if !$Embedded
-      if pipeline.isUsed(byteCount: xml.count), #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        let events = XMLEventPipeline(
-          XMLReader(bytes: xml, options: readerOptions), batchSize: pipeline.batchSize,
-          ringLength: pipeline.ringLength)
-        if pipeline.startsHelper { events.startHelper() }
-        defer { events.finish() }
-        var database = try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
-          (applyStream, protect, decompress) throws(KDBXError) in
-          var reader = DatabaseModelReader<PipelinedXMLEventSource>(
-            source: PipelinedXMLEventSource(events), options: options, heldByteLimit: limit,
-            applyStream: applyStream, protect: protect, decompress: decompress)
-          return try reader.readDocument(binaries: binaries)
-        }
-        database.documentSize = DocumentSizeHint(byteCount: xml.count)
-        return database
-      }
-    #endif
-    var xmlReader = XMLReader(bytes: xml, options: readerOptions)
-    // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
-    var database = try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
-      try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
-        (applyStream, protect, decompress) throws(KDBXError) in
-        // A reader of a concrete source type, so that it is specialized even here, where the stream, random and
-        // gzip types are generic.
-        var reader = DatabaseModelReader<XMLReader>(
-          source: source, options: options, heldByteLimit: limit, applyStream: applyStream, protect: protect,
-          decompress: decompress)
-        return try reader.readDocument(binaries: binaries)
-      }
+    var database = try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
+      (applyStream, protect, decompress) throws(KDBXError) in
+      try readDatabaseModel(
+        xml: xml, binaries: binaries, options: options, heldByteLimit: limit, keepsEntries: true, pipeline: pipeline,
+        applyStream: applyStream, protect: protect, decompress: decompress)
     }
     database.documentSize = DocumentSizeHint(byteCount: xml.count)
     return database
@@ -125,6 +98,42 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
   }
 }
 
+/// The model of the database XML document `xml`, read by ``DatabaseModelReader``: through an ``XMLEventPipeline``
+/// (the pull reader on a helper, a few batches ahead) when `pipeline` uses one for a document of this size, else
+/// with the pull reader on the calling thread. The open (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)``)
+/// and the check of every save (`KDBXFile.checkOpens`, which drops each entry once read: `keepsEntries` false) read
+/// this way. Not generic: the reader is specialized for both event sources here.
+func readDatabaseModel(
+  xml: [UInt8], binaries: [InnerHeader.Binary], options: LoadOptions, heldByteLimit: Int, keepsEntries: Bool,
+  pipeline: XMLEventPipelineSettings, applyStream: @escaping (inout [UInt8]) -> Void,
+  protect: @escaping ([UInt8]) -> ProtectedValue, decompress: @escaping ([UInt8], Int) throws(KDBXError) -> [UInt8]
+) throws(KDBXError) -> Database {
+  var readerOptions = XMLReader.Options()
+  readerOptions.limits.maximumDepth = options.maxXMLDepth
+  #if !$Embedded
+    if pipeline.isUsed(byteCount: xml.count), #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      let events = XMLEventPipeline(
+        XMLReader(bytes: xml, options: readerOptions), batchSize: pipeline.batchSize, ringLength: pipeline.ringLength)
+      if pipeline.startsHelper { events.startHelper() }
+      defer { events.finish() }
+      var reader = DatabaseModelReader<PipelinedXMLEventSource>(
+        source: PipelinedXMLEventSource(events), options: options, heldByteLimit: heldByteLimit,
+        applyStream: applyStream, protect: protect, decompress: decompress)
+      reader.keepsEntries = keepsEntries
+      return try reader.readDocument(binaries: binaries)
+    }
+  #endif
+  var xmlReader = XMLReader(bytes: xml, options: readerOptions)
+  // SAFETY: the model reader's copy of `source` lives only inside the scope of the borrowed input.
+  return try xmlReader.withBorrowedInput { (source) throws(KDBXError) in
+    var reader = DatabaseModelReader<XMLReader>(
+      source: source, options: options, heldByteLimit: heldByteLimit, applyStream: applyStream, protect: protect,
+      decompress: decompress)
+    reader.keepsEntries = keepsEntries
+    return try reader.readDocument(binaries: binaries)
+  }
+}
+
 /// A child element as ``DatabaseModelReader/forEachChild(attributes:_:keepsKnownOrder:_:)`` hands it over.
 struct XMLChild {
   var name: String
@@ -162,7 +171,7 @@ struct DatabaseModelReader<Source: XMLEventSource> {
   /// Attachment references that name no binary, found so far.
   var missingReferenceCount = 0
   /// Whether the entries read are kept in their groups (the open), or dropped once read and charged (the check
-  /// of a document about to be saved, ``DatabaseXMLReader/checkOpens(xml:binaries:options:)``: every limit and
+  /// of a document about to be saved, `KDBXFile.checkOpens`: every limit and
   /// every error of the open, in the memory of one entry).
   var keepsEntries = true
   /// The element-name lookup, loaded once (a global's lazy-initialization check per element costs time).
