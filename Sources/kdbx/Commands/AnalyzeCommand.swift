@@ -65,7 +65,7 @@ enum AnalyzeCommand {
       let strength = PasswordStrength(estimating: password)
       if strength.rating < .strong { weak.append((item, strength)) }
       if oldDays > 0, let changed = passwordChanged(entry) {
-        let days = Int((now.unixSeconds - changed.unixSeconds) / 86_400)
+        let days = Self.days(from: changed, to: now)
         if days >= oldDays { old.append((path, days, changed)) }
       }
     }
@@ -140,6 +140,14 @@ enum AnalyzeCommand {
     }
     text += "\(items.count) entries with a password checked.\n"
     Terminal.out(text)
+  }
+
+  /// Whole days from `start` to `end`. A file's times may hold any `Int64` (a crafted one made the plain subtraction
+  /// overflow and stop the tool): a difference beyond `Int64` counts as the largest number of days either way.
+  static func days(from start: Timestamp, to end: Timestamp) -> Int {
+    let (seconds, overflow) = end.unixSeconds.subtractingReportingOverflow(start.unixSeconds)
+    guard !overflow else { return start < end ? Int.max : Int.min }
+    return Int(seconds / 86_400)
   }
 
   /// When the entry's current password was set: the modification time of the oldest version, in the unbroken
