@@ -89,6 +89,8 @@ let package = Package(
     .testTarget(
       name: "KDBXPasskeysTests", dependencies: ["KDBXPasskeys", "KDBX", "KDBXCrypto", "KDBXAutoFill", "VectorSupport"]),
     .testTarget(name: "KDBXFoundationTests", dependencies: ["KDBXFoundation", "KDBX", "KDBXFileIO", "VectorSupport"]),
+    // The `kdbx` executable's own routines, in process (`@testable import kdbx`).
+    .testTarget(name: "kdbxTests", dependencies: ["kdbx", "KDBX", "KDBXBase", "KDBXXML", "VectorSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,8 +11,11 @@ struct Arguments {
   private var used: Set<String> = []
   /// Every option name the command declares.
   private let declared: Set<String>
+  /// The words as given.
+  private let words: [String]
 
   init(_ raw: [String], options: [OptionSpec]) throws(CLIError) {
+    words = raw
     declared = Set(options.flatMap { $0.names })
     let valueOptions = Set(options.filter { $0.value != nil }.flatMap { $0.names })
     var index = 0
@@ -44,6 +47,12 @@ struct Arguments {
     }
   }
 
+  /// Whether any word as given is one of `names`, alone or before `=` (read as text: a value or a positional that
+  /// looks like one counts too).
+  func mentions(_ names: Set<String>) -> Bool {
+    words.contains { word in names.contains(word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word) }
+  }
+
   /// Whether the command declares the option `name`.
   func declares(_ name: String) -> Bool { declared.contains(name) }
 
@@ -69,6 +78,11 @@ struct Arguments {
 
   /// The last value given for any of `names`.
   mutating func value(_ names: String...) -> String? {
+    value(names)
+  }
+
+  /// The last value given for any of `names`.
+  mutating func value(_ names: [String]) -> String? {
     ask(names)
     return values.last { names.contains($0.name) }?.value
   }

@@ -17,6 +17,11 @@ struct Clipboard {
   /// The arguments that empty the clipboard (`nil`: copy an empty value).
   var clear: [String]?
 
+  /// Waits `seconds` before the clipboard is checked and cleared (Ctrl-C ends the wait, and the process).
+  static func wait(seconds: Int) {
+    sleep(UInt32(clamping: seconds))
+  }
+
   /// The first tool that fits the session: Wayland tools under `WAYLAND_DISPLAY`, X11 tools under `DISPLAY`,
   /// macOS tools anywhere; `nil` when none is installed.
   static func find() -> Clipboard? {

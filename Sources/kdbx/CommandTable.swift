@@ -76,6 +76,7 @@ struct Command: Sendable {
   var options: [OptionSpec]
   /// The values the completions offer for the positional arguments (`bash`, `zsh`, `fish`); empty: files.
   var positionalChoices: [String] = []
+  /// The entry point, with the words after the command's name.
   var run: @Sendable ([String]) throws(CLIError) -> Void
 
   /// `kdbx COMMAND --help`: the synopsis, the details and every option.
@@ -90,6 +91,24 @@ struct Command: Sendable {
     text += "\nOPTIONS:\n"
     text += HelpText.optionList(options + [CommandTable.helpOption])
     return String(text.dropLast())
+  }
+}
+
+extension Command {
+  /// A command whose arguments are parsed against its own `options` (``Arguments``) before `run` sees them: every
+  /// command but `passkey`, which picks its options by subcommand first.
+  init(
+    name: String, arguments: String, summary: String, section: CommandSection, details: String,
+    options: [OptionSpec], positionalChoices: [String] = [],
+    run: @escaping @Sendable (inout Arguments) throws(CLIError) -> Void
+  ) {
+    self.init(
+      name: name, arguments: arguments, summary: summary, section: section, details: details, options: options,
+      positionalChoices: positionalChoices,
+      run: { (raw: [String]) throws(CLIError) in
+        var parsed = try Arguments(raw, options: options)
+        try run(&parsed)
+      })
   }
 }
 

@@ -14,7 +14,7 @@ enum KDFCosts {
   /// The options `kdbx` opens `bytes` with: the defaults, with the memory this machine has, and with the work caps
   /// raised to the file's own cost when `maxSeconds` is given and the derivation fits in it. Throws, before any
   /// KDF runs, when the memory is not there or the work is over the cap (the message says how long it would take).
-  /// A header that does not parse is left to the open, which names the damage.
+  /// A header that does not parse (or whose checksum does not match) is left to the open, which names the damage.
   static func loadOptions(for bytes: [UInt8], maxSeconds: Int?) throws(CLIError) -> LoadOptions {
     var options = LoadOptions.default
     let available = AvailableMemory.current()
@@ -22,9 +22,8 @@ enum KDFCosts {
     var relaxed = LoadOptions.default
     relaxed.maxArgon2WorkBytes = .max
     relaxed.maxAESKDFRounds = .max
-    // The header's fields alone, as the library checks them (before the KDBX 4 header checksum).
-    guard let header = try? OuterHeader(parsing: bytes, options: relaxed) else { return options }
-    let kdf = header.kdf
+    // The KDF settings from the header (the public `readKDF`, which also checks a KDBX 4 header's checksum).
+    guard let kdf = try? KDBXFile.readKDF(bytes: bytes, options: relaxed) else { return options }
     try checkMemory(kdf, available: available)
     if let maxSeconds {
       let estimate = estimatedDuration(kdf)
@@ -97,7 +96,7 @@ enum KDFCosts {
       }
       return sample.duration * (Double(parameters.rounds) / Double(sample.rounds))
     case .argon2(let parameters):
-      let sampleKiB = Int(min(parameters.memoryKiB, 64 << 10))
+      let sampleKiB = Int(min(parameters.memoryBytes / 1_024, 64 << 10))
       guard let lanes = Int(exactly: parameters.parallelism),
         AvailableMemory.current().bytes.map({ $0 >= UInt64(sampleKiB) << 10 }) ?? true,
         let mapping = BlockMemoryMapping(byteCount: sampleKiB << 10)
@@ -108,7 +107,7 @@ enum KDFCosts {
           variant: parameters.variant == .d ? .d : .id, memoryKiB: sampleKiB, lanes: lanes,
           maxConcurrency: MappedMemory.onlineProcessorCount, memory: mapping.memory, prefault: mapping.prefault)
       else { return nil }
-      let scale = Double(parameters.memoryKiB) / Double(sampleKiB)
+      let scale = Double(parameters.memoryBytes / 1_024) / Double(sampleKiB)
       return (timings.firstPass + timings.laterPass * Double(max(parameters.iterations, 1) - 1)) * scale
     }
   }

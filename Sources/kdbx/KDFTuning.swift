@@ -15,39 +15,22 @@ enum KDFTuning {
     return primitives
   }
 
-  /// Opens `bytes` with the CLI's KDF settings and `options` (see `KDFCosts.loadOptions`). With an
-  /// already-transformed key no KDF runs, so the work caps do not apply.
+  /// Opens `bytes` with the CLI's KDF settings and `options` (see `KDFCosts.loadOptions`).
   static func open(
     bytes: [UInt8], key: CompositeKey, options: LoadOptions = .default, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> OpenedDatabase {
     var system = SystemRandomNumberGenerator()
     var random = ChaCha20RandomNumberGenerator(seededFrom: &system)
-    var options = options
-    if key.isTransformed { options = withoutWorkCaps(options) }
     return try KDBXFile.open(
       bytes: bytes, key: key, primitives: primitives(progress: progress, options: options), random: &random,
       options: options)
   }
-
-  /// `options` without the KDF work caps, for reading with a cached transformed key (no KDF runs).
-  static func withoutWorkCaps(_ options: LoadOptions) -> LoadOptions {
-    var options = options
-    options.maxArgon2WorkBytes = .max
-    options.maxAESKDFRounds = .max
-    return options
-  }
 }
 
 extension KDFTuning {
-  /// Writes `database` with the CLI's KDF settings and fresh seeds from the system's secure generator.
-  static func save(
-    _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
-  ) throws(KDBXError) -> [UInt8] {
-    try write(database, key: key, settings: settings, progress: progress).bytes
-  }
-
-  /// Writes `database` and returns the file with the transformed key it was written with and its XML document,
-  /// checked to be well-formed while the payload was compressed, for ``problem(readingBack:of:)``.
+  /// Writes `database` with the CLI's KDF settings and fresh seeds from the system's secure generator, and returns
+  /// the file with the transformed key it was written with and its XML document, checked to be well-formed while
+  /// the payload was compressed, for ``problem(readingBack:of:)``.
   static func write(
     _ database: Database, key: CompositeKey, settings: SaveSettings, progress: ((Double) -> Bool)? = nil
   ) throws(KDBXError) -> SavedFile {

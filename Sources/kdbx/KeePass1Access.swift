@@ -1,5 +1,6 @@
 import KDBX
 import KDBXCrypto
+import KDBXFileIO
 import KDBXImport
 
 #if canImport(Glibc)

@@ -29,6 +29,18 @@ final class StandardInput {
     ended || buffer[start...].contains(0x0A)
   }
 
+  /// Whether a line can be read without waiting more than `seconds`: one is buffered (`poll` would wait for more
+  /// input), or input (or its end) arrives in time. `false` after `seconds` without input.
+  func waitForInput(seconds: Int) -> Bool {
+    if hasBufferedLine { return true }
+    var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&descriptor, 1, Int32(seconds * 1000))
+      if ready < 0 && errno == EINTR { continue }
+      return ready != 0
+    }
+  }
+
   /// The next line without its line ending (`\n` or `\r\n`); `nil` at the end of input.
   func readLine() -> String? {
     var searchFrom = start

@@ -77,6 +77,37 @@ struct VaultAccess {
       lockTimeout: lockTimeout, maxKDFSeconds: maxKDFSeconds)
   }
 
+  /// ``open(_:forChange:)``, then ``Arguments/finish(maxPositionals:)``: for a command whose own options are all read
+  /// (and checked) before the vault is opened.
+  static func open(_ arguments: inout Arguments, forChange: Bool = false, maxPositionals: Int) throws(CLIError)
+    -> VaultAccess
+  {
+    let vault = try open(&arguments, forChange: forChange)
+    try arguments.finish(maxPositionals: maxPositionals)
+    return vault
+  }
+
+  /// What a command that changed the vault prints once the change is saved: `message` on standard output, then
+  /// `note`, if any, on standard error.
+  struct Change {
+    var message: String
+    var note: String? = nil
+  }
+
+  /// The frame of every command that makes one change to a vault: opens FILE for change (under its lock; at most
+  /// `maxPositionals` arguments), lets `change` change it, saves it (``save(key:settings:)``) and prints what
+  /// `change` returned. When `change` returns `nil` (nothing to change), nothing is saved.
+  static func change(
+    _ arguments: inout Arguments, maxPositionals: Int,
+    _ change: (inout VaultAccess, Arguments) throws(CLIError) -> Change?
+  ) throws(CLIError) {
+    var vault = try open(&arguments, forChange: true, maxPositionals: maxPositionals)
+    guard let done = try change(&vault, arguments) else { return }
+    try vault.save()
+    Terminal.out(done.message)
+    if let note = done.note { Terminal.error(note) }
+  }
+
   /// Opens the vault at `path`; with a `lockTimeout`, under the vault's lock (see ``open(_:forChange:)``). The
   /// key derivation's memory and work are checked before the password is asked for (`KDFCosts`).
   static func open(
@@ -88,42 +119,26 @@ struct VaultAccess {
     var bytes: [UInt8]
     var version: StartedWork<FileVersion>?
     if lockTimeout == nil {
-      do {
-        // A command that only reads the vault never saves it: the version is hashed only if asked for.
-        (bytes, version) = try FileIO.readFileDeferringVersion(atPath: path)
-      } catch {
-        throw .failure(error.description)
-      }
+      // A command that only reads the vault never saves it: the version is hashed only if asked for.
+      (bytes, version) = try reading { () throws(FileIOError) in try FileIO.readFileDeferringVersion(atPath: path) }
     } else {
       bytes = try readFile(path)
       version = nil
     }
     var options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
     let firstRead = bytes
-    let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
-    let password =
-      noPassword
-      ? nil
-      : try readPassword(
-        prompt: "Enter password to unlock \(path): ",
-        missing: "no password given (pipe it on standard input, or use --no-password)")
+    let (password, keyFile) = try readCredentials(
+      keyFilePath: keyFilePath, allowsLargeKeyFile: allowsLargeKeyFile, noPassword: noPassword,
+      prompt: "Enter password to unlock \(path): ",
+      missing: "no password given (pipe it on standard input, or use --no-password)")
     var lock: VaultFileLock? = nil
     if let lockTimeout {
       // Locked after the password prompt, so that a person typing does not hold up other commands; the file is
       // read again under the lock, and that version is the one opened, changed and replaced.
       lock = try acquireLock(path, timeout: lockTimeout)
-      if let lock {
-        do {
-          (bytes, version) = try lock.readStartingVersion()
-        } catch {
-          throw .failure(error.description)
-        }
-      } else {
-        do {
-          (bytes, version) = try FileIO.readFileStartingVersion(atPath: path)
-        } catch {
-          throw .failure(error.description)
-        }
+      (bytes, version) = try reading { () throws(FileIOError) in
+        if let lock { return try lock.readStartingVersion() }
+        return try FileIO.readFileStartingVersion(atPath: path)
       }
       if !ByteComparison.equal(bytes, firstRead) {
         options = try KDFCosts.loadOptions(for: bytes, maxSeconds: maxKDFSeconds)
@@ -185,36 +200,42 @@ struct VaultAccess {
     }
   }
 
+  /// The key file at `keyFilePath`, then the password (``readPassword(prompt:missing:)``) unless `noPassword`.
+  static func readCredentials(
+    keyFilePath: String?, allowsLargeKeyFile: Bool, noPassword: Bool, prompt: String, missing: String
+  ) throws(CLIError) -> (password: String?, keyFile: KeyFile?) {
+    let keyFile = try readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
+    let password = noPassword ? nil : try readPassword(prompt: prompt, missing: missing)
+    return (password, keyFile)
+  }
+
   /// The password: prompted with echo off on a terminal, otherwise the next line of standard input.
   static func readPassword(prompt: String, missing: String) throws(CLIError) -> String {
     guard let line = Terminal.readSecret(prompt: prompt) else { throw .failure(missing) }
     return line
   }
 
-  static func readFile(_ path: String) throws(CLIError) -> [UInt8] {
+  /// `body`'s result; a file error becomes a failure with its description (which names the file).
+  static func reading<T>(_ body: () throws(FileIOError) -> T) throws(CLIError) -> T {
     do {
-      return try FileIO.readFile(atPath: path)
+      return try body()
     } catch {
       throw .failure(error.description)
     }
+  }
+
+  static func readFile(_ path: String) throws(CLIError) -> [UInt8] {
+    try reading { () throws(FileIOError) in try FileIO.readFile(atPath: path) }
   }
 
   /// Content the user names by path (a file to attach or import): a regular file, or a pipe, FIFO or character
   /// device read to its end (``FileIO/readInput(atPath:maxByteCount:)``).
   static func readInput(_ path: String) throws(CLIError) -> [UInt8] {
-    do {
-      return try FileIO.readInput(atPath: path)
-    } catch {
-      throw .failure(error.description)
-    }
+    try reading { () throws(FileIOError) in try FileIO.readInput(atPath: path) }
   }
 
   static func readFileAndVersion(_ path: String) throws(CLIError) -> (bytes: [UInt8], version: FileVersion) {
-    do {
-      return try FileIO.readFileAndVersion(atPath: path)
-    } catch {
-      throw .failure(error.description)
-    }
+    try reading { () throws(FileIOError) in try FileIO.readFileAndVersion(atPath: path) }
   }
 
   /// Opens `bytes`, showing a progress bar on standard error when it is a terminal. Without `options`, a KDBX
@@ -308,12 +329,7 @@ struct VaultAccess {
   func locateEntry(_ reference: String) throws(CLIError) -> LocatedEntry {
     if let uuid = VaultAccess.uuid(reference) {
       let found = database.positions(ofEntry: uuid)
-      if found.count > 1 {
-        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
-        throw .failure(
-          "the UUID \(uuid) names \(found.count) entries (\(paths)), which KDBX forbids; name the entry by its path "
-            + "('kdbx verify' lists the duplicates)")
-      }
+      if found.count > 1 { throw VaultAccess.shared(uuid, "entry", "entries", paths: found.map { pathText(of: $0) }) }
       if let position = found.first, let entry = database.entry(at: position) {
         return LocatedEntry(entry: entry, position: position)
       }
@@ -328,10 +344,7 @@ struct VaultAccess {
       }
     }
     guard let first = matches.first else { throw .failure("no entry named '\(reference)'") }
-    if matches.count > 1 {
-      let uuids = matches.map { $0.entry.uuid.description }.joined(separator: ", ")
-      throw .failure("'\(reference)' names \(matches.count) entries; use a UUID (\(uuids))")
-    }
+    if matches.count > 1 { throw VaultAccess.ambiguous(reference, "entries", uuids: matches.map { $0.entry.uuid }) }
     return first
   }
 
@@ -346,12 +359,7 @@ struct VaultAccess {
     guard database.root != nil else { throw .failure("the database has no root group") }
     if let uuid = VaultAccess.uuid(reference) {
       let found = database.positions(ofGroup: uuid)
-      if found.count > 1 {
-        let paths = found.map { "'" + pathText(of: $0) + "'" }.joined(separator: ", ")
-        throw .failure(
-          "the UUID \(uuid) names \(found.count) groups (\(paths)), which KDBX forbids; name the group by its path "
-            + "('kdbx verify' lists the duplicates)")
-      }
+      if found.count > 1 { throw VaultAccess.shared(uuid, "group", "groups", paths: found.map { pathText(of: $0) }) }
       if let position = found.first, let group = database.group(at: position) {
         return LocatedGroup(group: group, position: position)
       }
@@ -361,10 +369,35 @@ struct VaultAccess {
       throw .failure("no group named '\(reference)'")
     }
     if matches.count > 1 {
-      let uuids = matches.compactMap { database.group(at: $0)?.uuid.description }.joined(separator: ", ")
-      throw .failure("'\(reference)' names \(matches.count) groups; use a UUID (\(uuids))")
+      throw VaultAccess.ambiguous(reference, "groups", uuids: matches.compactMap { database.group(at: $0)?.uuid })
     }
     return LocatedGroup(group: group, position: first)
+  }
+
+  /// The error for a UUID that several objects share (which KDBX forbids), listing their `paths`.
+  static func shared(_ uuid: KDBXUUID, _ kind: String, _ kinds: String, paths: [String]) -> CLIError {
+    let list = paths.map { "'" + $0 + "'" }.joined(separator: ", ")
+    return .failure(
+      "the UUID \(uuid) names \(paths.count) \(kinds) (\(list)), which KDBX forbids; name the \(kind) by its path "
+        + "('kdbx verify' lists the duplicates)")
+  }
+
+  /// The error for a path that names several objects, listing their UUIDs.
+  static func ambiguous(_ reference: String, _ kinds: String, uuids: [KDBXUUID]) -> CLIError {
+    let list = uuids.map { $0.description }.joined(separator: ", ")
+    return .failure("'\(reference)' names \(uuids.count) \(kinds); use a UUID (\(list))")
+  }
+
+  /// The group that a new entry or group given as `PARENT/NAME` (`NAME` alone: the root) goes into, and the new
+  /// name, checked to be storable (as `what`, for example `the title`); `noName` is the usage error for a path
+  /// without a name.
+  func locateParent(of path: String, noName: String, nameAs what: String) throws(CLIError)
+    -> (parent: LocatedGroup, name: String)
+  {
+    let parts = VaultAccess.split(path)
+    guard let name = parts.last else { throw .usage(noName) }
+    try StorableText.check(name, as: what)
+    return (try locateGroup(parts.dropLast().joined(separator: "/")), name)
   }
 
   /// The positions of the groups whose names from below the root are `names` (the root for no names).

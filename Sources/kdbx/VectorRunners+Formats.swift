@@ -21,11 +21,7 @@ extension VectorRunners {
   }
 
   static func compression<T>(_ body: () throws(CompressionError) -> T) throws(VectorMismatch) -> T {
-    do {
-      return try body()
-    } catch {
-      throw VectorMismatch("threw \(error.failureClass)")
-    }
+    try attempt(body, describe: { $0.failureClass })
   }
 
   static func crc32(_ record: VectorRecord) throws(VectorMismatch) {
@@ -126,11 +122,8 @@ extension VectorRunners {
       time = Int64(try record.int("time"))
     }
     let secret = try record.bytes("secret")
-    let otp: OneTimePassword
-    do {
-      otp = try OneTimePassword(secret: secret, algorithm: algorithm, encoding: .decimal(digits: digits), kind: kind)
-    } catch {
-      throw VectorMismatch("threw \(error)")
+    let otp = try attempt { () throws(OneTimePassword.ParameterError) in
+      try OneTimePassword(secret: secret, algorithm: algorithm, encoding: .decimal(digits: digits), kind: kind)
     }
     let code = otp.code(at: time)
     try check(code == record.string("code"), "code \(code)")
@@ -138,18 +131,16 @@ extension VectorRunners {
 
   static func steamGuard(_ record: VectorRecord) throws(VectorMismatch) {
     let secret = try record.bytes("secret")
-    let otp: OneTimePassword
-    do {
-      otp = try OneTimePassword(secret: secret, encoding: .steam, kind: .totp(period: 30))
-    } catch {
-      throw VectorMismatch("threw \(error)")
+    let otp = try attempt { () throws(OneTimePassword.ParameterError) in
+      try OneTimePassword(secret: secret, encoding: .steam, kind: .totp(period: 30))
     }
     let code = otp.code(at: Int64(try record.int("time")))
     try check(code == record.string("code"), "code \(code)")
   }
 
   static func otpStorage(_ record: VectorRecord) throws(VectorMismatch) {
-    var entry = Entry(uuid: KDBXUUID.zero)
+    var random = SystemRandomNumberGenerator()
+    var entry = Entry.new(clock: FixedClock(.minimum), random: &random)
     var index = 1
     while record.has("field\(index)") {
       entry[field: try record.string("field\(index)")] = .plain(try record.string("value\(index)"))

@@ -21,21 +21,13 @@ extension VectorRunners {
     }
   }
 
-  static func keys<T>(_ body: () throws(PublicKeyError) -> T) throws(VectorMismatch) -> T {
-    do {
-      return try body()
-    } catch {
-      throw VectorMismatch("threw \(error)")
-    }
-  }
-
   static func uncompressed(_ record: VectorRecord) throws(VectorMismatch) -> [UInt8] {
     [0x04] + (try record.bytes("qx")) + (try record.bytes("qy"))
   }
 
   static func ecdsaDeterministic(_ record: VectorRecord) throws(VectorMismatch) {
     let d = try record.bytes("d")
-    let key = try keys { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
+    let key = try attempt { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
     try check(key.publicKey.sec1Representation() == uncompressed(record), "public key")
     let message = try record.bytes("msg")
     let signature = key.signature(for: message)
@@ -45,7 +37,7 @@ extension VectorRunners {
 
   static func ecdsaSigVer(_ record: VectorRecord) throws(VectorMismatch) {
     let raw = (try record.bytes("r")) + (try record.bytes("s"))
-    let signature = try keys { () throws(PublicKeyError) in try P256.Signing.ECDSASignature(rawRepresentation: raw) }
+    let signature = try attempt { () throws(PublicKeyError) in try P256.Signing.ECDSASignature(rawRepresentation: raw) }
     let valid = try record.int("valid") == 1
     let point = try uncompressed(record)
     guard let key = try? P256.Signing.PublicKey(sec1Representation: point) else {
@@ -56,10 +48,10 @@ extension VectorRunners {
 
   static func ecdsaSigGen(_ record: VectorRecord) throws(VectorMismatch) {
     let d = try record.bytes("d")
-    let key = try keys { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
+    let key = try attempt { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
     try check(key.publicKey.sec1Representation() == uncompressed(record), "public key")
     let raw = (try record.bytes("r")) + (try record.bytes("s"))
-    let signature = try keys { () throws(PublicKeyError) in try P256.Signing.ECDSASignature(rawRepresentation: raw) }
+    let signature = try attempt { () throws(PublicKeyError) in try P256.Signing.ECDSASignature(rawRepresentation: raw) }
     let message = try record.bytes("msg")
     try check(key.publicKey.isValidSignature(signature, for: message), "NIST signature rejected")
     try check(key.publicKey.isValidSignature(key.signature(for: message), for: message), "own signature rejected")
@@ -67,7 +59,7 @@ extension VectorRunners {
 
   static func ecdsaKeyPair(_ record: VectorRecord) throws(VectorMismatch) {
     let d = try record.bytes("d")
-    let key = try keys { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
+    let key = try attempt { () throws(PublicKeyError) in try P256.Signing.PrivateKey(rawRepresentation: d) }
     try check(key.publicKey.sec1Representation() == uncompressed(record), "public key")
     let compressed = key.publicKey.sec1Representation(compressed: true)
     let parity = (try record.bytes("qy")).last.map { $0 & 1 } ?? 0
@@ -86,7 +78,7 @@ extension VectorRunners {
 
   static func ed25519Signature(_ record: VectorRecord) throws(VectorMismatch) {
     let seed = try record.bytes("seed")
-    let key = try keys { () throws(PublicKeyError) in try Ed25519.PrivateKey(rawRepresentation: seed) }
+    let key = try attempt { () throws(PublicKeyError) in try Ed25519.PrivateKey(rawRepresentation: seed) }
     try check(key.publicKey.rawRepresentation == (try record.bytes("pk")), "public key")
     let message = try record.bytes("msg")
     let expected = try record.bytes("sig")
@@ -107,12 +99,8 @@ extension VectorRunners {
     let outcome = try record.string("outcome")
     let publicBytes = try record.bytes("public")
     if pem.contains("PUBLIC KEY-----") {
-      let read: SigningPublicKey
-      do throws(PublicKeyError) {
-        read = try SigningPublicKey(pemRepresentation: pem)
-      } catch {
-        return try check(outcome == pemOutcome(error), "refused as \(error)")
-      }
+      let parsed = try readPEM(outcome) { () throws(PublicKeyError) in try SigningPublicKey(pemRepresentation: pem) }
+      guard let read = parsed else { return }
       switch read {
       case .p256(let key):
         try check(outcome == "p256" && key.sec1Representation() == publicBytes, "P-256 public key")
@@ -124,12 +112,8 @@ extension VectorRunners {
       return
     }
     let secret = try record.bytes("secret")
-    let read: SigningPrivateKey
-    do throws(PublicKeyError) {
-      read = try SigningPrivateKey(pemRepresentation: pem)
-    } catch {
-      return try check(outcome == pemOutcome(error), "refused as \(error)")
-    }
+    let parsed = try readPEM(outcome) { () throws(PublicKeyError) in try SigningPrivateKey(pemRepresentation: pem) }
+    guard let read = parsed else { return }
     switch read {
     case .p256(let key):
       try check(outcome == "p256" && key.rawRepresentation == secret, "P-256 private key")
@@ -140,6 +124,16 @@ extension VectorRunners {
       try check(outcome == "ed25519" && key.rawRepresentation == secret, "Ed25519 private key")
       try check(key.publicKey.rawRepresentation == publicBytes, "Ed25519 public key")
       try check(key.pemRepresentation == pem, "Ed25519 private key written back")
+    }
+  }
+
+  /// The key `read` returns, or `nil` when it refuses the PEM text, as the record's `outcome` must then say.
+  static func readPEM<Key>(_ outcome: String, _ read: () throws(PublicKeyError) -> Key) throws(VectorMismatch) -> Key? {
+    do throws(PublicKeyError) {
+      return try read()
+    } catch {
+      try check(outcome == pemOutcome(error), "refused as \(error)")
+      return nil
     }
   }
 
@@ -163,14 +157,14 @@ extension VectorRunners {
       let message = try record.bytes("msg")
       let signature = try record.bytes("sig")
       if ecdsa {
-        let key = try keys { () throws(PublicKeyError) in try P256.Signing.PublicKey(sec1Representation: point) }
-        let parsed = try keys { () throws(PublicKeyError) in
+        let key = try attempt { () throws(PublicKeyError) in try P256.Signing.PublicKey(sec1Representation: point) }
+        let parsed = try attempt { () throws(PublicKeyError) in
           try P256.Signing.ECDSASignature(derRepresentation: signature)
         }
         try check(key.isValidSignature(parsed, for: message), "cryptography's signature rejected")
         try check(!key.isValidSignature(parsed, for: message + [1]), "a changed message verified")
       } else {
-        let key = try keys { () throws(PublicKeyError) in try Ed25519.PublicKey(rawRepresentation: point) }
+        let key = try attempt { () throws(PublicKeyError) in try Ed25519.PublicKey(rawRepresentation: point) }
         try check(key.isValidSignature(signature, for: message), "cryptography's signature rejected")
       }
     }

@@ -46,11 +46,14 @@ enum VectorRunners {
 
   static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
-  static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(VectorMismatch) -> T {
+  /// `body`'s result; an error it throws is a mismatch that names the error (`describe`: how).
+  static func attempt<T, Failure: Error>(
+    _ body: () throws(Failure) -> T, describe: (Failure) -> String = { "\($0)" }
+  ) throws(VectorMismatch) -> T {
     do {
       return try body()
     } catch {
-      throw VectorMismatch("threw \(error)")
+      throw VectorMismatch("threw \(describe(error))")
     }
   }
 }
@@ -112,7 +115,7 @@ extension VectorRunners {
     let input = try record.bytes(record.has("in") ? "in" : "msg")
     let key = record.has("key") ? try record.bytes("key") : []
     let length = record.has("out") ? try record.int("out") : 64
-    let digest = try crypto { () throws(CryptoError) in try BLAKE2b.hash(input, outputByteCount: length, key: key) }
+    let digest = try attempt { () throws(CryptoError) in try BLAKE2b.hash(input, outputByteCount: length, key: key) }
     try check(digest == record.bytes("md"), "digest \(hex(digest))")
   }
 }
@@ -139,8 +142,8 @@ extension VectorRunners {
     let key = try record.bytes("key")
     let plaintext = try record.bytes("plaintext")
     let ciphertext = try record.bytes("ciphertext")
-    let table = try crypto { () throws(CryptoError) in try AES(key: key) }
-    let bitsliced = try crypto { () throws(CryptoError) in try ConstantTimeAES(key: key) }
+    let table = try attempt { () throws(CryptoError) in try AES(key: key) }
+    let bitsliced = try attempt { () throws(CryptoError) in try ConstantTimeAES(key: key) }
     try check(table.encryptBlock(plaintext) == ciphertext, "table encrypt")
     try check(table.decryptBlock(ciphertext) == plaintext, "table decrypt")
     try check(bitsliced.encryptBlock(plaintext) == ciphertext, "constant-time encrypt")
@@ -152,26 +155,20 @@ extension VectorRunners {
     let plaintext = try record.bytes("plaintext")
     let ciphertext = try record.bytes("ciphertext")
     try check(plaintext.count == ciphertext.count && plaintext.count % 16 == 0, "lengths")
-    let table = try crypto { () throws(CryptoError) in try AES(key: key) }
-    let bitsliced = try crypto { () throws(CryptoError) in try ConstantTimeAES(key: key) }
+    let table = try attempt { () throws(CryptoError) in try AES(key: key) }
+    let bitsliced = try attempt { () throws(CryptoError) in try ConstantTimeAES(key: key) }
+    let encrypting = try record.string("direction") == "encrypt"
+    let (input, expected) = encrypting ? (plaintext, ciphertext) : (ciphertext, plaintext)
+    let direction = encrypting ? "encrypt" : "decrypt"
     // SAFETY: each `withUnsafeMutableBytes` hands the cipher the buffer's own bytes for the closure only; the
     // length is a whole number of 16-byte blocks (checked above), which is what the block functions require.
-    if try record.string("direction") == "encrypt" {
-      var buffer = plaintext
-      buffer.withUnsafeMutableBytes { table.encryptBlocks($0) }
-      try check(buffer == ciphertext, "table encrypt \(hex(buffer))")
-      buffer = plaintext
-      buffer.withUnsafeMutableBytes { bitsliced.encryptBlocks($0) }
-      try check(buffer == ciphertext, "constant-time encrypt \(hex(buffer))")
-    } else {
-      var buffer = ciphertext
-      buffer.withUnsafeMutableBytes { table.decryptBlocks($0) }
-      try check(buffer == plaintext, "table decrypt \(hex(buffer))")
-      buffer = ciphertext
-      // SAFETY: as above: the buffer's own bytes, whole blocks, for the closure only.
-      buffer.withUnsafeMutableBytes { bitsliced.decryptBlocks($0) }
-      try check(buffer == plaintext, "constant-time decrypt \(hex(buffer))")
-    }
+    var buffer = input
+    buffer.withUnsafeMutableBytes { encrypting ? table.encryptBlocks($0) : table.decryptBlocks($0) }
+    try check(buffer == expected, "table \(direction) \(hex(buffer))")
+    buffer = input
+    // SAFETY: as above: the buffer's own bytes, whole blocks, for the closure only.
+    buffer.withUnsafeMutableBytes { encrypting ? bitsliced.encryptBlocks($0) : bitsliced.decryptBlocks($0) }
+    try check(buffer == expected, "constant-time \(direction) \(hex(buffer))")
   }
 
   static func aesCBC(_ record: VectorRecord) throws(VectorMismatch) {
@@ -179,16 +176,13 @@ extension VectorRunners {
     let iv = try record.bytes("iv")
     let plaintext = try record.bytes("plaintext")
     let ciphertext = try record.bytes("ciphertext")
-    var cbc = try crypto { () throws(CryptoError) in try CBC<AES>(key: key, iv: iv) }
-    if try record.string("direction") == "encrypt" {
-      var buffer = plaintext
-      try crypto { () throws(CryptoError) in try cbc.encrypt(blocksInPlace: &buffer) }
-      try check(buffer == ciphertext, "encrypt \(hex(buffer))")
-    } else {
-      var buffer = ciphertext
-      try crypto { () throws(CryptoError) in try cbc.decrypt(blocksInPlace: &buffer) }
-      try check(buffer == plaintext, "decrypt \(hex(buffer))")
+    var cbc = try attempt { () throws(CryptoError) in try CBC<AES>(key: key, iv: iv) }
+    let encrypting = try record.string("direction") == "encrypt"
+    var buffer = encrypting ? plaintext : ciphertext
+    try attempt { () throws(CryptoError) in
+      try encrypting ? cbc.encrypt(blocksInPlace: &buffer) : cbc.decrypt(blocksInPlace: &buffer)
     }
+    try check(buffer == (encrypting ? ciphertext : plaintext), "\(encrypting ? "encrypt" : "decrypt") \(hex(buffer))")
   }
 
   static func block(_ bytes: [UInt8]) throws(VectorMismatch) -> SIMD16<UInt8> {
@@ -203,7 +197,7 @@ extension VectorRunners {
   /// AESAVS §6.4.1: 1000 chained ECB operations.
   static func aesMonteECB(_ record: VectorRecord, encrypting: Bool) throws(VectorMismatch) {
     let key = try record.bytes("key")
-    let aes = try crypto { () throws(CryptoError) in try AES(key: key) }
+    let aes = try attempt { () throws(CryptoError) in try AES(key: key) }
     var text = try block(record.bytes(encrypting ? "plaintext" : "ciphertext"))
     for _ in 0..<1000 { text = encrypting ? aes.encryptBlock(text) : aes.decryptBlock(text) }
     try check(bytes(text) == record.bytes(encrypting ? "ciphertext" : "plaintext"), "result \(hex(bytes(text)))")
@@ -212,7 +206,7 @@ extension VectorRunners {
   /// AESAVS §6.4.2 inner loop: the next input is the IV (j = 0) or the output two steps back.
   static func aesMonteCBC(_ record: VectorRecord, encrypting: Bool) throws(VectorMismatch) {
     let key = try record.bytes("key")
-    let aes = try crypto { () throws(CryptoError) in try AES(key: key) }
+    let aes = try attempt { () throws(CryptoError) in try AES(key: key) }
     let iv = try block(record.bytes("iv"))
     var input = try block(record.bytes(encrypting ? "plaintext" : "ciphertext"))
     var chain = iv
@@ -235,7 +229,7 @@ extension VectorRunners {
 
   static func twofishECB(_ record: VectorRecord) throws(VectorMismatch) {
     let key = try record.bytes("key")
-    let cipher = try crypto { () throws(CryptoError) in try Twofish(key: key) }
+    let cipher = try attempt { () throws(CryptoError) in try Twofish(key: key) }
     try check(cipher.encryptBlock(record.bytes("plaintext")) == record.bytes("ciphertext"), "encrypt")
     try check(cipher.decryptBlock(record.bytes("ciphertext")) == record.bytes("plaintext"), "decrypt")
   }
@@ -244,12 +238,12 @@ extension VectorRunners {
     let key = try record.bytes("key")
     let iv = try record.bytes("iv")
     let plaintext = try record.bytes("plaintext")
-    var encryptor = try crypto { () throws(CryptoError) in try CBC<Twofish>(key: key, iv: iv) }
+    var encryptor = try attempt { () throws(CryptoError) in try CBC<Twofish>(key: key, iv: iv) }
     var buffer = plaintext
-    try crypto { () throws(CryptoError) in try encryptor.encrypt(blocksInPlace: &buffer) }
+    try attempt { () throws(CryptoError) in try encryptor.encrypt(blocksInPlace: &buffer) }
     try check(buffer == record.bytes("ciphertext"), "encrypt \(hex(buffer))")
-    var decryptor = try crypto { () throws(CryptoError) in try CBC<Twofish>(key: key, iv: iv) }
-    try crypto { () throws(CryptoError) in try decryptor.decrypt(blocksInPlace: &buffer) }
+    var decryptor = try attempt { () throws(CryptoError) in try CBC<Twofish>(key: key, iv: iv) }
+    try attempt { () throws(CryptoError) in try decryptor.decrypt(blocksInPlace: &buffer) }
     try check(buffer == plaintext, "decrypt")
   }
 }
@@ -257,37 +251,42 @@ extension VectorRunners {
 // MARK: - Stream ciphers and key derivation
 
 extension VectorRunners {
+  /// The record's ChaCha20 key, nonce and initial block counter.
+  static func chachaInput(_ record: VectorRecord) throws(VectorMismatch) -> (
+    key: [UInt8], nonce: [UInt8], counter: UInt32
+  ) {
+    (try record.bytes("key"), try record.bytes("nonce"), UInt32(clamping: try record.int("counter")))
+  }
+
+  /// `bytes` XORed with the ChaCha20 key stream of the record's key, nonce and counter (the streaming kernel).
+  static func chacha(_ record: VectorRecord, _ bytes: [UInt8]) throws(VectorMismatch) -> [UInt8] {
+    let (key, nonce, counter) = try chachaInput(record)
+    var output = bytes
+    try attempt { () throws(CryptoError) in
+      var cipher = try ChaCha20(key: key, nonce: nonce, counter: counter)
+      try cipher.apply(to: &output)
+    }
+    return output
+  }
+
   static func chachaBlock(_ record: VectorRecord) throws(VectorMismatch) {
-    let key = try record.bytes("key")
-    let nonce = try record.bytes("nonce")
-    let counter = UInt32(clamping: try record.int("counter"))
+    let (key, nonce, counter) = try chachaInput(record)
     let expected = try record.bytes("keystream")
-    let reference = try crypto { () throws(CryptoError) in try ChaCha20.block(key: key, nonce: nonce, counter: counter)
+    let reference = try attempt { () throws(CryptoError) in try ChaCha20.block(key: key, nonce: nonce, counter: counter)
     }
     try check(reference == expected, "reference block \(hex(reference))")
-    var stream = [UInt8](repeating: 0, count: 64)
-    try crypto { () throws(CryptoError) in
-      var cipher = try ChaCha20(key: key, nonce: nonce, counter: counter)
-      try cipher.apply(to: &stream)
-    }
+    let stream = try chacha(record, [UInt8](repeating: 0, count: 64))
     try check(stream == expected, "kernel \(hex(stream))")
   }
 
   static func chachaEncrypt(_ record: VectorRecord) throws(VectorMismatch) {
-    let key = try record.bytes("key")
-    let nonce = try record.bytes("nonce")
-    let counter = UInt32(clamping: try record.int("counter"))
-    var bytes = try record.bytes("plaintext")
-    try crypto { () throws(CryptoError) in
-      var cipher = try ChaCha20(key: key, nonce: nonce, counter: counter)
-      try cipher.apply(to: &bytes)
-    }
+    let bytes = try chacha(record, try record.bytes("plaintext"))
     try check(bytes == record.bytes("ciphertext"), "ciphertext \(hex(bytes))")
   }
 
   static func chachaRNG(_ record: VectorRecord) throws(VectorMismatch) {
     let seed = try record.bytes("seed")
-    var generator = try crypto { () throws(CryptoError) in try ChaCha20RandomNumberGenerator(seed: seed) }
+    var generator = try attempt { () throws(CryptoError) in try ChaCha20RandomNumberGenerator(seed: seed) }
     let expected = try record.bytes("outputs")
     var produced: [UInt8] = []
     while produced.count < expected.count {
@@ -300,14 +299,14 @@ extension VectorRunners {
   static func salsa20(_ record: VectorRecord) throws(VectorMismatch) {
     let key = try record.bytes("key")
     let iv = try record.bytes("iv")
-    var cipher = try crypto { () throws(CryptoError) in try Salsa20(key: key, nonce: iv) }
+    var cipher = try attempt { () throws(CryptoError) in try Salsa20(key: key, nonce: iv) }
     var stream = [UInt8](repeating: 0, count: 512)
     cipher.apply(to: &stream)
     try check(Array(stream[0..<64]) == record.bytes("stream0_63"), "bytes 0-63")
     try check(Array(stream[192..<256]) == record.bytes("stream192_255"), "bytes 192-255")
     try check(Array(stream[256..<320]) == record.bytes("stream256_319"), "bytes 256-319")
     try check(Array(stream[448..<512]) == record.bytes("stream448_511"), "bytes 448-511")
-    let reference = try crypto { () throws(CryptoError) in try Salsa20.block(key: key, nonce: iv, counter: 3) }
+    let reference = try attempt { () throws(CryptoError) in try Salsa20.block(key: key, nonce: iv, counter: 3) }
     try check(reference == Array(stream[192..<256]), "reference block 3")
   }
 
@@ -325,7 +324,7 @@ extension VectorRunners {
     let associated = try record.bytes("ad")
     let password = try record.bytes("password")
     let salt = try record.bytes("salt")
-    let tag = try crypto { () throws(CryptoError) in
+    let tag = try attempt { () throws(CryptoError) in
       let parameters = try Argon2.Parameters(
         variant: variant, version: version, iterations: iterations, memoryKiB: memory, lanes: lanes,
         outputLength: expected.count, secret: secret, associatedData: associated)
@@ -339,9 +338,9 @@ extension VectorRunners {
     let seed = try record.bytes("seed")
     let rounds = UInt64(clamping: try record.int("rounds"))
     let expected = try record.bytes("transformed")
-    let table = try crypto { () throws(CryptoError) in try AESKDF.transform(key: key, seed: seed, rounds: rounds) }
+    let table = try attempt { () throws(CryptoError) in try AESKDF.transform(key: key, seed: seed, rounds: rounds) }
     try check(table == expected, "table-based \(hex(table))")
-    let bitsliced = try crypto { () throws(CryptoError) in
+    let bitsliced = try attempt { () throws(CryptoError) in
       try AESKDF.transform(key: key, seed: seed, rounds: rounds, implementation: .constantTime)
     }
     try check(bitsliced == expected, "constant-time \(hex(bitsliced))")

@@ -1,4 +1,5 @@
 import KDBX
+import KDBXFileIO
 
 /// `kdbx add FILE GROUP/TITLE [options]`: adds an entry and saves the vault atomically.
 enum AddCommand {
@@ -13,27 +14,23 @@ enum AddCommand {
     options: CommandTable.entryFields + CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
-    let path = try arguments.positional(1, "GROUP/TITLE")
-    let parts = VaultAccess.split(path)
-    guard let title = parts.last else { throw .usage("the entry path '\(path)' has no title") }
-    try StorableText.check(title, as: "the title")
-    let group = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
-    if group.group.entries.contains(where: { $0[field: Entry.titleField]?.reveal() == title }) {
-      throw .failure("an entry '\(path)' already exists")
+    try VaultAccess.change(&arguments, maxPositionals: 2) { vault, arguments throws(CLIError) in
+      let path = try arguments.positional(1, "GROUP/TITLE")
+      let (group, title) = try vault.locateParent(
+        of: path, noName: "the entry path '\(path)' has no title", nameAs: "the title")
+      if group.group.entries.contains(where: { $0.title == title }) {
+        throw .failure("an entry '\(path)' already exists")
+      }
+      let password = try options.newPassword()
+      var random = SystemRandomNumberGenerator()
+      var entry = Entry.new(clock: SystemClock(), random: &random)
+      entry[field: "Title"] = .plain(title)
+      options.apply(to: &entry, password: password)
+      guard vault.database.addEntry(entry, to: group.position) else { throw .failure("cannot add to '\(path)'") }
+      return VaultAccess.Change(message: "Added entry \(path) (\(entry.uuid)).\n")
     }
-    let password = try options.newPassword()
-    var random = SystemRandomNumberGenerator()
-    var entry = Entry.new(clock: SystemClock(), random: &random)
-    entry[field: Entry.titleField] = .plain(title)
-    options.apply(to: &entry, password: password)
-    guard vault.database.addEntry(entry, to: group.position) else { throw .failure("cannot add to '\(path)'") }
-    try vault.save()
-    Terminal.out("Added entry \(path) (\(entry.uuid)).\n")
   }
 }
 
@@ -49,22 +46,20 @@ enum EditCommand {
     options: CommandTable.entryFields + CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let options = try EntryFieldOptions(&arguments)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
-    let reference = try arguments.positional(1, "ENTRY")
-    let entry = try vault.locateEntry(reference)
-    let password = try options.newPassword()
-    let changed = vault.database.editEntry(at: entry.position, clock: SystemClock()) {
-      options.apply(to: &$0, password: password)
+    try VaultAccess.change(&arguments, maxPositionals: 2) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "ENTRY")
+      let entry = try vault.locateEntry(reference)
+      let password = try options.newPassword()
+      let changed = vault.database.editEntry(at: entry.position, clock: SystemClock()) {
+        options.apply(to: &$0, password: password)
+      }
+      guard changed else {
+        Terminal.out("Nothing to change.\n")
+        return nil
+      }
+      return VaultAccess.Change(message: "Edited entry \(reference).\n")
     }
-    guard changed else {
-      Terminal.out("Nothing to change.\n")
-      return
-    }
-    try vault.save()
-    Terminal.out("Edited entry \(reference).\n")
   }
 }

@@ -4,14 +4,6 @@ import KDBXCrypto
 import KDBXFileIO
 import KDBXPasswords
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `kdbx analyze FILE`: the health of a vault's passwords: weak (``PasswordStrength``), reused, expired or soon to
 /// expire, not changed for long, and, with `--hibp FILE`, found in a local Have I Been Pwned list.
 enum AnalyzeCommand {
@@ -42,16 +34,14 @@ enum AnalyzeCommand {
     var password: String
   }
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let hibpPath = arguments.value("--hibp")
     let oldDays = try arguments.integer("--old-days", in: 0...36_500) ?? 365
     let soonDays = try arguments.integer("--soon-days", in: 0...36_500) ?? 30
     let json = arguments.flag("--json")
     // The list must be readable before a password is asked for.
-    if let hibpPath { try checkReadable(hibpPath) }
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 1)
+    if let hibpPath { try ChunkedFile.checkReadable(hibpPath) }
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 1)
     let now = SystemClock().now()
 
     var items: [Item] = []
@@ -65,7 +55,7 @@ enum AnalyzeCommand {
       if let times = entry.times, times.expires == true, let expiry = times.expiryTime {
         if expiry < now {
           expired.append((path, expiry))
-        } else if expiry.secondsSince0001 - now.secondsSince0001 <= Int64(soonDays) * 86_400 {
+        } else if expiry.unixSeconds - now.unixSeconds <= Int64(soonDays) * 86_400 {
           soon.append((path, expiry))
         }
       }
@@ -75,7 +65,7 @@ enum AnalyzeCommand {
       let strength = PasswordStrength(estimating: password)
       if strength.rating < .strong { weak.append((item, strength)) }
       if oldDays > 0, let changed = passwordChanged(entry) {
-        let days = Int((now.secondsSince0001 - changed.secondsSince0001) / 86_400)
+        let days = Self.days(from: changed, to: now)
         if days >= oldDays { old.append((path, days, changed)) }
       }
     }
@@ -152,26 +142,28 @@ enum AnalyzeCommand {
     Terminal.out(text)
   }
 
+  /// Whole days from `start` to `end`. A file's times may hold any `Int64` (a crafted one made the plain subtraction
+  /// overflow and stop the tool): a difference beyond `Int64` counts as the largest number of days either way.
+  static func days(from start: Timestamp, to end: Timestamp) -> Int {
+    let (seconds, overflow) = end.unixSeconds.subtractingReportingOverflow(start.unixSeconds)
+    guard !overflow else { return start < end ? Int.max : Int.min }
+    return Int(seconds / 86_400)
+  }
+
   /// When the entry's current password was set: the modification time of the oldest version, in the unbroken
   /// run of versions up to the current one, that has the current password.
   static func passwordChanged(_ entry: Entry) -> Timestamp? {
     let current = entry[field: "Password"]?.reveal() ?? ""
     var changed = entry.times?.lastModificationTime ?? entry.times?.creationTime
     let history = (entry.history ?? []).sorted {
-      ($0.times?.lastModificationTime ?? Timestamp(secondsSince0001: 0))
-        < ($1.times?.lastModificationTime ?? Timestamp(secondsSince0001: 0))
+      ($0.times?.lastModificationTime ?? Timestamp.minimum)
+        < ($1.times?.lastModificationTime ?? Timestamp.minimum)
     }
     for version in history.reversed() {
       guard (version[field: "Password"]?.reveal() ?? "") == current else { break }
       if let time = version.times?.lastModificationTime ?? version.times?.creationTime { changed = time }
     }
     return changed
-  }
-
-  static func checkReadable(_ path: String) throws(CLIError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .failure("cannot read \(path): \(FileIO.describe(errno: errno))") }
-    close(descriptor)
   }
 
   /// The entries whose password's SHA-1 is in the HIBP list at `path`, with the list's count, in entry order.
@@ -183,10 +175,6 @@ enum AnalyzeCommand {
       wanted[hex, default: []].append(index)
     }
     var counts: [Int: Int] = [:]
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .failure("cannot read \(path): \(FileIO.describe(errno: errno))") }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
     var line: [UInt8] = []
     line.reserveCapacity(128)
     var lineNumber = 0
@@ -216,13 +204,8 @@ enum AnalyzeCommand {
       }
       if let indices = wanted[hash] { for index in indices { counts[index] = count } }
     }
-    while true {
-      // SAFETY: `read` writes at most `$0.count` bytes into the buffer's own storage, inside the closure.
-      let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if got < 0 && errno == EINTR { continue }
-      if got < 0 { throw .failure("cannot read \(path): \(FileIO.describe(errno: errno))") }
-      if got == 0 { break }
-      for byte in buffer[0..<got] {
+    try ChunkedFile.forEachChunk(path) { chunk throws(CLIError) in
+      for byte in chunk {
         if byte == 0x0A {
           try finishLine()
         } else {

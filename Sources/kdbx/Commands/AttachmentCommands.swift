@@ -1,4 +1,5 @@
 import KDBX
+import KDBXFileIO
 
 /// `kdbx attachment-import FILE ENTRY NAME PATH [--force]`: attaches a file to an entry and saves.
 enum AttachmentImportCommand {
@@ -13,27 +14,25 @@ enum AttachmentImportCommand {
     options: [OptionSpec(["-f", "--force"], "Replace an attachment of that name.")] + CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let force = arguments.flag("-f", "--force")
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 4)
-    let reference = try arguments.positional(1, "ENTRY")
-    let name = try arguments.positional(2, "NAME")
-    try StorableText.check(name, as: "the attachment name")
-    let path = try arguments.positional(3, "PATH")
-    let located = try vault.locateEntry(reference)
-    if !force && located.entry.attachments.contains(where: { $0.name == name }) {
-      throw .failure("the entry already has an attachment named '\(name)' (use --force to replace it)")
+    try VaultAccess.change(&arguments, maxPositionals: 4) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "ENTRY")
+      let name = try arguments.positional(2, "NAME")
+      try StorableText.check(name, as: "the attachment name")
+      let path = try arguments.positional(3, "PATH")
+      let located = try vault.locateEntry(reference)
+      if !force && located.entry.attachments.contains(where: { $0.name == name }) {
+        throw .failure("the entry already has an attachment named '\(name)' (use --force to replace it)")
+      }
+      let data = try VaultAccess.readInput(path)
+      let attachment = vault.database.makeAttachment(name: name, data: data)
+      vault.database.editEntry(at: located.position, clock: SystemClock()) { edited in
+        edited.attachments.removeAll { $0.name == name }
+        edited.attachments.append(attachment)
+      }
+      return VaultAccess.Change(message: "Attached \(path) to \(reference) as \(name) (\(data.count) bytes).\n")
     }
-    let data = try VaultAccess.readInput(path)
-    let attachment = vault.database.makeAttachment(name: name, data: data)
-    vault.database.editEntry(at: located.position, clock: SystemClock()) { edited in
-      edited.attachments.removeAll { $0.name == name }
-      edited.attachments.append(attachment)
-    }
-    try vault.save()
-    Terminal.out("Attached \(path) to \(reference) as \(name) (\(data.count) bytes).\n")
   }
 }
 
@@ -48,21 +47,19 @@ enum AttachmentRemoveCommand {
     options: CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 3)
-    let reference = try arguments.positional(1, "ENTRY")
-    let name = try arguments.positional(2, "NAME")
-    let located = try vault.locateEntry(reference)
-    guard located.entry.attachments.contains(where: { $0.name == name }) else {
-      throw .failure("the entry has no attachment named '\(name)'")
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    try VaultAccess.change(&arguments, maxPositionals: 3) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "ENTRY")
+      let name = try arguments.positional(2, "NAME")
+      let located = try vault.locateEntry(reference)
+      guard located.entry.attachments.contains(where: { $0.name == name }) else {
+        throw .failure("the entry has no attachment named '\(name)'")
+      }
+      vault.database.editEntry(at: located.position, clock: SystemClock()) {
+        $0.attachments.removeAll { $0.name == name }
+      }
+      return VaultAccess.Change(message: "Removed attachment \(name) from \(reference).\n")
     }
-    vault.database.editEntry(at: located.position, clock: SystemClock()) {
-      $0.attachments.removeAll { $0.name == name }
-    }
-    try vault.save()
-    Terminal.out("Removed attachment \(name) from \(reference).\n")
   }
 }
 
@@ -80,33 +77,23 @@ enum RemoveGroupCommand {
     options: CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
-    let reference = try arguments.positional(1, "GROUP")
-    let group = try vault.locateGroup(reference)
-    guard !group.position.indexPath.isEmpty else { throw .failure("the root group cannot be removed") }
-    let binNote = vault.recycleBinNote()
-    // The library moves a recycle bin that is inside the group up to the root first, so that the group's content
-    // goes to the bin instead of being deleted for good (KeePass 2 deletes it for good after asking).
-    let binInside =
-      vault.database.isRecycleBinEnabled
-      && (vault.database.recycleBinPosition.map { $0 != group.position && $0.isInside(group.position) } ?? false)
-    var random = SystemRandomNumberGenerator()
-    switch vault.database.deleteGroup(at: group.position, clock: SystemClock(), random: &random) {
-    case .notFound: throw .failure("no group named '\(reference)'")
-    case .movedToRecycleBin:
-      try vault.save()
-      Terminal.out("Moved group \(reference) to the recycle bin.\n")
-      if binInside {
-        Terminal.out(
-          "The recycle bin was inside \(reference); it now sits in the root group, with \(reference) in it.\n")
-      }
-      if let binNote { Terminal.error(binNote) }
-    case .deletedPermanently:
-      try vault.save()
-      Terminal.out("Group \(reference) deleted permanently.\n")
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    try VaultAccess.change(&arguments, maxPositionals: 2) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "GROUP")
+      let group = try vault.locateGroup(reference)
+      guard !group.position.indexPath.isEmpty else { throw .failure("the root group cannot be removed") }
+      let binNote = vault.recycleBinNote()
+      // The library moves a recycle bin that is inside the group up to the root first, so that the group's content
+      // goes to the bin instead of being deleted for good (KeePass 2 deletes it for good after asking).
+      let binInside =
+        vault.database.isRecycleBinEnabled
+        && (vault.database.recycleBinPosition.map { $0 != group.position && $0.isInside(group.position) } ?? false)
+      var random = SystemRandomNumberGenerator()
+      let outcome = vault.database.deleteGroup(at: group.position, clock: SystemClock(), random: &random)
+      let moved =
+        binInside
+        ? "The recycle bin was inside \(reference); it now sits in the root group, with \(reference) in it.\n" : ""
+      return try VaultAccess.deletion(outcome, of: "group", reference, binNote: binNote, movedNote: moved)
     }
   }
 }

@@ -26,8 +26,7 @@ enum CalibrateCommand {
     ],
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
     guard let milliseconds = try arguments.integer("--target-ms", in: Calibration.targetRange) else {
       throw .usage("--target-ms MS is required")

@@ -1,14 +1,6 @@
 import KDBX
 import KDBXCrypto
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `kdbx clip FILE ENTRY [TIMEOUT] [--attribute NAME] [--totp]`: copies a field to the clipboard and clears it
 /// after TIMEOUT seconds if it still holds that value (keepassxc-cli's `clip`).
 enum ClipCommand {
@@ -28,8 +20,7 @@ enum ClipCommand {
     ] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let attribute = arguments.value("--attribute", "-a")
     let totp = arguments.flag("--totp", "-t")
     if attribute != nil && totp { throw .usage("--attribute and --totp exclude each other") }
@@ -46,8 +37,7 @@ enum ClipCommand {
         "no clipboard tool found: install wl-clipboard (Wayland), xclip or xsel (X11, with DISPLAY set); "
           + "on macOS pbcopy is built in")
     }
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 3)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 3)
     let reference = try arguments.positional(1, "ENTRY")
     let entry = try vault.entry(reference)
     let value: String
@@ -68,7 +58,7 @@ enum ClipCommand {
       return
     }
     Terminal.out("Copied \(what) of \(title) to the clipboard (\(clipboard.name)); clearing it in \(timeout) s.\n")
-    sleep(UInt32(timeout))
+    Clipboard.wait(seconds: timeout)
     guard let held = clipboard.get() else {
       throw .failure("cannot read the clipboard back with \(clipboard.name); it was not cleared")
     }

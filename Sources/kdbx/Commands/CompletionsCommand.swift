@@ -15,8 +15,7 @@ enum CompletionsCommand {
       """,
     options: [], positionalChoices: shells, run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    let arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     try arguments.finish(maxPositionals: 1)
     let shell = try arguments.positional(0, "SHELL (bash, zsh or fish)")
     let commands = CommandTable.all()
@@ -105,17 +104,7 @@ enum Completions {
 
   /// `text` inside an `_arguments` description or a `_describe` item: no brackets, colons or single quotes.
   static func zshText(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "[": out += "("
-      case "]": out += ")"
-      case ":": out += "\\:"
-      case "'": out += "'\\''"
-      default: out.append(character)
-      }
-    }
-    return out
+    text.replacingCharacters(["[": "(", "]": ")", ":": "\\:", "'": "'\\''"])
   }
 
   static func zsh(_ commands: [Command]) -> String {
@@ -245,5 +234,14 @@ extension String {
   /// This string with every `target` replaced by `replacement` (no Foundation).
   func replacingAll(_ target: String, with replacement: String) -> String {
     split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+
+  /// This string with each character that is a key of `replacements` replaced by its value.
+  func replacingCharacters(_ replacements: [Character: String]) -> String {
+    var out = ""
+    for character in self {
+      if let replacement = replacements[character] { out += replacement } else { out.append(character) }
+    }
+    return out
   }
 }

@@ -16,8 +16,7 @@ enum ConvertCommand {
       + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let acceptLoss = arguments.flag("--accept-loss")
     let vault = try VaultAccess.open(&arguments)
     try KeePass1Access.refuseChange(vault.opened, path: vault.path)

@@ -20,25 +20,50 @@ enum CreateCommand {
       + CommandTable.settings + CommandTable.newVaultKey,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let path = try arguments.positional(0, "FILE")
     let name = arguments.value("--name") ?? "Passwords"
-    let keyFilePath = arguments.value("--key-file", "-k")
-    let noPassword = arguments.flag("--no-password")
-    let allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
-    var settings = try saveSettings(&arguments)
-    let decryptionTime = try decryptionTime(&arguments)
+    let newVault = try NewVaultOptions(&arguments)
     try arguments.finish(maxPositionals: 1)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
 
-    let key = try newKey(
-      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
-    if let decryptionTime { settings = try calibrated(settings, target: decryptionTime) }
+    let key = try newVault.key(for: path)
+    let settings = try newVault.calibratedSettings()
     var random = SystemRandomNumberGenerator()
     let database = Database.new(name: name, clock: SystemClock(), random: &random)
     try write(database, key: key, settings: settings, to: path)
     Terminal.out("Created \(path) (\(describe(settings))).\n")
+  }
+
+  /// The options of a command that writes a new vault (`create`, `import`): its credentials
+  /// (``CommandTable/newVaultKey``) and its format settings (``CommandTable/settings``).
+  struct NewVaultOptions {
+    var keyFilePath: String?
+    var noPassword: Bool
+    var allowsLargeKeyFile: Bool
+    /// The settings as given, before `--decryption-time` calibrates them.
+    var settings: SaveSettings
+    var decryptionTime: Duration?
+
+    init(_ arguments: inout Arguments) throws(CLIError) {
+      keyFilePath = arguments.value("--key-file", "-k")
+      noPassword = arguments.flag("--no-password")
+      allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
+      settings = try CreateCommand.saveSettings(&arguments)
+      decryptionTime = try CreateCommand.decryptionTime(&arguments)
+    }
+
+    /// The password and key file, read as for `kdbx create` (``newKey(path:keyFilePath:noPassword:allowsLargeKeyFile:)``).
+    func key(for path: String) throws(CLIError) -> CompositeKey {
+      try CreateCommand.newKey(
+        path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
+    }
+
+    /// ``settings``, calibrated for `--decryption-time` when it was given (``calibrated(_:target:)``).
+    func calibratedSettings() throws(CLIError) -> SaveSettings {
+      guard let decryptionTime else { return settings }
+      return try CreateCommand.calibrated(settings, target: decryptionTime)
+    }
   }
 
   /// The option names of ``saveSettings(_:)`` (``CommandTable/settings``).
@@ -88,7 +113,7 @@ enum CreateCommand {
       case .argon2(let parameters):
         defaults.kdf = parameters.variant == .d ? "argon2d" : "argon2id"
         defaults.iterations = Int(clamping: parameters.iterations)
-        defaults.memory = max(1, Int(clamping: parameters.memoryKiB / 1_024))
+        defaults.memory = max(1, Int(clamping: parameters.memoryBytes >> 20))
         defaults.lanes = Int(parameters.parallelism)
       }
     }
@@ -126,7 +151,7 @@ enum CreateCommand {
           parallelism: UInt32(parallelism), salt: salt))
     case "aes-kdf", "aeskdf", "aes":
       // The KeePass 2 UUID in every version: KeePass 2 and pykeepass refuse KeePassXC's KDBX 4 alias.
-      kdf = .aesKDF(AESKDFParameters(rounds: UInt64(rounds), seed: salt, uuidVariant: .aesKDBX3))
+      kdf = .aesKDF(AESKDFParameters(rounds: UInt64(rounds), seed: salt))
     case let other: throw .usage("--kdf must be argon2id, argon2d or aes-kdf, not '\(other)'")
     }
     // Before any password prompt or KDF run: settings kdbx would not open by default, and memory not here.
@@ -139,17 +164,16 @@ enum CreateCommand {
     "KDBX \(Names.version(settings.version)), \(Names.cipher(settings.cipher)), \(Names.kdf(settings.kdf))"
   }
 
+  /// What `create` and `import` say when standard input has no password line.
+  static let missingPassword = "no password given (pipe it on standard input, or use --no-password with --key-file)"
+
   /// The key for a new file: the password (prompted or the next stdin line) and/or a key file.
   static func newKey(path: String, keyFilePath: String?, noPassword: Bool, allowsLargeKeyFile: Bool = false)
     throws(CLIError) -> CompositeKey
   {
-    let keyFile = try VaultAccess.readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
-    let password =
-      noPassword
-      ? nil
-      : try VaultAccess.readPassword(
-        prompt: "Enter password for the new database \(path): ",
-        missing: "no password given (pipe it on standard input, or use --no-password with --key-file)")
+    let (password, keyFile) = try VaultAccess.readCredentials(
+      keyFilePath: keyFilePath, allowsLargeKeyFile: allowsLargeKeyFile, noPassword: noPassword,
+      prompt: "Enter password for the new database \(path): ", missing: missingPassword)
     if password == nil && keyFile == nil { throw .usage("a new database needs a password, a key file or both") }
     return CompositeKey(password: password, keyFile: keyFile)
   }

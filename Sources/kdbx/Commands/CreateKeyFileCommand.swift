@@ -17,31 +17,21 @@ enum CreateKeyFileCommand {
     options: [],
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    let arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     try arguments.finish(maxPositionals: 1)
     let path = try arguments.positional(0, "PATH")
     var random = SystemRandomNumberGenerator()
-    var secret = [UInt8](repeating: 0, count: 32)
-    for index in secret.indices { secret[index] = random.next() }
-    defer { SecureBytes.wipe(&secret) }
-    let key: KeyFile
+    let key = KeyFile.generate(using: &random)
     var contents: [UInt8]
-    do {
-      key = try KeyFile(contents: secret)
-    } catch {
-      throw .failure("cannot make a key file: \(error.description)")
-    }
     do {
       contents = try XMLWriter.write(key.xmlVersion2Document(), options: .init(indentation: .tabs)) + [0x0a]
     } catch {
       throw .failure("cannot make a key file: \(error)")
     }
     defer { SecureBytes.wipe(&contents) }
-    // The written bytes must read back as the same key, in the XML form.
-    guard let reread = try? KeyFile(contents: contents), reread.format == .xmlVersion2,
-      ConstantTime.equals(reread.keyBytes, key.keyBytes)
-    else {
+    // The written bytes must read back as the same key, in the XML form (`==` compares the form and, in constant
+    // time, the key).
+    guard let reread = try? KeyFile(contents: contents), reread == key else {
       throw .failure("the key file made does not read back as the same key; nothing was written")
     }
     try Terminal.createFile(path, contents: contents)

@@ -31,17 +31,13 @@ enum DatabaseEditCommand {
       + CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let setPassword = arguments.flag("--set-password", "-p")
     let unsetPassword = arguments.flag("--unset-password")
     let newKeyFilePath = arguments.value("--set-key-file")
     let unsetKeyFile = arguments.flag("--unset-key-file")
     let acceptLoss = arguments.flag("--accept-loss")
-    let changesSettings = raw.contains { argument in
-      let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-      return CreateCommand.settingsOptions.contains(name)
-    }
+    let changesSettings = arguments.mentions(CreateCommand.settingsOptions)
     if setPassword && unsetPassword { throw .usage("--set-password and --unset-password exclude each other") }
     if newKeyFilePath != nil && unsetKeyFile { throw .usage("--set-key-file and --unset-key-file exclude each other") }
     if !setPassword && !unsetPassword && newKeyFilePath == nil && !unsetKeyFile && !changesSettings {

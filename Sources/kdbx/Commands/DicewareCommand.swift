@@ -24,8 +24,7 @@ enum DicewareCommand {
     ],
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let range = 1...PassphraseGenerator.maximumWordCount
     let shortWordCount = try arguments.integer("-W", in: range)
     let wordCount = try arguments.integer("--words", in: range) ?? shortWordCount ?? 7

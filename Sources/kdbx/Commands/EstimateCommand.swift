@@ -19,8 +19,7 @@ enum EstimateCommand {
     options: [OptionSpec(["-a", "--advanced"], "List the parts found."), CommandTable.json],
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let advanced = arguments.flag("--advanced", "-a")
     let json = arguments.flag("--json")
     try arguments.finish(maxPositionals: 1)

@@ -22,19 +22,17 @@ enum ExportCommand {
     ] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let format = arguments.value("--format", "-f") ?? "xml"
     guard ["xml", "json", "csv"].contains(format) else {
       throw .usage("--format must be xml, json or csv, not '\(format)'")
     }
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 1)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 1)
     // Data formats, written exactly (not escaped as terminal text is).
     switch format {
     case "json": Terminal.write(json(vault).rendered() + "\n", to: 1)
-    case "csv": Terminal.write(csv(vault), to: 1)
-    default: Terminal.write(try xml(vault), to: 1)
+    case "csv": Terminal.write(csv(vault.database), to: 1)
+    default: Terminal.write(try xml(vault.database), to: 1)
     }
   }
 
@@ -55,8 +53,7 @@ enum ExportCommand {
     return out + "\""
   }
 
-  static func csv(_ vault: VaultAccess) -> String {
-    let database = vault.database
+  static func csv(_ database: Database) -> String {
     let rootName = database.root?.nameText ?? "Root"
     var out =
       ["Group", "Title", "Username", "Password", "URL", "Notes", "TOTP", "Icon", "Last Modified", "Created"]
@@ -78,8 +75,8 @@ enum ExportCommand {
 
   // MARK: XML
 
-  static func xml(_ vault: VaultAccess) throws(CLIError) -> String {
-    var database = vault.database
+  static func xml(_ database: Database) throws(CLIError) -> String {
+    var database = database
     database.meta.headerHash = nil
     var stream = PlaintextInnerStream()
     var notUTF8 = 0

@@ -18,20 +18,8 @@ enum GenerateCommand {
     ],
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var options = PasswordGenerator.Options()
-    if let length = try arguments.integer("--length", in: 1...PasswordGenerator.maximumLength) {
-      options.length = length
-    }
-    if let length = try arguments.integer("-L", in: 1...PasswordGenerator.maximumLength) { options.length = length }
-    var classes: [PasswordGenerator.CharacterClass] = []
-    if arguments.flag("--lower", "-l") { classes.append(.lowercase) }
-    if arguments.flag("--upper", "-U") { classes.append(.uppercase) }
-    if arguments.flag("--digits", "--numeric", "-n") { classes.append(.digits) }
-    if arguments.flag("--symbols", "--special", "-s") { classes.append(.symbols) }
-    if !classes.isEmpty { options.classes = classes }
-    options.excludedCharacters = arguments.values("--exclude", "-x").joined()
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    var options = try PasswordGenerator.Options(&arguments)
     options.excludesLookAlikes = arguments.flag("--exclude-similar")
     let count = try arguments.integer("--count", in: 1...10_000) ?? 1
     let json = arguments.flag("--json")

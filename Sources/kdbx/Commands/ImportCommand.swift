@@ -41,23 +41,16 @@ enum ImportCommand {
     ] + CommandTable.settings + CommandTable.newVaultKey,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let columns = arguments.value("--columns")
     let xmlPath = try arguments.positional(0, "SOURCE")
     let path = try arguments.positional(1, "OUT")
-    let keyFilePath = arguments.value("--key-file", "-k")
-    let noPassword = arguments.flag("--no-password")
-    let allowsLargeKeyFile = arguments.flag(VaultAccess.allowLargeKeyFileFlag)
-    var settings = try CreateCommand.saveSettings(&arguments)
-    let decryptionTime = try CreateCommand.decryptionTime(&arguments)
+    let newVault = try CreateCommand.NewVaultOptions(&arguments)
     try arguments.finish(maxPositionals: 2)
     if FileIO.fileExists(atPath: path) { throw .failure("\(path) already exists") }
     let bytes = try VaultAccess.readInput(xmlPath)
     if KDB1File.isKDB1(bytes) {
-      try importKeePass1(
-        bytes, from: xmlPath, to: path, keyFilePath: keyFilePath, noPassword: noPassword,
-        allowsLargeKeyFile: allowsLargeKeyFile, settings: settings, decryptionTime: decryptionTime)
+      try importKeePass1(bytes, from: xmlPath, to: path, options: newVault)
       return
     }
     let options = ImportOptions(csvColumns: try csvColumns(columns))
@@ -75,13 +68,12 @@ enum ImportCommand {
     }
     // What no save could write (the open's limits) is refused before the password is asked for.
     do throws(KDBXError) {
-      try KDBXFile.checkSavable(imported.database, settings: settings)
+      try KDBXFile.checkSavable(imported.database, settings: newVault.settings)
     } catch {
       throw .failure("cannot import \(xmlPath): \(error.description)")
     }
-    let key = try CreateCommand.newKey(
-      path: path, keyFilePath: keyFilePath, noPassword: noPassword, allowsLargeKeyFile: allowsLargeKeyFile)
-    if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
+    let key = try newVault.key(for: path)
+    let settings = try newVault.calibratedSettings()
     try CreateCommand.write(imported.database, key: key, settings: settings, to: path)
     // A KeePass 2 XML file is the vault itself; other managers' exports say what they held and what was dropped.
     let description =
@@ -125,16 +117,11 @@ enum ImportCommand {
   /// Converts the KeePass 1.x file `bytes` to the new KDBX file `path`, with the same password and key file (as
   /// KeePassXC's import does; an empty password with a key file is no password, as KeePass 1.x reads it).
   static func importKeePass1(
-    _ bytes: [UInt8], from source: String, to path: String, keyFilePath: String?, noPassword: Bool,
-    allowsLargeKeyFile: Bool, settings: SaveSettings, decryptionTime: Duration?
+    _ bytes: [UInt8], from source: String, to path: String, options: CreateCommand.NewVaultOptions
   ) throws(CLIError) {
-    let keyFile = try VaultAccess.readKeyFile(keyFilePath, allowsLarge: allowsLargeKeyFile)
-    let password =
-      noPassword
-      ? nil
-      : try VaultAccess.readPassword(
-        prompt: "Enter password to unlock \(source): ",
-        missing: "no password given (pipe it on standard input, or use --no-password with --key-file)")
+    let (password, keyFile) = try VaultAccess.readCredentials(
+      keyFilePath: options.keyFilePath, allowsLargeKeyFile: options.allowsLargeKeyFile, noPassword: options.noPassword,
+      prompt: "Enter password to unlock \(source): ", missing: CreateCommand.missingPassword)
     if password == nil && keyFile == nil { throw .usage("a KeePass 1.x file needs a password, a key file or both") }
     let key = CompositeKey(password: password, keyFile: keyFile)
     let opened = try VaultAccess.openBytes(bytes, key: key)
@@ -143,8 +130,7 @@ enum ImportCommand {
     var rounds: UInt64 = 0
     if case .aesKDF(let parameters) = opened.header.kdf { rounds = parameters.rounds }
     let newKey = password?.isEmpty == true && keyFile != nil ? CompositeKey(password: nil, keyFile: keyFile) : key
-    var settings = settings
-    if let decryptionTime { settings = try CreateCommand.calibrated(settings, target: decryptionTime) }
+    let settings = try options.calibratedSettings()
     try CreateCommand.write(opened.database, key: newKey, settings: settings, to: path)
     var groups = 0
     var entries = 0

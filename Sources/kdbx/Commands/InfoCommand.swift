@@ -14,11 +14,9 @@ enum InfoCommand {
     options: [CommandTable.json] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 1)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 1)
     let header = vault.opened.header
     let database = vault.database
     var groups = 0
@@ -140,7 +138,8 @@ enum Names {
     case .aesKDF(let parameters): return [("rounds", Int(clamping: parameters.rounds))]
     case .argon2(let parameters):
       return [
-        ("iterations", Int(clamping: parameters.iterations)), ("memoryKiB", Int(clamping: parameters.memoryKiB)),
+        ("iterations", Int(clamping: parameters.iterations)),
+        ("memoryKiB", Int(clamping: parameters.memoryBytes / 1_024)),
         ("parallelism", Int(parameters.parallelism)),
       ]
     }

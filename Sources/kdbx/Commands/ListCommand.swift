@@ -18,13 +18,11 @@ enum ListCommand {
     ] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let recursive = arguments.flag("-R", "--recursive")
     let flatten = arguments.flag("-f", "--flatten")
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let reference = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
     let located = try vault.locateGroup(reference)
     let group = located.group

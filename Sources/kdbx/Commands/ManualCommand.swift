@@ -10,8 +10,7 @@ enum ManualCommand {
       """,
     options: [], run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    let arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     try arguments.finish(maxPositionals: 0)
     Terminal.out(ManualPage.render(CommandTable.all()))
   }
@@ -47,15 +46,7 @@ enum ManualPage {
 
   /// `text` for roff: backslashes and hyphens escaped, no line starting with a control character.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "\\": out += "\\e"
-      case "-": out += "\\-"
-      case "'": out += "\\(aq"
-      default: out.append(character)
-      }
-    }
+    var out = text.replacingCharacters(["\\": "\\e", "-": "\\-", "'": "\\(aq"])
     if out.hasPrefix(".") { out = "\\&" + out }
     return out
   }

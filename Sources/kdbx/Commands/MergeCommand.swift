@@ -29,16 +29,14 @@ enum MergeCommand {
     ] + CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let same = arguments.flag("-s", "--same-credentials")
     let otherKeyFile = arguments.value("--key-file-from")
     let otherNoPassword = arguments.flag("--no-password-from")
     let dryRun = arguments.flag("-d", "--dry-run")
     let json = arguments.flag("--json")
     let mode: DatabaseMerge.Mode = arguments.flag("--keep-newer") ? .keepNewer : .synchronize
-    var vault = try VaultAccess.open(&arguments, forChange: !dryRun)
-    try arguments.finish(maxPositionals: .max)
+    var vault = try VaultAccess.open(&arguments, forChange: !dryRun, maxPositionals: .max)
     let others = Array(arguments.positionals.dropFirst())
     guard !others.isEmpty else { throw .usage("missing OTHER database") }
     var total = 0

@@ -1,14 +1,6 @@
 import KDBX
 import KDBXFileIO
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `kdbx open FILE`: unlocks the vault once, then runs commands typed at a prompt (or piped, one a line after the
 /// password) against the vault in memory, with the one-shot commands' own code and options; `save` writes it.
 /// Locks (drops the key and the database) on `exit`, at the end of input, or after `--timeout` idle seconds.
@@ -40,11 +32,9 @@ enum OpenCommand {
     "ls", "show", "search", "totp", "clip", "add", "edit", "rm", "mv", "mkdir", "rmdir",
   ]
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let timeout = try arguments.integer("--timeout", in: 0...86_400) ?? 600
-    let session = InteractiveSession(vault: try VaultAccess.open(&arguments))
-    try arguments.finish(maxPositionals: 1)
+    let session = InteractiveSession(vault: try VaultAccess.open(&arguments, maxPositionals: 1))
     let path = session.path
     InteractiveSession.current = session
     defer {
@@ -132,18 +122,9 @@ enum OpenCommand {
 
   /// The next line of standard input, or `nil` at its end or after `timeout` seconds without one (0: no limit).
   static func readCommandLine(timeout: Int) -> String? {
-    // A line already read into the buffer is there at once: poll would wait for more input.
-    if timeout > 0 && !StandardInput.shared.hasBufferedLine {
-      var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-      while true {
-        let ready = poll(&descriptor, 1, Int32(timeout * 1000))
-        if ready < 0 && errno == EINTR { continue }
-        if ready == 0 {
-          InteractiveSession.current?.timedOut = true
-          return nil
-        }
-        break
-      }
+    if timeout > 0 && !StandardInput.shared.waitForInput(seconds: timeout) {
+      InteractiveSession.current?.timedOut = true
+      return nil
     }
     return Terminal.readLine()
   }

@@ -83,8 +83,7 @@ enum PasskeyCommand {
 
   static func list(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 1)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 1)
     let stored = vault.database.passkeys()
     if json {
       let items: [JSONValue] = stored.map { item in
@@ -167,8 +166,7 @@ enum PasskeyCommand {
       handle = (0..<32).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     }
     let ceremony = try challenge(&arguments)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
+    var vault = try VaultAccess.open(&arguments, forChange: true, maxPositionals: 2)
     let entryPath = try arguments.positional(1, "GROUP/TITLE")
     try StorableText.check(user, as: "the user name")
     let passkey: Passkey
@@ -235,8 +233,7 @@ enum PasskeyCommand {
     _ = arguments.flag("--json")  // the output is JSON in any case
     let noUV = arguments.flag("--no-uv")
     guard let ceremony = try challenge(&arguments) else { throw .usage("assert needs --challenge and --origin") }
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
     let passkey = try storedPasskey(vault, reference)
     do {
@@ -249,8 +246,7 @@ enum PasskeyCommand {
   static func exportPublic(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
     let showProtected = arguments.flag("-s", "--show-protected")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let reference = try arguments.positional(1, "ENTRY")
     let passkey = try storedPasskey(vault, reference)
     let key: COSEKey

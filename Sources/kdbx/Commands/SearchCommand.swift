@@ -16,13 +16,11 @@ enum SearchCommand {
     ] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
     let allFields = arguments.flag("--all-fields")
     let includeBin = arguments.flag("--include-recycle-bin")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let term = try arguments.positional(1, "TERM")
     var fields = EntrySearch.Fields.standard
     if allFields { fields.formUnion([.customFields, .uuid]) }

@@ -46,8 +46,7 @@ enum SelfTestCommand {
     "otp/corpus-otp-codes.vec",
   ]
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
     let vectorsFolder = arguments.value("--vectors")
     let corpusOption = arguments.value("--corpus")

@@ -1,15 +1,6 @@
 import KDBX
 import KDBXBase
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Bionic)
-  import Bionic
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import KDBXFileIO
 
 /// `kdbx show FILE ENTRY [--show-protected] [--attributes A...] [--totp] [--json]`: prints an entry's fields, as
 /// keepassxc-cli does (protected values as `PROTECTED` unless `--show-protected`).
@@ -30,16 +21,12 @@ enum ShowCommand {
     ] + CommandTable.readingVault,
     run: run)
 
-  static let standardFields = Entry.standardFieldNames
-
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let showProtected = arguments.flag("-s", "--show-protected")
     let attributes = arguments.values("--attributes", "-a")
     let totp = arguments.flag("-t", "--totp")
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let located = try vault.locateEntry(try arguments.positional(1, "ENTRY"))
     let entry = located.entry
     let code = totp ? try currentCode(entry) : nil
@@ -137,7 +124,7 @@ enum ShowCommand {
       }
       throw .failure("the entry has no one-time password")
     }
-    let now = Int64(time(nil))
+    let now = SystemClock().now().unixSeconds
     let seconds = generator.secondsRemaining(at: now)
     return (generator.code(at: now), seconds, seconds.map { .number($0) } ?? .null)
   }
@@ -155,11 +142,9 @@ enum TOTPCommand {
     options: [CommandTable.json] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 2)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 2)
     let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
     let code = try ShowCommand.currentCode(entry)
     if json {

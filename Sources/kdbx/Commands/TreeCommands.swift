@@ -1,4 +1,5 @@
 import KDBX
+import KDBXFileIO
 
 /// `kdbx rm FILE ENTRY`: moves the entry to the recycle bin, or deletes it when it is already there (or the bin is
 /// disabled).
@@ -13,24 +14,14 @@ enum RemoveCommand {
     options: CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
-    let reference = try arguments.positional(1, "ENTRY")
-    let located = try vault.locateEntry(reference)
-    let binNote = vault.recycleBinNote()
-    var random = SystemRandomNumberGenerator()
-    let outcome = vault.database.deleteEntry(at: located.position, clock: SystemClock(), random: &random)
-    switch outcome {
-    case .notFound: throw .failure("no entry named '\(reference)'")
-    case .movedToRecycleBin:
-      try vault.save()
-      Terminal.out("Moved entry \(reference) to the recycle bin.\n")
-      if let binNote { Terminal.error(binNote) }
-    case .deletedPermanently:
-      try vault.save()
-      Terminal.out("Entry \(reference) deleted permanently.\n")
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    try VaultAccess.change(&arguments, maxPositionals: 2) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "ENTRY")
+      let located = try vault.locateEntry(reference)
+      let binNote = vault.recycleBinNote()
+      var random = SystemRandomNumberGenerator()
+      let outcome = vault.database.deleteEntry(at: located.position, clock: SystemClock(), random: &random)
+      return try VaultAccess.deletion(outcome, of: "entry", reference, binNote: binNote)
     }
   }
 }
@@ -46,19 +37,17 @@ enum MoveCommand {
     options: CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 3)
-    let reference = try arguments.positional(1, "ENTRY")
-    let target = try arguments.positional(2, "GROUP")
-    let entry = try vault.locateEntry(reference)
-    let group = try vault.locateGroup(target)
-    guard vault.database.moveEntry(at: entry.position, to: group.position, clock: SystemClock()) else {
-      throw .failure("cannot move '\(reference)' to '\(target)'")
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    try VaultAccess.change(&arguments, maxPositionals: 3) { vault, arguments throws(CLIError) in
+      let reference = try arguments.positional(1, "ENTRY")
+      let target = try arguments.positional(2, "GROUP")
+      let entry = try vault.locateEntry(reference)
+      let group = try vault.locateGroup(target)
+      guard vault.database.moveEntry(at: entry.position, to: group.position, clock: SystemClock()) else {
+        throw .failure("cannot move '\(reference)' to '\(target)'")
+      }
+      return VaultAccess.Change(message: "Moved entry \(reference) to \(target).\n")
     }
-    try vault.save()
-    Terminal.out("Moved entry \(reference) to \(target).\n")
   }
 }
 
@@ -73,23 +62,19 @@ enum MakeGroupCommand {
     options: CommandTable.changingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
-    var vault = try VaultAccess.open(&arguments, forChange: true)
-    try arguments.finish(maxPositionals: 2)
-    let path = try arguments.positional(1, "GROUP")
-    let parts = VaultAccess.split(path)
-    guard let name = parts.last else { throw .usage("the group path '\(path)' has no name") }
-    try StorableText.check(name, as: "the group name")
-    let parent = try vault.locateGroup(parts.dropLast().joined(separator: "/"))
-    if parent.group.groups.contains(where: { $0.name == name }) {
-      throw .failure("the group '\(path)' already exists")
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
+    try VaultAccess.change(&arguments, maxPositionals: 2) { vault, arguments throws(CLIError) in
+      let path = try arguments.positional(1, "GROUP")
+      let (parent, name) = try vault.locateParent(
+        of: path, noName: "the group path '\(path)' has no name", nameAs: "the group name")
+      if parent.group.groups.contains(where: { $0.name == name }) {
+        throw .failure("the group '\(path)' already exists")
+      }
+      var random = SystemRandomNumberGenerator()
+      let group = Group.new(name: name, clock: SystemClock(), random: &random)
+      guard vault.database.addGroup(group, to: parent.position) else { throw .failure("cannot add '\(path)'") }
+      return VaultAccess.Change(message: "Added group \(path).\n")
     }
-    var random = SystemRandomNumberGenerator()
-    let group = Group.new(name: name, clock: SystemClock(), random: &random)
-    guard vault.database.addGroup(group, to: parent.position) else { throw .failure("cannot add '\(path)'") }
-    try vault.save()
-    Terminal.out("Added group \(path).\n")
   }
 }
 
@@ -105,11 +90,9 @@ enum AttachmentExportCommand {
     options: [OptionSpec(["--stdout"], "Write to standard output instead of PATH.")] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let toStandardOutput = arguments.flag("--stdout")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: toStandardOutput ? 3 : 4)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: toStandardOutput ? 3 : 4)
     let entry = try vault.entry(try arguments.positional(1, "ENTRY"))
     let name = try arguments.positional(2, "NAME")
     guard let attachment = entry.attachments.first(where: { $0.name == name }),

@@ -20,11 +20,9 @@ enum VerifyCommand {
     options: [CommandTable.json] + CommandTable.readingVault,
     run: run)
 
-  static func run(_ raw: [String]) throws(CLIError) {
-    var arguments = try Arguments(raw, options: command.options)
+  static func run(_ arguments: inout Arguments) throws(CLIError) {
     let json = arguments.flag("--json")
-    let vault = try VaultAccess.open(&arguments)
-    try arguments.finish(maxPositionals: 1)
+    let vault = try VaultAccess.open(&arguments, maxPositionals: 1)
     let database = vault.database
     var problems: [String] = []
     var notes: [String] = []

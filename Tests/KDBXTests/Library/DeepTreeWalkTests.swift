@@ -3,14 +3,6 @@ import KDBXXML
 import Testing
 import VectorSupport
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The library's tree walks on trees far deeper than the open's cap (``LoadOptions/maxGroupDepth``), built through
 /// the public API as an app may: every walk uses an explicit stack, so none runs out of stack (a recursive walk
 /// did at about 50,000 levels on an 8 MiB stack, and much earlier on a small one). A refused save is fine here; a
@@ -246,40 +238,3 @@ import VectorSupport
     }
   #endif
 }
-
-#if canImport(Glibc) || canImport(Musl)
-  /// Runs a closure on a thread of its own with a given stack size and waits for it.
-  final class SmallStackRun: @unchecked Sendable {
-    // SAFETY (`@unchecked`): `body` and `result` are touched by the new thread only between its creation and the
-    // join, while the creating thread waits in `pthread_join`.
-    private let body: () -> [Int]
-    private var result: [Int]? = nil
-
-    init(_ body: @escaping () -> [Int]) { self.body = body }
-
-    /// The closure's result, or `nil` when the thread could not be made.
-    func wait(stackBytes: Int) -> [Int]? {
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      pthread_attr_setstacksize(&attributes, stackBytes)
-      var thread = pthread_t()
-      // SAFETY: the retained context is released by the thread (`takeRetainedValue`), exactly once.
-      let context = Unmanaged.passRetained(self).toOpaque()
-      let made = pthread_create(
-        &thread, &attributes,
-        { context in
-          guard let context else { return nil }
-          let run = Unmanaged<SmallStackRun>.fromOpaque(context).takeRetainedValue()
-          run.result = run.body()
-          return nil
-        }, context)
-      guard made == 0 else {
-        Unmanaged<SmallStackRun>.fromOpaque(context).release()
-        return nil
-      }
-      pthread_join(thread, nil)
-      return result
-    }
-  }
-#endif
