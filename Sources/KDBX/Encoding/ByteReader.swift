@@ -81,7 +81,4 @@ package struct ByteReader: Sendable {
     try require(count)
     offset += count
   }
-
-  /// The bytes that have not been read yet, as a new array.
-  package func remainingBytes() -> [UInt8] { Array(bytes[offset...]) }
 }

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 
 /// Computes the KDBX 4 block MACs, so that the block stream code does not depend on a particular HMAC

@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 
 /// The KDBX 3.x hashed block stream, which carries the decrypted payload: blocks of a `UInt32` index, the

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The KDBX 4 inner header, at the start of the decrypted (and decompressed) payload: the inner random stream
 /// algorithm and key, and the binary pool (KDBX 4.1 specification, "Inner Header").
 ///

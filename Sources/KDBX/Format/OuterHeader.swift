@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The unencrypted outer header of a KDBX file (KDBX 4.1 specification, "Header").
 ///
 /// Layout: two signature `UInt32`s, the version `UInt32` (minor in the low, major in the high 16 bits), then fields

@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// The KDBX 4 VariantDictionary: a typed key-value list used for the KDF parameters (header field 11) and the public
 /// custom data (header field 12) (KDBX 4.1 specification, "VariantDictionary").
 ///

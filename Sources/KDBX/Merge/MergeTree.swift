@@ -157,7 +157,4 @@ struct MergeTree {
     }
     return false
   }
-
-  /// Whether following parents from `group` reaches the root.
-  func reachesRoot(_ group: KDBXUUID) -> Bool { isDescendant(group, of: rootUUID) }
 }

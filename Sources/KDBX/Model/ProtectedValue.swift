@@ -1,3 +1,5 @@
+import KDBXBase
+
 /// A secret value (a protected entry field such as a password) kept XOR-obfuscated in memory with a per-value
 /// random pad, as KeePass's `ProtectedString` does, until ``reveal()`` is called.
 ///

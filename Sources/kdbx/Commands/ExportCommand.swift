@@ -1,6 +1,7 @@
 import KDBX
 import KDBXBase
 import KDBXCrypto
+import KDBXImport
 import KDBXXML
 
 /// `kdbx export FILE --format xml|json|csv`: the whole database in clear, on standard output.

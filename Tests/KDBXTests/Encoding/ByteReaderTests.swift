@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 import Testing
 
 @Suite struct ByteReaderTests {

@@ -1,4 +1,5 @@
 import Foundation
+import KDBXBase
 import KDBXXML
 import Testing
 import VectorSupport

@@ -1,8 +1,8 @@
 /// UTF-8 checks on raw bytes (RFC 3629 §3-§4): no overlong forms, no surrogates (U+D800-U+DFFF), nothing above
 /// U+10FFFF.
-enum UTF8Bytes {
+package enum UTF8Bytes {
   /// Whether `bytes` are valid UTF-8.
-  static func isValid(_ bytes: [UInt8]) -> Bool {
+  package static func isValid(_ bytes: [UInt8]) -> Bool {
     var index = 0
     while index < bytes.count {
       guard let length = sequenceLength(bytes, at: index) else { return false }
@@ -13,7 +13,7 @@ enum UTF8Bytes {
 
   /// `bytes` as text; each byte that does not start a valid sequence is given to `escape` and decoding goes on
   /// with the next byte.
-  static func decode(_ bytes: [UInt8], escapingInvalidBytes escape: (UInt8) -> String) -> String {
+  package static func decode(_ bytes: [UInt8], escapingInvalidBytes escape: (UInt8) -> String) -> String {
     var out = ""
     var start = 0
     var index = 0
@@ -32,7 +32,7 @@ enum UTF8Bytes {
   }
 
   /// The length of the valid sequence at `index`, or `nil` when the bytes there are not one.
-  static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
+  package static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
     let lead = bytes[index]
     if lead < 0x80 { return 1 }
     let length: Int

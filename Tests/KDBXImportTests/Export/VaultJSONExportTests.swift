@@ -1,5 +1,7 @@
 import KDBX
 import KDBXBase
+import KDBXCrypto
+import KDBXImport
 import Testing
 import VectorSupport
 
@@ -43,4 +45,39 @@ struct VaultJSONExportTests {
   @Test func quotingEscapesControlsBidiAndLineSeparators() {
     #expect(JSONValue.quoted("a\"b\\c\n\t\u{1B}\u{202E}\u{2028}é") == "\"a\\\"b\\\\c\\n\\t\\u001b\\u202e\\u2028é\"")
   }
+
+  /// A group tree 3,000 deep is exported on a thread with a 256 KiB stack (a recursive walk overflows it): every
+  /// group is listed with its whole path. Built bottom up and taken apart from the top, so that neither recurses.
+  #if canImport(Glibc) || canImport(Musl)
+    @Test func deepTreeExportsOnASmallStack() throws {
+      let depth = 3_000
+      var opened = try Self.demo()
+      var random = SplitMix64(seed: 7)
+      let clock = FixedClock(Timestamp(unixSeconds: 1_700_000_000))
+      var inner = Group.new(name: "G\(depth)", clock: clock, random: &random)
+      for level in stride(from: depth - 1, through: 2, by: -1) {
+        var parent = Group.new(name: "G\(level)", clock: clock, random: &random)
+        parent.groups = [inner]
+        inner = parent
+      }
+      opened.database.root?.groups = [inner]
+      defer {
+        var pending = opened.database.root.take().map { [$0] } ?? []
+        while var group = pending.popLast() {
+          pending.append(contentsOf: group.groups)
+          group.groups = []
+        }
+      }
+      let run = SmallStackRun { [opened] in
+        guard case .object(let members) = VaultJSONExport.document(opened),
+          case .array(let groups)? = members.first(where: { $0.0 == "groups" })?.1,
+          case .object(let deepest)? = groups.last,
+          case .array(let path)? = deepest.first(where: { $0.0 == "path" })?.1
+        else { return [] }
+        return [groups.count, path.count]
+      }
+      let results = try #require(run.wait(stackBytes: 256 * 1024))
+      #expect(results == [depth - 1, depth - 1])
+    }
+  #endif
 }

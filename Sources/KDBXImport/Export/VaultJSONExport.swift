@@ -1,3 +1,4 @@
+import KDBX
 import KDBXBase
 import KDBXCrypto
 
