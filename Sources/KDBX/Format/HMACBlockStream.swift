@@ -53,9 +53,7 @@ package enum HMACBlockStream {
   }
 
   /// The blocks of a stream, found without checking their HMACs, and their data joined: what
-  /// ``read(_:from:authenticator:options:)`` checks, split so that the HMACs can be checked while the data is
-  /// decrypted (nothing decrypted is used before ``firstFailure(of:structuralFailure:in:authenticator:)`` returns
-  /// `nil`).
+  /// ``read(_:from:authenticator:options:)`` then checks with ``firstFailure(of:structuralFailure:in:authenticator:)``.
   package struct Layout: Sendable {
     /// Each block read, the terminating empty block included: where its stored HMAC and its data are.
     package var blocks: [(mac: Range<Int>, data: Range<Int>)] = []
@@ -95,8 +93,7 @@ package enum HMACBlockStream {
     }
 
     /// The error of the first of `blocks` (a layout's) whose HMAC fails (``KDBXError/corruptedBlock(index:)``),
-    /// else the layout's `structuralFailure`, else `nil`: the stream is intact. Static, so that a caller checking
-    /// on another thread need not keep the joined data alive.
+    /// else the layout's `structuralFailure`, else `nil`: the stream is intact.
     package static func firstFailure<A: HMACBlockAuthenticator>(
       of blocks: [(mac: Range<Int>, data: Range<Int>)], structuralFailure: KDBXError?, in bytes: [UInt8],
       authenticator: A

@@ -217,35 +217,18 @@ extension KDBXFile {
     SecureBytes.wipe(&baseKeyInput)
     try HMACBlockStream.verifyHeader(
       header.rawBytes, storedHMAC: block.storedHeaderHMAC ?? [], authenticator: authenticator)
-    let layout = HMACBlockStream.Layout(bytes, from: block.payloadOffset, options: options)
-    // The block HMACs are checked on a helper while the ciphertext is decrypted here; nothing decrypted is used,
-    // and no decryption error reported, before every HMAC has passed.
-    let blocks = layout.blocks
-    let structuralFailure = layout.structuralFailure
-    let authentication = ParallelWork.start {
-      HMACBlockStream.Layout.firstFailure(
-        of: blocks, structuralFailure: structuralFailure, in: bytes, authenticator: authenticator)
-    }
-    let ciphertext = layout.data
+    // Every block HMAC is checked (and the stream must end with its empty block) before anything is decrypted: the
+    // ciphertext is then exactly what the key holder wrote. (Checking them on a helper beside the decryption, which
+    // runs in pieces on every core, gained nothing: 55.1 ms either way for large_5000 with the second core free,
+    // 98.6 against 98.3 ms with it busy; issue #36.)
+    let ciphertext = try HMACBlockStream.read(
+      bytes, from: block.payloadOffset, authenticator: authenticator, options: options)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
-    var decrypted: Result<[UInt8], KDBXError>? = nil
-    if structuralFailure == nil {
-      do throws(KDBXError) {
-        decrypted = .success(
-          try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV))
-      } catch {
-        decrypted = .failure(error)
-      }
-    }
-    if let failure = authentication.result() { throw failure }
-    // Every block HMAC verified (and the stream ended with its empty block, so there was a decryption): the
-    // ciphertext is exactly what the key holder wrote.
-    guard let decrypted else { throw .corruptedBlock(index: UInt64(blocks.count)) }
     var payload: [UInt8]
     var paddingError: KDBXError? = nil
     do throws(KDBXError) {
-      payload = try decrypted.get()
+      payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
     } catch {
       // A malformed or absent final CBC padding can be read past when the gzip member delimits the content.
       guard case .crypto(.invalidPadding) = error, header.compression == .gzip,
