@@ -64,7 +64,8 @@ let package = Package(
     ),
 
     // Test support: reads Vectors/ through #filePath and Glibc. No bundles, no Foundation.
-    .target(name: "VectorSupport", dependencies: ["KDBXCompression", "KDBX", "KDBXXML"], path: "Tests/VectorSupport"),
+    .target(
+      name: "VectorSupport", dependencies: ["KDBXBase", "KDBXCompression", "KDBX", "KDBXXML"], path: "Tests/VectorSupport"),
     .testTarget(name: "KDBXBaseTests", dependencies: ["KDBXBase"]),
     .testTarget(name: "KDBXCryptoTests", dependencies: ["KDBXCrypto", "KDBXBase", "VectorSupport"]),
     .testTarget(name: "KDBXCompressionTests", dependencies: ["KDBXCompression", "VectorSupport"]),

@@ -1,9 +1,8 @@
+import KDBXBase
 import Testing
 
-// Reads the `.vec` test-vector files in `Vectors/`.
-//
-// Format: records are separated by blank lines. Each line is `name = value`, where a value is
-// lowercase hex, a "quoted string" or a decimal number. Lines starting with `#` are comments.
+// Reads the `.vec` test-vector files in `Vectors/`, through the parser `kdbx selftest --vectors` uses too
+// (`VectorFileText` in KDBXBase; the format: Vectors/README.md).
 // A record's location (`file:line`) is its test-case name in Swift Testing.
 #if canImport(Glibc)
   import Glibc
@@ -42,18 +41,13 @@ public struct VectorRecord: Sendable, CustomTestStringConvertible, CustomStringC
       Issue.record("\(testDescription): missing field '\(name)'", sourceLocation: sourceLocation)
       return []
     }
-    if value.hasPrefix("\"") {
-      guard let decoded = VectorRecord.unquote(value) else {
-        Issue.record("\(testDescription): bad string in '\(name)'", sourceLocation: sourceLocation)
-        return []
-      }
-      return decoded
-    }
-    guard let decoded = VectorRecord.hex(value) else {
-      Issue.record("\(testDescription): bad hex in '\(name)'", sourceLocation: sourceLocation)
+    switch VectorFileText.bytes(value) {
+    case .success(let bytes): return bytes
+    case .failure(let error):
+      let what = error == .badString ? "bad string" : "bad hex"
+      Issue.record("\(testDescription): \(what) in '\(name)'", sourceLocation: sourceLocation)
       return []
     }
-    return decoded
   }
 
   /// Field `name` as text (a quoted string without its quotes, or the raw value).
@@ -62,10 +56,7 @@ public struct VectorRecord: Sendable, CustomTestStringConvertible, CustomStringC
       Issue.record("\(testDescription): missing field '\(name)'", sourceLocation: sourceLocation)
       return ""
     }
-    if value.hasPrefix("\""), let decoded = VectorRecord.unquote(value) {
-      return String(decoding: decoded, as: UTF8.self)
-    }
-    return value
+    return VectorFileText.string(value) ?? value
   }
 
   /// Field `name` as a decimal integer.
@@ -75,62 +66,6 @@ public struct VectorRecord: Sendable, CustomTestStringConvertible, CustomStringC
       return 0
     }
     return number
-  }
-
-  static func hex(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var out = [UInt8]()
-    out.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-      out.append(high << 4 | low)
-      index += 2
-    }
-    return out
-  }
-
-  static func nibble(_ c: UInt8) -> UInt8? {
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-    default: return nil
-    }
-  }
-
-  static func unquote(_ text: String) -> [UInt8]? {
-    let chars = Array(text.utf8)
-    guard chars.count >= 2, chars.first == UInt8(ascii: "\""), chars.last == UInt8(ascii: "\"") else { return nil }
-    var out = [UInt8]()
-    var index = 1
-    while index < chars.count - 1 {
-      let c = chars[index]
-      if c == UInt8(ascii: "\\") {
-        guard index + 1 < chars.count - 1 else { return nil }
-        let e = chars[index + 1]
-        switch e {
-        case UInt8(ascii: "n"): out.append(0x0a)
-        case UInt8(ascii: "r"): out.append(0x0d)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "\\"): out.append(0x5c)
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "x"):
-          guard index + 3 < chars.count, let h = nibble(chars[index + 2]), let l = nibble(chars[index + 3]) else {
-            return nil
-          }
-          out.append(h << 4 | l)
-          index += 2
-        default: return nil
-        }
-        index += 2
-      } else {
-        out.append(c)
-        index += 1
-      }
-    }
-    return out
   }
 }
 
@@ -181,41 +116,8 @@ public enum Vectors {
     return parsed
   }
 
-  /// Parses `.vec` text.
+  /// Parses `.vec` text (``VectorFileText``).
   public static func parse(_ text: String, file: String) -> [VectorRecord] {
-    var records: [VectorRecord] = []
-    var fields: [(name: String, value: String)] = []
-    var start = 0
-    var lineNumber = 0
-    func flush() {
-      if !fields.isEmpty { records.append(VectorRecord(file: file, line: start, fields: fields)) }
-      fields = []
-    }
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      lineNumber += 1
-      let line = rawLine.drop { $0 == " " || $0 == "\t" }
-      let trimmed = line.last == "\r" ? line.dropLast() : line
-      if trimmed.isEmpty {
-        flush()
-        continue
-      }
-      if trimmed.first == "#" { continue }
-      guard let equals = trimmed.firstIndex(of: "=") else { continue }
-      let name = trimmed[..<equals].trimmingSpaces()
-      let value = trimmed[trimmed.index(after: equals)...].trimmingSpaces()
-      if fields.isEmpty { start = lineNumber }
-      fields.append((name: String(name), value: String(value)))
-    }
-    flush()
-    return records
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingSpaces() -> Substring {
-    var s = self
-    while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-    while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-    return s
+    VectorFileText.parse(text).map { VectorRecord(file: file, line: $0.line, fields: $0.fields) }
   }
 }
