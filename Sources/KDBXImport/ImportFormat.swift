@@ -1,4 +1,5 @@
 import KDBX
+import KDBXBase
 
 /// The kinds of file ``VaultImport`` recognises, from their content (never their name).
 public enum ImportFormat: Sendable, Equatable, CaseIterable {
@@ -48,16 +49,7 @@ public enum ImportFormat: Sendable, Equatable, CaseIterable {
     }
   }
 
-  /// Whether `bytes` are valid UTF-8, checked without making a copy (a `String` of them would be one).
-  static func isUTF8(_ bytes: [UInt8]) -> Bool {
-    var iterator = bytes.makeIterator()
-    var decoder = Unicode.UTF8()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue: continue
-      case .emptyInput: return true
-      case .error: return false
-      }
-    }
-  }
+  /// Whether `bytes` are valid UTF-8 (RFC 3629; the shared check in KDBXBase), checked without making a copy (a
+  /// `String` of them would be one).
+  static func isUTF8(_ bytes: [UInt8]) -> Bool { UTF8Bytes.isValid(bytes) }
 }
