@@ -291,14 +291,18 @@ struct VaultAccess {
     var storage = FileVaultStorage(path: path)
     do throws(VaultStorageError) {
       _ = try storage.write(saved.bytes, replacing: version, holding: lock, verify: verify)
-    } catch .changedSinceRead {
-      throw .failure(
-        "\(path) changed since it was read (another program saved it meanwhile); nothing was saved; "
-          + "run the command again")
-    } catch .writeFailed(_, let reason) {
-      throw .failure("cannot save: \(reason)")
     } catch {
-      throw .failure("cannot save: \(error.description)")
+      // The save's check of its document, which the read-back waits for, refused it: say what, as a save that
+      // checks before it writes would.
+      if let refusal = saved.pendingCheck?.result() { throw .failure("cannot save: \(refusal.description)") }
+      switch error {
+      case .changedSinceRead:
+        throw .failure(
+          "\(path) changed since it was read (another program saved it meanwhile); nothing was saved; "
+            + "run the command again")
+      case .writeFailed(_, let reason): throw .failure("cannot save: \(reason)")
+      default: throw .failure("cannot save: \(error.description)")
+      }
     }
   }
 

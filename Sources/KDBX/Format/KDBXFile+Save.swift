@@ -1,3 +1,4 @@
+import KDBXBase
 import KDBXCrypto
 import KDBXXML
 
@@ -76,6 +77,11 @@ package struct SavedFile: Sendable {
   /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
+  /// The save's check of ``document`` (the open's reader and limits, `KDBXFile.checkOpens`), when the save was
+  /// asked to keep the document: started when the document was complete and still running, so that it overlaps
+  /// the encryption, the write and the read-back; ``KDBXFile/verifyReadBack(_:of:primitives:)`` waits for it and
+  /// throws what it found. A file from such a save is kept only after that read-back.
+  package var pendingCheck: StartedWork<KDBXError?>? = nil
 }
 
 extension KDBXFile {
@@ -96,7 +102,8 @@ extension KDBXFile {
   /// Every save checks the database against the open's default limits (the group nesting before it writes; the
   /// XML document, read by the open's own reader while the payload is compressed, on another core when there is
   /// one), so that it never writes a file that the open refuses. With `checksDocument`, the XML document is also
-  /// kept in ``SavedFile/document``, for ``verifyReadBack(_:of:primitives:)``.
+  /// kept in ``SavedFile/document``, and the document's check is left running (``SavedFile/pendingCheck``) for
+  /// ``verifyReadBack(_:of:primitives:)`` to collect: the caller keeps the file only once that read-back passes.
   ///
   /// `limits` are the open's limits the save keeps to (the defaults: a file that ``open(bytes:key:options:)``
   /// with its default options accepts; tests lower them to check the boundaries). `checksLimits` false writes
@@ -150,7 +157,7 @@ extension KDBXFile {
 
     if !version.isKDBX4 {
       database.meta.headerHash = SHA256.hash(headerBytes).bytes
-      let (document, payload) = try SavePipeline.payload(
+      let (document, payload, pendingCheck) = try SavePipeline.payload(
         database, version: version, stream: &stream, prefix: [], binaries: [], checksDocument: checksDocument,
         limits: limits, compression: settings.compression, primitives: primitives, serialize: xml.serialize)
       let plaintext = (header.streamStartBytes ?? []) + HashedBlockStream.write(payload)
@@ -159,14 +166,14 @@ extension KDBXFile {
       let bytes =
         headerBytes
         + (try primitives.encrypt(plaintext, cipher: header.cipher, key: masterKey, iv: header.encryptionIV))
-      return SavedFile(bytes: bytes, transformedKey: transformed, document: document)
+      return SavedFile(bytes: bytes, transformedKey: transformed, document: document, pendingCheck: pendingCheck)
     }
 
     database.meta.headerHash = nil
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
-    let (document, payload) = try SavePipeline.payload(
+    let (document, payload, pendingCheck) = try SavePipeline.payload(
       database, version: version, stream: &stream, prefix: inner.serialized(), binaries: inner.binaries,
       checksDocument: checksDocument, limits: limits, compression: settings.compression, primitives: primitives,
       serialize: xml.serialize)
@@ -180,7 +187,7 @@ extension KDBXFile {
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed, document: document)
+    return SavedFile(bytes: bytes, transformedKey: transformed, document: document, pendingCheck: pendingCheck)
   }
 
   /// Checks, without a key and without running the KDF, that a save of `database` with `settings` would be

@@ -47,12 +47,14 @@ extension KDBXFile {
   /// The read-back check of a save made with `checksDocument` (``write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// `bytes`, read back from storage, must be the bytes of `saved`, every container layer must open with the key
   /// the file was written with (no second KDF run), and the XML inside must be, byte for byte, the document that
-  /// the save serialized and checked.
+  /// the save serialized and checked. It then waits for that check (``SavedFile/pendingCheck``: the open's own
+  /// reader and limits over the document, started by the save) and throws what it found, so that a caller that
+  /// keeps the file only after this call never keeps one that the open refuses.
   ///
   /// As strong as ``verifyIntegrity(bytes:key:primitives:options:)`` on the file read back, which the save
   /// checked document stands in for, and cheaper: the document is compared, not parsed again.
   /// - Throws: `.malformedDocument` when the bytes or the document differ or `saved` kept no document, else the
-  ///   errors of ``open(bytes:key:primitives:random:options:xml:)``.
+  ///   errors of ``open(bytes:key:primitives:random:options:xml:)`` (the save's check's among them).
   package static func verifyReadBack<P: KDBXPrimitives>(_ bytes: [UInt8], of saved: SavedFile, primitives: P)
     throws(KDBXError)
   {
@@ -71,6 +73,9 @@ extension KDBXFile {
     guard ByteComparison.equal(decoded.xml, document) else {
       throw .malformedDocument(path: "/KeePassFile", reason: "the XML read back differs from the XML written")
     }
+    // The save's own check of the document, which has been running beside the encryption, the write and this
+    // read-back.
+    if let failure = saved.pendingCheck?.result() { throw failure }
   }
 
   /// What ``checkDocument(_:options:)`` found in a well-formed database XML document.

@@ -196,12 +196,14 @@ enum CreateCommand {
       _ = try storage.write(saved.bytes, replacing: nil, holding: nil) {
         KDFTuning.problem(readingBack: $0, of: saved)
       }
-    } catch .changedSinceRead {
-      throw .failure("cannot create: \(path) already exists; nothing was saved")
-    } catch .writeFailed(_, let reason) {
-      throw .failure("cannot create: \(reason)")
     } catch {
-      throw .failure("cannot create: \(error.description)")
+      // The save's check of its document (which the read-back waits for) refused it: say what.
+      if let refusal = saved.pendingCheck?.result() { throw .failure("cannot create: \(refusal.description)") }
+      switch error {
+      case .changedSinceRead: throw .failure("cannot create: \(path) already exists; nothing was saved")
+      case .writeFailed(_, let reason): throw .failure("cannot create: \(reason)")
+      default: throw .failure("cannot create: \(error.description)")
+      }
     }
   }
 }
