@@ -20,6 +20,7 @@ extension XMLReader {
   /// ``Options/keepsWhitespaceText`` says to skip.
   // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
   // every read below is at an index checked against `count` first (index + 8 <= count for the word loads).
+  @inline(__always)
   mutating func text(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent? {
     let start = position
     let count = p.count
@@ -121,6 +122,11 @@ extension XMLReader {
       return nil
     }
     if needsDecoding { return .text(try decode(p, from: start, to: index, references: true, attribute: false)) }
+    if defersPlainText {
+      deferredTextRange = start..<index
+      deferredTextCount &+= 1
+      return .text("")
+    }
     return .text(string(p, from: start, to: index))
   }
 

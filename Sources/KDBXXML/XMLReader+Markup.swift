@@ -82,6 +82,7 @@ extension XMLReader {
     }
   }
 
+  @inline(__always)
   private mutating func closeElement() -> XMLEvent {
     precondition(!openElements.isEmpty)
     let element = openElements.removeLast()
@@ -167,6 +168,7 @@ extension XMLReader {
   /// An end tag (§3.1) at `position` (`</`).
   // SAFETY: `p` is the document's bytes, lent by next() or withBorrowedInput for the call only (nothing keeps it);
   // the name comparison reads nameStart..<nameStart + length only after `nameStart + length < p.count`.
+  @inline(__always)
   mutating func endTag(_ p: UnsafeBufferPointer<UInt8>) throws(ScanFailure) -> XMLEvent {
     let tagStart = position
     guard let open = openElements.last else { throw ScanFailure(.malformed("end tag without start tag"), tagStart) }

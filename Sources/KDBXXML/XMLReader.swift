@@ -26,6 +26,15 @@ public struct XMLReader {
   /// would otherwise have returned (white-space-only text between markup is not text, as without it). A check that
   /// discards text counts the document's nodes with it as a reader that reports them does.
   package internal(set) var discardedTextCount = 0
+  /// When `true`, character data that needs no decoding (no reference, no carriage return: almost all of a
+  /// KeePass document's) is reported as `.text("")`, an empty string no text run can produce, and its bytes are
+  /// left in ``deferredTextRange``: a consumer on another thread makes the string from the document itself, so
+  /// that the thread reading spends its time on the scan (`XMLEventPipeline`). Default `false`.
+  package var defersPlainText = false
+  /// With ``defersPlainText``: the bytes of the last text reported as `.text("")`, and how many such texts were
+  /// reported so far (a reader of batches compares the count rather than each event).
+  package internal(set) var deferredTextRange: Range<Int> = 0..<0
+  package internal(set) var deferredTextCount = 0
 
   let input: [UInt8]
   /// The bytes of `input` while ``withBorrowedInput(_:)`` runs (`nil` otherwise): taken once for a whole scan,

@@ -113,7 +113,7 @@ func readDatabaseModel(
   #if !$Embedded
     if pipeline.isUsed(byteCount: xml.count), #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
       let events = XMLEventPipeline(
-        XMLReader(bytes: xml, options: readerOptions), batchSize: pipeline.batchSize, ringLength: pipeline.ringLength)
+        document: xml, options: readerOptions, batchSize: pipeline.batchSize, ringLength: pipeline.ringLength)
       if pipeline.startsHelper { events.startHelper() }
       defer { events.finish() }
       var reader = DatabaseModelReader<PipelinedXMLEventSource>(

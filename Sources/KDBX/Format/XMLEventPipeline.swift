@@ -74,9 +74,11 @@ package struct XMLEventPipelineSettings: Sendable {
     }
 
     /// Events in reverse document order (the consumer takes them from the end), then the end of reading if it
-    /// came in this batch.
+    /// came in this batch. Text that needs no decoding comes as `.text("")`, its bytes' range in
+    /// `reversedTextRanges` (in the same order): the consumer makes the string (``PipelinedXMLEventSource``).
     struct Batch: Sendable {
       var reversedEvents: [XMLEvent]
+      var reversedTextRanges: [Range<Int>] = []
       var end: End?
     }
 
@@ -95,13 +97,21 @@ package struct XMLEventPipelineSettings: Sendable {
 
     private let reader: Mutex<ReaderState>
     private let ring = Mutex(Ring())
+    /// The document the reader reads: the consumer makes the strings of deferred text from it.
+    let document: [UInt8]
     let batchSize: Int
     let ringLength: Int
     /// Batches read by the helper and by the caller (for tests; written under `reader`'s lock).
     private let readCounts = Atomic<Int>(0)
     private let helperReadCounts = Atomic<Int>(0)
 
-    init(_ reader: consuming sending XMLReader, batchSize: Int, ringLength: Int) {
+    /// A pipeline over `document`'s events, read with `options`. Text that needs no decoding is left for the
+    /// consumer to make into strings (``XMLReader/defersPlainText``): the helper, which limits the pipeline's
+    /// speed, then only scans.
+    init(document: [UInt8], options: XMLReader.Options, batchSize: Int, ringLength: Int) {
+      var reader = XMLReader(bytes: document, options: options)
+      reader.defersPlainText = true
+      self.document = document
       self.reader = Mutex(ReaderState(reader: reader))
       self.batchSize = max(1, batchSize)
       self.ringLength = max(1, ringLength)
@@ -126,7 +136,7 @@ package struct XMLEventPipelineSettings: Sendable {
         // The helper queues only while holding this lock: whatever it has read is in the ring now.
         if let batch = takeQueued() { return batch }
         // Unreachable while the consumer keeps to its contract; an end, so that it stops asking.
-        guard !state.isDone else { return Batch(reversedEvents: [], end: .finished) }
+        guard !state.isDone else { return Batch(reversedEvents: [], reversedTextRanges: [], end: .finished) }
         return readBatch(&state, byHelper: false)
       }
     }
@@ -202,17 +212,23 @@ package struct XMLEventPipelineSettings: Sendable {
     private func readBatch(_ state: inout ReaderState, byHelper: Bool) -> Batch {
       var events: [XMLEvent] = []
       events.reserveCapacity(batchSize)
+      var ranges: [Range<Int>] = []
       var end: End? = nil
       let count = batchSize
       // SAFETY: the borrowed pointer is used only inside this call, on this thread, while the lock is held.
       state.reader.withBorrowedInput { (reader) -> Void in
         do throws(XMLError) {
+          var deferred = reader.deferredTextCount
           while events.count < count {
             guard let event = try reader.next() else {
               end = .finished
               return
             }
             events.append(event)
+            if reader.deferredTextCount != deferred {
+              deferred = reader.deferredTextCount
+              ranges.append(reader.deferredTextRange)
+            }
           }
         } catch {
           end = .failed(error)
@@ -222,7 +238,8 @@ package struct XMLEventPipelineSettings: Sendable {
       readCounts.wrappingAdd(1, ordering: .relaxed)
       if byHelper { helperReadCounts.wrappingAdd(1, ordering: .relaxed) }
       events.reverse()
-      return Batch(reversedEvents: events, end: end)
+      ranges.reverse()
+      return Batch(reversedEvents: events, reversedTextRanges: ranges, end: end)
     }
   }
 
@@ -232,6 +249,8 @@ package struct XMLEventPipelineSettings: Sendable {
     let pipeline: XMLEventPipeline
     /// The current batch's remaining events, last first.
     private var events: [XMLEvent] = []
+    /// The byte ranges of the current batch's remaining deferred texts, last first.
+    private var textRanges: [Range<Int>] = []
     /// The end of reading, once a batch brought it: reported after that batch's events.
     private var end: XMLEventPipeline.End? = nil
 
@@ -240,8 +259,16 @@ package struct XMLEventPipelineSettings: Sendable {
     }
 
     mutating func nextEvent() throws(XMLError) -> XMLEvent? {
-      if let event = events.popLast() { return event }
-      return try nextBatch()
+      guard let event = events.popLast() else { return try nextBatch() }
+      return resolved(event)
+    }
+
+    /// `event`, with the string of a deferred text (`.text("")`, which no text run produces) made here.
+    @inline(__always)
+    private mutating func resolved(_ event: XMLEvent) -> XMLEvent {
+      guard case .text(let text) = event, text.isEmpty, let range = textRanges.popLast() else { return event }
+      // The range lies inside the document (the reader scanned it, and validated it as UTF-8).
+      return .text(String(decoding: pipeline.document[range], as: UTF8.self))
     }
 
     private mutating func nextBatch() throws(XMLError) -> XMLEvent? {
@@ -253,8 +280,9 @@ package struct XMLEventPipelineSettings: Sendable {
         }
         let batch = pipeline.nextBatch()
         events = batch.reversedEvents
+        textRanges = batch.reversedTextRanges
         end = batch.end
-        if let event = events.popLast() { return event }
+        if let event = events.popLast() { return resolved(event) }
       }
     }
   }

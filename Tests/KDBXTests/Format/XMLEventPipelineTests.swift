@@ -53,8 +53,7 @@ import VectorSupport
   ) async -> (Outcome, XMLEventPipeline) {
     // Inline before the consumer, the helper must find room for the whole document (fewer events than bytes).
     let ringLength = if case .first = helper { max(ringLength, xml.count + 2) } else { ringLength }
-    let pipeline = XMLEventPipeline(
-      XMLReader(bytes: xml, options: options), batchSize: batchSize, ringLength: ringLength)
+    let pipeline = XMLEventPipeline(document: xml, options: options, batchSize: batchSize, ringLength: ringLength)
     defer { pipeline.finish() }
     var source = PipelinedXMLEventSource(pipeline)
     switch helper {
@@ -308,7 +307,7 @@ import VectorSupport
     for (batchSize, ringLength) in Self.shapes.prefix(5) {
       for stop in [0, 1, 5, 40] {
         let pipeline = XMLEventPipeline(
-          XMLReader(bytes: xml, options: Self.readerOptions()), batchSize: batchSize, ringLength: ringLength)
+          document: xml, options: Self.readerOptions(), batchSize: batchSize, ringLength: ringLength)
         HelperQueue.shared.start(pipeline)
         var source = PipelinedXMLEventSource(pipeline)
         let first = Self.collect(&source, limit: stop)
