@@ -114,12 +114,51 @@ public struct XMLReader {
       // SAFETY: the scan reads through the pointer only within this closure, bounded by the buffer's count.
       return try input.withUnsafeBufferPointer { bytes throws(ScanFailure) in try scan(bytes) }
     } catch {
-      let error = self.error(error.kind, at: error.offset)
-      failure = error
-      failed = true
-      phase = .finished
-      throw error
+      throw failing(error)
     }
+  }
+
+  /// Appends the next events to `events`, as ``next()`` would return them, until `count` have been appended or
+  /// the document ends (then `false`); with ``defersPlainText``, also the range of each deferred text to
+  /// `textRanges`. One call reads a whole batch for the event pipeline's helper, whose per-event calls into this
+  /// module and copies of each event through them cost a fifth of its time.
+  /// - Throws: what ``next()`` throws, after appending the events before the error.
+  package mutating func readEvents(
+    into events: inout [XMLEvent], textRanges: inout [Range<Int>], count: Int
+  ) throws(XMLError) -> Bool {
+    if failed, let failure { throw failure }
+    // A local reference to the array, so that reading it does not overlap the scan's access to `self`.
+    let input = self.input
+    do throws(ScanFailure) {
+      // SAFETY: the scan reads through the pointer only within this closure (or `borrowed`'s scope, which
+      // encloses this call), bounded by the buffer's count.
+      return try input.withUnsafeBufferPointer { (bytes) throws(ScanFailure) -> Bool in
+        let p = borrowed ?? bytes
+        var deferred = deferredTextCount
+        var appended = 0
+        while appended < count {
+          guard let event = try scan(p) else { return false }
+          events.append(event)
+          appended += 1
+          if deferredTextCount != deferred {
+            deferred = deferredTextCount
+            textRanges.append(deferredTextRange)
+          }
+        }
+        return true
+      }
+    } catch {
+      throw failing(error)
+    }
+  }
+
+  /// `failure` as the ``XMLError`` the reader throws from now on.
+  private mutating func failing(_ failure: ScanFailure) -> XMLError {
+    let error = self.error(failure.kind, at: failure.offset)
+    self.failure = error
+    failed = true
+    phase = .finished
+    return error
   }
 
   /// The 1-based line and column (in Unicode scalars) of a byte offset, after the XML 1.0 §2.11 end-of-line

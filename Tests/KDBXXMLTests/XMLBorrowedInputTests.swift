@@ -67,6 +67,57 @@ struct XMLBorrowedInputTests {
     }
   }
 
+  /// The events of `bytes` read `batch` at a time with `readEvents` (the event pipeline's helper), inside the
+  /// borrowed scope or not, deferring plain text or not (each `.text("")` replaced by its range's string).
+  static func batchOutcome(_ bytes: [UInt8], batch: Int, borrowing: Bool, defers: Bool) -> ([XMLEvent], XMLError?) {
+    var reader = XMLReader(bytes: bytes)
+    reader.defersPlainText = defers
+    var events: [XMLEvent] = []
+    var ranges: [Range<Int>] = []
+    func readAll(_ reader: inout XMLReader) throws(XMLError) {
+      while try reader.readEvents(into: &events, textRanges: &ranges, count: batch) {}
+    }
+    var error: XMLError? = nil
+    do {
+      if borrowing {
+        try reader.withBorrowedInput { (reader) throws(XMLError) in try readAll(&reader) }
+      } else {
+        try readAll(&reader)
+      }
+    } catch let failure {
+      error = failure
+    }
+    var next = ranges.makeIterator()
+    let resolved = events.map { event -> XMLEvent in
+      guard case .text("") = event, let range = next.next() else { return event }
+      return .text(String(decoding: bytes[range], as: UTF8.self))
+    }
+    #expect(next.next() == nil, "a range for each deferred text")
+    return (resolved, error)
+  }
+
+  @Test("batches: the same events and errors as one event at a time")
+  func batchesReadAsNextDoes() {
+    let document = keePassLikeDocument(targetBytes: 50_000)
+    var random = SplitMix64(seed: 9)
+    var samples = Self.documents + Vectors.records("xml/xml10-invalid.vec").map { $0.bytes("document") } + [document]
+    for _ in 0..<10 {
+      var damaged = document
+      damaged[Int(random.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: random.next())
+      samples.append(damaged)
+    }
+    for (index, sample) in samples.enumerated() {
+      let plain = Self.outcome(sample, borrowingAfter: nil)
+      for batch in [1, 3, 64] {
+        for (borrowing, defers) in [(false, false), (true, false), (true, true)] {
+          let read = Self.batchOutcome(sample, batch: batch, borrowing: borrowing, defers: defers)
+          #expect(read.0 == plain.0, "sample \(index), batch \(batch), \(borrowing), \(defers)")
+          #expect(read.1 == plain.1, "sample \(index), batch \(batch), \(borrowing), \(defers)")
+        }
+      }
+    }
+  }
+
   @Test("after the scope the reader goes on reading through the array")
   func readerOutlivesTheScope() throws {
     let document = Array("<a><b>one</b><c>two</c><d/></a>".utf8)

@@ -62,7 +62,7 @@ package struct XMLEventPipelineSettings: Sendable {
   /// error, after the batch's events) where it occurred.
   ///
   /// SAFETY: (lifetime) the reader and its copy of the document's array belong to this object, which the helper
-  /// retains; ``withBorrowedInput`` lends its pointer only for one batch, inside the lock, on the thread that
+  /// retains; `XMLReader.readEvents` takes its pointer only for one batch, inside the lock, on the thread that
   /// reads. ``finish()`` stops the helper and waits (in the lock) for a batch it may be reading, so nothing reads
   /// after the call that used the pipeline has returned.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -215,24 +215,10 @@ package struct XMLEventPipelineSettings: Sendable {
       var ranges: [Range<Int>] = []
       var end: End? = nil
       let count = batchSize
-      // SAFETY: the borrowed pointer is used only inside this call, on this thread, while the lock is held.
-      state.reader.withBorrowedInput { (reader) -> Void in
-        do throws(XMLError) {
-          var deferred = reader.deferredTextCount
-          while events.count < count {
-            guard let event = try reader.next() else {
-              end = .finished
-              return
-            }
-            events.append(event)
-            if reader.deferredTextCount != deferred {
-              deferred = reader.deferredTextCount
-              ranges.append(reader.deferredTextRange)
-            }
-          }
-        } catch {
-          end = .failed(error)
-        }
+      do throws(XMLError) {
+        if try !state.reader.readEvents(into: &events, textRanges: &ranges, count: count) { end = .finished }
+      } catch {
+        end = .failed(error)
       }
       if end != nil { state.isDone = true }
       readCounts.wrappingAdd(1, ordering: .relaxed)
