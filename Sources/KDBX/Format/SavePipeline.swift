@@ -55,10 +55,14 @@ package enum SavePipeline {
         return error
       }
     }
-    /// Runs the check now, or starts it on a helper when it is deferred.
-    func checked(_ document: [UInt8]) throws(KDBXError) -> StartedWork<KDBXError?>? {
-      if checksDocument { return ParallelWork.start { check(document) } }
-      if let failure = check(document) { throw failure }
+    /// The check of `document`: started on a helper when it is deferred (`checksDocument`), else run here.
+    let started: @Sendable ([UInt8]) -> StartedWork<KDBXError?> = { document in
+      checksDocument ? ParallelWork.start { check(document) } : StartedWork(value: check(document))
+    }
+    /// The check still running for the caller to collect, or, when it ran here, what it found thrown.
+    func collected(_ work: StartedWork<KDBXError?>) throws(KDBXError) -> StartedWork<KDBXError?>? {
+      if checksDocument { return work }
+      if let failure = work.result() { throw failure }
       return nil
     }
     func document(_ stream: inout P.Stream) throws(KDBXError) -> [UInt8] {
@@ -67,28 +71,20 @@ package enum SavePipeline {
     }
     guard compression == .gzip else {
       let document = try document(&stream)
-      let pending = try checked(document)
+      let pending = try collected(started(document))
       return (checksDocument ? document : nil, prefix.isEmpty ? document : prefix + document, pending)
     }
     // `case .none`, not `== nil`: comparing an optional typed-throws closure with `nil` needs the closure type's
     // runtime metadata, which Apple's systems have from iOS 18 / macOS 15 only (the package's floor is lower).
     guard case .none = serialize, let settings = primitives.pipelinedGzip else {
       let document = try document(&stream)
-      let pending = checksDocument ? try checked(document) : nil
+      let pending = try collected(started(document))
       let compressed = try primitives.compressGzip(prefix.isEmpty ? document : prefix + document)
-      if !checksDocument { _ = try checked(document) }
       return (checksDocument ? document : nil, compressed, pending)
     }
-    if checksDocument {
-      let (document, compressed, pending) = try serializeAndCompressGzip(
-        database, version: version, stream: &stream, prefix: prefix, settings: settings,
-        alongside: { document in ParallelWork.start { check(document) } })
-      return (document, compressed, pending)
-    }
-    let (_, compressed, failure) = try serializeAndCompressGzip(
-      database, version: version, stream: &stream, prefix: prefix, settings: settings, alongside: check)
-    if let failure { throw failure }
-    return (nil, compressed, nil)
+    let (document, compressed, work) = try serializeAndCompressGzip(
+      database, version: version, stream: &stream, prefix: prefix, settings: settings, alongside: started)
+    return (checksDocument ? document : nil, compressed, try collected(work))
   }
 
   /// Serialises `database` and compresses `prefix` and the document as gzip, compressing on a helper task what is

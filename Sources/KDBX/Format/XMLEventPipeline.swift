@@ -136,7 +136,7 @@ package struct XMLEventPipelineSettings: Sendable {
         // The helper queues only while holding this lock: whatever it has read is in the ring now.
         if let batch = takeQueued() { return batch }
         // Unreachable while the consumer keeps to its contract; an end, so that it stops asking.
-        guard !state.isDone else { return Batch(reversedEvents: [], reversedTextRanges: [], end: .finished) }
+        guard !state.isDone else { return Batch(reversedEvents: [], end: .finished) }
         return readBatch(&state, byHelper: false)
       }
     }
