@@ -4,6 +4,7 @@
 #
 #   bash .ci/package-uses.sh            # the counts per client and in total
 #   bash .ci/package-uses.sh --list     # also the symbols each client uses
+#   bash .ci/package-uses.sh --check    # fails unless the uses match .ci/package-interface.txt (run by .ci/run)
 #
 # Method (by name, from the source text; no compiler involved):
 # 1. Declarations: every declaration in Sources/KDBX with the `package` modifier (`public package(set)` is public
@@ -27,6 +28,7 @@ python3 - "${1:-}" <<'PY'
 import os, re, sys
 
 listing = sys.argv[1] == "--list"
+checking = sys.argv[1] == "--check"
 
 def swift_files(root):
     for directory, _, names in os.walk(root):
@@ -122,7 +124,44 @@ for path in swift_files("Sources/KDBX"):
 # A package init whose first label a non-package init of the same type shares: its uses are ambiguous.
 ambiguous_inits = {f"{owner}({label}:)" for owner, label in inits if (owner, label or "_") in other_inits}
 clients = {"kdbx (CLI)": "Sources/kdbx", "KDBXFileIO": "Sources/KDBXFileIO", "KDBXWasm": "Sources/KDBXWasm"}
+sections = {"kdbx (CLI)": "kdbx", "KDBXFileIO": "KDBXFileIO", "KDBXWasm": "KDBXWasm"}
+
+def interface(path):
+    # The committed interface: per client, the listed symbols ("kind Symbol"), those marked `not` (name matches that
+    # are no package use), and the owners that have a reason.
+    listed, not_uses, reasons, problems = {}, {}, {}, []
+    client = None
+    for number, raw in enumerate(open(path, encoding="utf-8"), 1):
+        line = raw.rstrip("\n")
+        section = re.match(r"\[(.+)\]$", line)
+        if section:
+            client = section.group(1)
+            listed[client], not_uses[client], reasons[client] = set(), set(), set()
+            continue
+        if client is None or not line.strip() or (line.startswith("#") and not re.match(r"# \w+:", line)):
+            continue
+        reason = re.match(r"# (\w+):\s*(.*)$", line)
+        if reason:
+            if reason.group(2).strip():
+                reasons[client].add(reason.group(1))
+            continue
+        entry = re.match(r"(not )?(type|member|init|case) (\S+)(\s+# .+)?$", line)
+        if not entry or (entry.group(1) and not entry.group(4)):
+            problems.append(f"{path}:{number}: not `kind Symbol` (or `not kind Symbol  # what it is`): {line}")
+            continue
+        symbol = (entry.group(2), entry.group(3))
+        listed[client].add(symbol)
+        if entry.group(1):
+            not_uses[client].add(symbol)
+        owner = re.split(r"[.(]", entry.group(3))[0]
+        if owner not in reasons[client]:
+            problems.append(f"{path}:{number}: {entry.group(3)} has no `# {owner}: reason` line before it")
+    return listed, not_uses, problems
+
+if checking:
+    listed, not_uses, problems = interface(".ci/package-interface.txt")
 total = set()
+real_total = set()
 print(f"KDBX package declarations: {len(types)} types, {len(members)} members, {len(inits)} inits, "
       f"{len(cases)} cases")
 for client, root in clients.items():
@@ -152,9 +191,28 @@ for client, root in clients.items():
     print(f"{client}: {len(used)} package symbols ({counts['type']} types, {counts['member']} members, "
           f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of them by a name also declared "
           f"non-package, marked ~ in --list)")
+    if checking:
+        section = sections[client]
+        for kind, name in sorted(used - listed.get(section, set())):
+            problems.append(f"{section}: uses package {kind} {name}, not in .ci/package-interface.txt (use the public "
+                            f"API, or add it there under its owner with the reason)")
+        for kind, name in sorted(listed.get(section, set()) - used):
+            problems.append(f"{section}: .ci/package-interface.txt lists {kind} {name}, which it no longer uses "
+                            f"(remove the line)")
+        real = used - not_uses.get(section, set())
+        real_total |= real
+        print(f"  {len(real)} of them package uses by the committed interface ({len(used) - len(real)} name matches "
+              f"marked `not`)")
     if listing:
         for kind, name in sorted(used):
             mark = "~" if name in ambiguous_names else " "
             print(f"  {mark} {kind:6} {name}")
 print(f"total (distinct over the three): {len(total)}")
+if checking:
+    print(f"package uses by the committed interface, distinct over the three: {len(real_total)}")
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    if problems:
+        sys.exit(1)
+    print("package interface: matches .ci/package-interface.txt")
 PY

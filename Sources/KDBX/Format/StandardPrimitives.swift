@@ -15,7 +15,8 @@ import KDBXCrypto
 /// ``KDBXFile/verifyIntegrity(bytes:key:primitives:options:)``), this is the package interface through which the
 /// project's own hosts run the codec where the public API's defaults do not fit: the CLI (its KDF cores and memory
 /// cap), `KDBXFileIO` (Argon2 memory it maps itself, ``BlockMemoryProvider``) and the wasm module (one thread, the
-/// host's progress, heap memory that may be refused). `.ci/package-uses.sh` counts what they use.
+/// host's progress, heap memory that may be refused). `.ci/package-interface.txt` lists every package symbol they
+/// use with the reason, and `.ci/package-uses.sh --check` keeps it true.
 package struct StandardPrimitives: KDBXPrimitives {
   /// Progress of the key derivation, 0...1; return `false` to cancel.
   package var progress: ((Double) -> Bool)?
