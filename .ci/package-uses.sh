@@ -4,7 +4,9 @@
 #
 #   bash .ci/package-uses.sh            # the counts per client and in total
 #   bash .ci/package-uses.sh --list     # also the symbols each client uses
-#   bash .ci/package-uses.sh --check    # fails unless the uses match .ci/package-interface.txt (run by .ci/run)
+#   bash .ci/package-uses.sh --check    # fails unless the uses match .ci/package-interface.txt (run by .ci/run),
+#                                       # then checks that it fails on a doctored copy of the list
+#   bash .ci/package-uses.sh --check FILE   # the same against FILE, without the self-test
 #
 # Method (by name, from the source text; no compiler involved):
 # 1. Declarations: every declaration in Sources/KDBX with the `package` modifier (`public package(set)` is public
@@ -24,7 +26,7 @@
 # two members of the same name in different types are two symbols, both counted when the name is used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 - "${1:-}" <<'PY'
+python3 - "${1:-}" "${2:-.ci/package-interface.txt}" <<'PY'
 import os, re, sys
 
 listing = sys.argv[1] == "--list"
@@ -159,7 +161,7 @@ def interface(path):
     return listed, not_uses, problems
 
 if checking:
-    listed, not_uses, problems = interface(".ci/package-interface.txt")
+    listed, not_uses, problems = interface(sys.argv[2])
 total = set()
 real_total = set()
 print(f"KDBX package declarations: {len(types)} types, {len(members)} members, {len(inits)} inits, "
@@ -194,10 +196,10 @@ for client, root in clients.items():
     if checking:
         section = sections[client]
         for kind, name in sorted(used - listed.get(section, set())):
-            problems.append(f"{section}: uses package {kind} {name}, not in .ci/package-interface.txt (use the public "
+            problems.append(f"{section}: uses package {kind} {name}, not in {sys.argv[2]} (use the public "
                             f"API, or add it there under its owner with the reason)")
         for kind, name in sorted(listed.get(section, set()) - used):
-            problems.append(f"{section}: .ci/package-interface.txt lists {kind} {name}, which it no longer uses "
+            problems.append(f"{section}: {sys.argv[2]} lists {kind} {name}, which it no longer uses "
                             f"(remove the line)")
         real = used - not_uses.get(section, set())
         real_total |= real
@@ -214,5 +216,37 @@ if checking:
         print(f"error: {problem}", file=sys.stderr)
     if problems:
         sys.exit(1)
-    print("package interface: matches .ci/package-interface.txt")
+    print(f"package interface: matches {sys.argv[2]}")
 PY
+
+# Self-test of --check (only when it checked the committed list): a copy without the CLI's first listed use, with a
+# symbol no client uses and a symbol whose owner has no reason must fail with exactly four errors (the use not
+# listed, the two symbols listed but not used, the owner without a reason).
+if [ "${1:-}" = "--check" ] && [ -z "${2:-}" ]; then
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  # The first listed use of the CLI's section (a line that is a symbol, not a comment or a `not` line).
+  dropped=$(awk '/^\[/ { section = $0 } section == "[kdbx]" && /^(type|member|init|case) / { print; exit }' \
+    .ci/package-interface.txt)
+  awk -v dropped="$dropped" '$0 == dropped && !done { done = 1; next } { print }' .ci/package-interface.txt \
+    > "$scratch/list.txt"
+  printf '# Meta: a reason\nmember Meta.noSuchMember\nmember Unreasoned.member\n' >> "$scratch/list.txt"
+  if bash .ci/package-uses.sh --check "$scratch/list.txt" > /dev/null 2> "$scratch/errors.txt"; then
+    echo "package-uses self-test: a doctored list passed the check" >&2
+    exit 1
+  fi
+  for expected in "uses package $dropped, not in" "lists member Meta.noSuchMember, which it no longer uses" \
+    "Unreasoned.member has no \`# Unreasoned: reason\` line"; do
+    if ! grep -qF "$expected" "$scratch/errors.txt"; then
+      echo "package-uses self-test: expected an error containing: $expected" >&2
+      cat "$scratch/errors.txt" >&2
+      exit 1
+    fi
+  done
+  if [ "$(wc -l < "$scratch/errors.txt")" -ne 4 ]; then
+    echo "package-uses self-test: expected 4 errors, got:" >&2
+    cat "$scratch/errors.txt" >&2
+    exit 1
+  fi
+  echo "package-uses self-test: a doctored list fails with the expected errors"
+fi
