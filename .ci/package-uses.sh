@@ -126,7 +126,6 @@ for path in swift_files("Sources/KDBX"):
 # A package init whose first label a non-package init of the same type shares: its uses are ambiguous.
 ambiguous_inits = {f"{owner}({label}:)" for owner, label in inits if (owner, label or "_") in other_inits}
 clients = {"kdbx (CLI)": "Sources/kdbx", "KDBXFileIO": "Sources/KDBXFileIO", "KDBXWasm": "Sources/KDBXWasm"}
-sections = {"kdbx (CLI)": "kdbx", "KDBXFileIO": "KDBXFileIO", "KDBXWasm": "KDBXWasm"}
 
 def interface(path):
     # The committed interface: per client, the listed symbols ("kind Symbol"), those marked `not` (name matches that
@@ -140,11 +139,11 @@ def interface(path):
             client = section.group(1)
             listed[client], not_uses[client], reasons[client] = set(), set(), set()
             continue
-        if client is None or not line.strip() or (line.startswith("#") and not re.match(r"# \w+:", line)):
+        if client is None or not line.strip():
             continue
-        reason = re.match(r"# (\w+):\s*(.*)$", line)
-        if reason:
-            if reason.group(2).strip():
+        if line.startswith("#"):
+            reason = re.match(r"# (\w+):\s*(\S.*)$", line)
+            if reason:
                 reasons[client].add(reason.group(1))
             continue
         entry = re.match(r"(not )?(type|member|init|case) (\S+)(\s+# .+)?$", line)
@@ -194,7 +193,7 @@ for client, root in clients.items():
           f"{counts['init']} inits, {counts['case']} cases; {ambiguous} of them by a name also declared "
           f"non-package, marked ~ in --list)")
     if checking:
-        section = sections[client]
+        section = client.split()[0]  # the list's section: the client's name without "(CLI)"
         for kind, name in sorted(used - listed.get(section, set())):
             problems.append(f"{section}: uses package {kind} {name}, not in {sys.argv[2]} (use the public "
                             f"API, or add it there under its owner with the reason)")
