@@ -119,6 +119,21 @@ func compressionBenchmarks() -> [Benchmark] {
         }
       }
     },
+    // The save's read-back: large_5000's document compared with its DEFLATE stream as it decodes (no output made).
+    Benchmark(
+      name: "inflate-verify-large5000xml", unit: .mebibytesPerSecond(bytesPerIteration: largeDocumentByteCount),
+      runs: 7
+    ) {
+      let document = largeVaultDocument()
+      let packed = Deflate.compress(document, level: 6)
+      return { iterations in
+        for _ in 0..<iterations {
+          guard (try? Inflate.verify(packed, startingAt: 0, expecting: [], document)) == packed.count else {
+            fatalError("inflate verification failed")
+          }
+        }
+      }
+    },
     deflateBenchmark(
       "deflate-l1-large5000xml", level: 1, runs: 7, byteCount: largeDocumentByteCount, input: largeVaultDocument),
     deflateBenchmark(

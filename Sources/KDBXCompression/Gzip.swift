@@ -151,6 +151,30 @@ public enum Gzip {
     return output
   }
 
+  /// Whether `input` is exactly one gzip member (RFC 1952 §2.2) whose content is `head` followed by `body`: a
+  /// valid header, a DEFLATE stream that decodes to those bytes (checked as it decodes, without a copy of them:
+  /// ``Inflate/verify(_:startingAt:expecting:_:)``), their CRC-32 and size in the trailer, and nothing after it.
+  /// A save's read-back check compares its file with the document it wrote so.
+  /// - Throws: what ``decompress(_:maxOutputByteCount:)`` throws for a malformed member.
+  package static func verifyMember(
+    _ input: [UInt8], expecting head: [UInt8], _ body: [UInt8]
+  ) throws(CompressionError) -> Bool {
+    let streamStart = try skipHeader(input, at: 0)
+    guard var position = try Inflate.verify(input, startingAt: streamStart, expecting: head, body) else {
+      return false
+    }
+    guard input.count - position >= 8 else { throw .truncated(offset: input.count) }
+    var crc = CRC32()
+    crc.update(head)
+    crc.update(body)
+    let (count, overflow) = head.count.addingReportingOverflow(body.count)
+    guard !overflow, crc.value == readLittleEndian(input, at: position),
+      UInt32(truncatingIfNeeded: count) == readLittleEndian(input, at: position + 4)
+    else { return false }
+    position += 8
+    return position == input.count
+  }
+
   /// Validates the member header at `start` (RFC 1952 §2.3) and returns the offset of the
   /// DEFLATE stream after it.
   static func skipHeader(_ input: [UInt8], at start: Int) throws(CompressionError) -> Int {

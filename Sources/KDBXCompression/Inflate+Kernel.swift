@@ -3,6 +3,14 @@
 // `fastOutputMargin` output bytes remain, with 64-bit word refills, table lookups and word-at-a-time
 // match copies and no per-byte bounds checks; a careful loop finishes the tail with exact checks.
 
+/// One symbol of a Huffman block, as ``InflateState/decodeSymbol(_:_:_:_:_:)`` decodes it.
+enum InflateSymbol {
+  case literal(UInt8)
+  case match(length: Int, distance: Int)
+  case endOfBlock
+  case failed(CompressionError)
+}
+
 /// The decoder's bit-level position, passed in and out of the kernel.
 struct InflateRegisters {
   var inPos: Int
@@ -221,82 +229,110 @@ extension InflateState {
       let savedIn = inPos
       let savedBuffer = bitBuffer
       let savedCount = bitCount
-      while bitCount < 56 && inPos < inEnd {
-        // SAFETY: inPos < inEnd was just checked; inp is non-nil when inEnd > 0.
-        bitBuffer |= UInt64(inBuffer[inPos]) &<< UInt64(bitCount)
-        inPos &+= 1
-        bitCount &+= 8
-      }
-      let exhausted = inPos == inEnd
-      var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
-      if entry & HuffmanEntry.subtable != 0 {
-        if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-        bitBuffer &>>= UInt64(entry & 0xFF)
-        bitCount &-= Int(entry & 0xFF)
-        let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-        entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
-      }
-      if entry & HuffmanEntry.invalid != 0 {
-        // An entry longer than the bits left only looked at zero padding past the end.
-        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-        return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
-      }
-      if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-      var saved = bitBuffer
-      bitBuffer &>>= UInt64(entry & 0xFF)
-      bitCount &-= Int(entry & 0xFF)
-      if entry & HuffmanEntry.literal != 0 {
+      switch Self.decodeSymbol(inBuffer, lit, &inPos, &bitBuffer, &bitCount) {
+      case .literal(let byte):
         if outPos >= outEnd {
           inPos = savedIn
           bitBuffer = savedBuffer
           bitCount = savedCount
           return .outputFull(needed: 1)
         }
-        out[outPos] = UInt8(truncatingIfNeeded: entry >> 16)
+        out[outPos] = byte
         outPos &+= 1
-        continue
+      case .match(let length, let distance):
+        if distance > outPos &- outStart {
+          return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
+        }
+        if outEnd &- outPos < length {
+          inPos = savedIn
+          bitBuffer = savedBuffer
+          bitCount = savedCount
+          return .outputFull(needed: length)
+        }
+        // SAFETY: outPos + length <= outEnd and distance <= outPos - outStart were checked.
+        var index = 0
+        while index < length {
+          out[outPos &+ index] = out[outPos &+ index &- distance]
+          index &+= 1
+        }
+        outPos &+= length
+      case .endOfBlock:
+        return .endOfBlock
+      case .failed(let error):
+        return .failed(error)
       }
-      if entry & HuffmanEntry.endOfBlock != 0 { return .endOfBlock }
-      var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
-      let length =
-        Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
-      entry = dist(Int(truncatingIfNeeded: bitBuffer & distMask))
-      if entry & HuffmanEntry.subtable != 0 {
-        if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-        bitBuffer &>>= UInt64(entry & 0xFF)
-        bitCount &-= Int(entry & 0xFF)
-        let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
-        entry = dist(Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask))
-      }
-      if entry & HuffmanEntry.invalid != 0 {
-        // An entry longer than the bits left only looked at zero padding past the end.
-        if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-        return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
-      }
+    }
+  }
+
+  /// Decodes the next symbol of a Huffman block (RFC 1951 §3.2.5) with exact input checks: the careful loop's
+  /// step, and the verifier's (``Inflate/verify(_:startingAt:expecting:_:)``). It refills a word at a time while
+  /// eight input bytes remain, then byte by byte; a match's distance is not checked against the output here.
+  // SAFETY: `lit` is the whole decode table (literal/length, then distance at `distanceTableStart`), whose entries
+  // index it by at most `primaryBits` bits or through subtable pointers checked when it was built; every input
+  // read is below inBuffer.count.
+  @inline(__always)
+  static func decodeSymbol(
+    _ inBuffer: UnsafeBufferPointer<UInt8>, _ lit: UnsafePointer<UInt32>, _ inPos: inout Int,
+    _ bitBuffer: inout UInt64, _ bitCount: inout Int
+  ) -> InflateSymbol {
+    let inEnd = inBuffer.count
+    let litMask: UInt64 = (1 << UInt64(HuffmanEntry.literalLengthPrimaryBits)) - 1
+    let distMask: UInt64 = (1 << UInt64(HuffmanEntry.distancePrimaryBits)) - 1
+    if bitCount < 56, inPos &+ 8 <= inEnd, let base = inBuffer.baseAddress {
+      // SAFETY: inPos + 8 <= inEnd. The bits above bitCount were zero or these same input bits.
+      let word = UnsafeRawPointer(base + inPos).loadUnaligned(as: UInt64.self)
+      bitBuffer |= UInt64(littleEndian: word) &<< UInt64(truncatingIfNeeded: bitCount)
+      inPos &+= (63 &- bitCount) &>> 3
+      bitCount |= 56
+    }
+    while bitCount < 56 && inPos < inEnd {
+      // SAFETY: inPos < inEnd was just checked.
+      bitBuffer |= UInt64(inBuffer[inPos]) &<< UInt64(bitCount)
+      inPos &+= 1
+      bitCount &+= 8
+    }
+    let exhausted = inPos == inEnd
+    var entry = lit[Int(truncatingIfNeeded: bitBuffer & litMask)]
+    if entry & HuffmanEntry.subtable != 0 {
       if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
-      saved = bitBuffer
       bitBuffer &>>= UInt64(entry & 0xFF)
       bitCount &-= Int(entry & 0xFF)
-      extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
-      let distance =
-        Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
-      if distance > outPos &- outStart {
-        return .failed(.distanceTooFar(offset: inPos &- bitCount / 8))
-      }
-      if outEnd &- outPos < length {
-        inPos = savedIn
-        bitBuffer = savedBuffer
-        bitCount = savedCount
-        return .outputFull(needed: length)
-      }
-      // SAFETY: outPos + length <= outEnd and distance <= outPos - outStart were checked.
-      var index = 0
-      while index < length {
-        out[outPos &+ index] = out[outPos &+ index &- distance]
-        index &+= 1
-      }
-      outPos &+= length
+      let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+      entry = lit[Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
     }
+    if entry & HuffmanEntry.invalid != 0 {
+      // An entry longer than the bits left only looked at zero padding past the end.
+      if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+      return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+    }
+    if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+    var saved = bitBuffer
+    bitBuffer &>>= UInt64(entry & 0xFF)
+    bitCount &-= Int(entry & 0xFF)
+    if entry & HuffmanEntry.literal != 0 { return .literal(UInt8(truncatingIfNeeded: entry >> 16)) }
+    if entry & HuffmanEntry.endOfBlock != 0 { return .endOfBlock }
+    var extraMask: UInt64 = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+    let length = Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+    entry = lit[HuffmanEntry.distanceTableStart &+ Int(truncatingIfNeeded: bitBuffer & distMask)]
+    if entry & HuffmanEntry.subtable != 0 {
+      if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+      bitBuffer &>>= UInt64(entry & 0xFF)
+      bitCount &-= Int(entry & 0xFF)
+      let subMask: UInt64 = (1 &<< UInt64((entry >> 8) & 0xF)) &- 1
+      entry = lit[HuffmanEntry.distanceTableStart &+ Int(entry >> 16) &+ Int(truncatingIfNeeded: bitBuffer & subMask)]
+    }
+    if entry & HuffmanEntry.invalid != 0 {
+      // An entry longer than the bits left only looked at zero padding past the end.
+      if exhausted && Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+      return .failed(.invalidSymbol(offset: inPos &- bitCount / 8))
+    }
+    if Int(entry & 0xFF) > bitCount { return .failed(.truncated(offset: inEnd)) }
+    saved = bitBuffer
+    bitBuffer &>>= UInt64(entry & 0xFF)
+    bitCount &-= Int(entry & 0xFF)
+    extraMask = (1 &<< UInt64((entry & 0xFF) &- ((entry >> 8) & 0xF))) &- 1
+    let distance = Int(entry >> 16) &+ Int(truncatingIfNeeded: (saved &>> UInt64((entry >> 8) & 0xF)) & extraMask)
+    return .match(length: length, distance: distance)
   }
 
   /// Copies a match of `length` bytes from `distance` bytes before `destination`, in 16- or 8-byte

@@ -162,6 +162,16 @@ struct InflateState {
 
   /// RFC 1951 §3.2.4: a stored block.
   mutating func copyStoredBlock(_ input: [UInt8], _ output: inout [UInt8]) throws(CompressionError) {
+    let length = try storedBlockLength(input)
+    if output.count - outputPosition < length { try grow(&output, needed: length) }
+    Self.copyBytes(from: input, at: inputPosition, to: &output, at: outputPosition, count: length)
+    inputPosition += length
+    outputPosition += length
+  }
+
+  /// Reads a stored block's LEN and NLEN (RFC 1951 §3.2.4), leaving the input at its bytes, and returns LEN once
+  /// they are all in the input.
+  mutating func storedBlockLength(_ input: [UInt8]) throws(CompressionError) -> Int {
     // Drop the rest of the current byte, then give back the whole bytes still buffered.
     let padding = bitCount & 7
     bitBuffer >>= UInt64(padding)
@@ -176,10 +186,7 @@ struct InflateState {
     guard length ^ complement == 0xFFFF else { throw .invalidStoredLength(offset: headerOffset) }
     inputPosition += 4
     guard input.count - inputPosition >= length else { throw .truncated(offset: input.count) }
-    if output.count - outputPosition < length { try grow(&output, needed: length) }
-    Self.copyBytes(from: input, at: inputPosition, to: &output, at: outputPosition, count: length)
-    inputPosition += length
-    outputPosition += length
+    return length
   }
 
   /// RFC 1951 §3.2.6: the fixed Huffman codes.

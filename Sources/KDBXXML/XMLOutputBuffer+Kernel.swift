@@ -114,6 +114,11 @@ final class XMLOutputBuffer {
   }
 
   private func spill() {
+    if flushed.capacity - flushed.count < used {
+      // Past the room reserved: grow by half (an array doubles), so the moment the output is in memory twice, old
+      // and new, holds 2.5 times it rather than 3, and less room is left unused at the end.
+      flushed.reserveCapacity(flushed.count + max(used, flushed.count / 2))
+    }
     // SAFETY: the chunk's written `used` bytes are copied to the end of `flushed`; the chunk is then reused.
     flushed.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
     used = 0

@@ -55,12 +55,53 @@ package enum DatabaseXMLWriter<Stream: InnerRandomStream> {
   }
 
   /// A writer with room for about the document `database` was read from, and a sixteenth more, so that the
-  /// output does not grow by copying (the document in memory twice for a moment) when it is saved again.
+  /// output does not grow by copying (the document in memory twice for a moment) when it is saved again; for a
+  /// database that was not read from a document (built or imported), room for a quarter more than
+  /// ``estimatedByteCount(_:)``. Room reserved and not written costs address space, not memory: its pages are
+  /// never touched.
   private static func writer(for database: Database, options: XMLWriter.Options) -> XMLStreamWriter {
     var writer = XMLStreamWriter(options: options)
     let known = database.documentSize.byteCount
-    if known > 0 { writer.reserveCapacity(known + known / 16 + (64 << 10)) }
+    if known > 0 {
+      writer.reserveCapacity(known + known / 16 + (64 << 10))
+    } else {
+      let estimate = estimatedByteCount(database)
+      writer.reserveCapacity(estimate + estimate / 4 + (64 << 10))
+    }
     return writer
+  }
+
+  /// About the size of `database`'s document, from its content: per group and entry (history versions
+  /// included) the elements every one has, per field its name and value (base64 when protected), and the
+  /// indentation of their lines at their depth. Within a fifth of the document for generated vaults of 500 and
+  /// 3,000 entries, flat or 30 groups deep (`DocumentSizeHintTests`); a hint, not a bound.
+  package static func estimatedByteCount(_ database: Database) -> Int {
+    func entryBytes(_ entry: Entry, depth: Int) -> Int {
+      var bytes = 684 &+ (entry.tagsText?.utf8.count ?? 0) &+ 120 &* entry.attachments.count
+      for field in entry.fields {
+        let value: Int
+        switch field.value {
+        case .plain(let text): value = text.utf8.count
+        case .protected(let protected): value = (protected.byteCount &+ 2) / 3 &* 4
+        }
+        bytes &+= 47 &+ field.key.utf8.count &+ value
+      }
+      // About 18 lines of its own and 4 per field, each indented one tab per level.
+      return bytes &+ (18 &+ 4 &* entry.fields.count) &* (depth &+ 1)
+    }
+    var total = 1_700
+    for icon in database.meta.customIcons ?? [] { total &+= 160 &+ (icon.data.count &+ 2) / 3 &* 4 }
+    // An explicit stack: the group tree may be of any depth.
+    var pending = database.root.map { [($0, 1)] } ?? []
+    while let (group, depth) = pending.popLast() {
+      total &+= 500 &+ 20 &* depth &+ (group.notesText?.utf8.count ?? 0)
+      for entry in group.entries {
+        total &+= entryBytes(entry, depth: depth)
+        for version in entry.history ?? [] { total &+= entryBytes(version, depth: depth &+ 2) }
+      }
+      for child in group.groups { pending.append((child, depth &+ 1)) }
+    }
+    return total
   }
 }
 

@@ -129,6 +129,51 @@ extension KDBXFile {
   static func decodePayload<P: KDBXPrimitives>(
     bytes: [UInt8], key: CompositeKey, derived: SecureBytes? = nil, primitives: P, options: LoadOptions
   ) throws(KDBXError) -> DecodedPayload {
+    let container = try decodeContainer(
+      bytes: bytes, key: key, derived: derived, primitives: primitives, options: options)
+    let header = container.header
+    var payload = container.payload
+    var warnings = container.warnings
+    if header.compression == .gzip {
+      let decompressed = try decompressPayload(payload, primitives: primitives, options: options)
+      payload = decompressed.bytes
+      if let paddingError = container.paddingError {
+        guard decompressed.trailingByteCount <= FormatConstants.cbcBlockByteCount else { throw paddingError }
+        warnings.append(.malformedFinalPadding(byteCount: decompressed.trailingByteCount))
+      } else if decompressed.trailingByteCount > 0 {
+        warnings.append(.bytesAfterCompressedData(byteCount: decompressed.trailingByteCount))
+      }
+    }
+    guard header.version.isKDBX4 else {
+      return DecodedPayload(
+        header: header, innerHeader: nil, xml: payload, transformedKey: container.transformedKey,
+        warnings: warnings)
+    }
+    let inner = try InnerHeader(parsing: payload, options: options)
+    // In place: a copy into a new array costs a page fault per 4 KiB of a large document.
+    payload.removeSubrange(0..<inner.byteCount)
+    return DecodedPayload(
+      header: header, innerHeader: inner, xml: payload, transformedKey: container.transformedKey, warnings: warnings)
+  }
+
+  /// A file's content after the container layers, before decompression.
+  struct ContainerPayload {
+    var header: OuterHeader
+    /// The blocks' content, decrypted: gzip when the header says so; for KDBX 4, the inner header and the XML.
+    var payload: [UInt8]
+    /// The KDF output, in zeroing storage.
+    var transformedKey: SecureBytes
+    var warnings: [KDBXWarning]
+    /// KDBX 4 with gzip: a malformed or absent final CBC padding, tolerated only when the gzip member ends within
+    /// the last cipher block (known once it is decompressed).
+    var paddingError: KDBXError?
+  }
+
+  /// The key and every container layer of ``decodePayload(bytes:key:derived:primitives:options:)`` (header hash
+  /// and HMAC, block HMACs or hashes, cipher padding), up to the payload as it was compressed.
+  static func decodeContainer<P: KDBXPrimitives>(
+    bytes: [UInt8], key: CompositeKey, derived: SecureBytes? = nil, primitives: P, options: LoadOptions
+  ) throws(KDBXError) -> ContainerPayload {
     let block = try readHeader(bytes: bytes, options: options)
     let header = block.header
     let transformed = try transformedKey(key, header: header, primitives: primitives, derived: derived)
@@ -167,7 +212,6 @@ extension KDBXFile {
     }
     guard ConstantTime.equals(Array(plaintext[0..<startBytes.count]), startBytes) else { throw .invalidCredentials }
     let stream = try HashedBlockStream.readThroughEnd(plaintext, from: startBytes.count, options: options)
-    var payload = stream.payload
     var warnings: [KDBXWarning] = []
     if let paddingError {
       // Tolerated only when every block hash verified through the terminating empty block (just done) and what
@@ -176,15 +220,8 @@ extension KDBXFile {
       guard padding <= FormatConstants.cbcBlockByteCount else { throw paddingError }
       warnings.append(.malformedFinalPadding(byteCount: padding))
     }
-    if header.compression == .gzip {
-      let decompressed = try decompressPayload(payload, primitives: primitives, options: options)
-      payload = decompressed.bytes
-      if decompressed.trailingByteCount > 0 {
-        warnings.append(.bytesAfterCompressedData(byteCount: decompressed.trailingByteCount))
-      }
-    }
-    return DecodedPayload(
-      header: header, innerHeader: nil, xml: payload, transformedKey: transformed, warnings: warnings)
+    return ContainerPayload(
+      header: header, payload: stream.payload, transformedKey: transformed, warnings: warnings, paddingError: nil)
   }
 
   /// Decompresses an authenticated payload. Bytes after the last gzip member (RFC 1952 §2.2) that do not start
@@ -210,7 +247,7 @@ extension KDBXFile {
 
   static func decodeKDBX4<P: KDBXPrimitives>(
     bytes: [UInt8], block: HeaderBlock, transformed: SecureBytes, primitives: P, options: LoadOptions
-  ) throws(KDBXError) -> DecodedPayload {
+  ) throws(KDBXError) -> ContainerPayload {
     let header = block.header
     var baseKeyInput = CompositeKey.kdbx4HMACBaseKeyInput(masterSeed: header.masterSeed, transformedKey: transformed)
     let authenticator = primitives.blockAuthenticator(baseKey: primitives.sha512(baseKeyInput))
@@ -225,7 +262,7 @@ extension KDBXFile {
       bytes, from: block.payloadOffset, authenticator: authenticator, options: options)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
     defer { SecureBytes.wipe(&cipherKey) }
-    var payload: [UInt8]
+    let payload: [UInt8]
     var paddingError: KDBXError? = nil
     do throws(KDBXError) {
       payload = try primitives.decrypt(ciphertext, cipher: header.cipher, key: cipherKey, iv: header.encryptionIV)
@@ -238,22 +275,8 @@ extension KDBXFile {
       payload = unpadded
       paddingError = error
     }
-    var warnings: [KDBXWarning] = []
-    if header.compression == .gzip {
-      let decompressed = try decompressPayload(payload, primitives: primitives, options: options)
-      payload = decompressed.bytes
-      if let paddingError {
-        guard decompressed.trailingByteCount <= FormatConstants.cbcBlockByteCount else { throw paddingError }
-        warnings.append(.malformedFinalPadding(byteCount: decompressed.trailingByteCount))
-      } else if decompressed.trailingByteCount > 0 {
-        warnings.append(.bytesAfterCompressedData(byteCount: decompressed.trailingByteCount))
-      }
-    }
-    let inner = try InnerHeader(parsing: payload, options: options)
-    // In place: a copy into a new array costs a page fault per 4 KiB of a large document.
-    payload.removeSubrange(0..<inner.byteCount)
-    return DecodedPayload(
-      header: header, innerHeader: inner, xml: payload, transformedKey: transformed, warnings: warnings)
+    return ContainerPayload(
+      header: header, payload: payload, transformedKey: transformed, warnings: [], paddingError: paddingError)
   }
 
   /// The KDF output for `key`, held in zeroing storage (the KDF's input and output arrays are zeroed): `derived`

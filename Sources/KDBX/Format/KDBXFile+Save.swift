@@ -77,6 +77,9 @@ package struct SavedFile: Sendable {
   /// The database XML the file holds, when the save was asked to check it (``KDBXFile/write(_:key:settings:primitives:random:checksDocument:limits:checksLimits:xml:)``):
   /// what ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares the file's content with.
   package var document: [UInt8]? = nil
+  /// With ``document``: what the file's content holds before it (KDBX 4's inner header; empty for KDBX 3.x), which
+  /// ``KDBXFile/verifyReadBack(_:of:primitives:)`` compares too.
+  package var documentPrefix: [UInt8] = []
   /// The save's check of ``document`` (the open's reader and limits, `KDBXFile.checkOpens`), when the save was
   /// asked to keep the document: started when the document was complete and still running, so that it overlaps
   /// the encryption, the write and the read-back; ``KDBXFile/verifyReadBack(_:of:primitives:)`` waits for it and
@@ -173,8 +176,9 @@ extension KDBXFile {
     let inner = InnerHeader(
       innerRandomStream: settings.innerRandomStream, innerRandomStreamKey: streamKey,
       binaries: database.binaries.binaries.map { .init(isProtected: $0.isProtected, data: $0.data) })
+    let prefix = inner.serialized()
     let (document, payload, pendingCheck) = try SavePipeline.payload(
-      database, version: version, stream: &stream, prefix: inner.serialized(), binaries: inner.binaries,
+      database, version: version, stream: &stream, prefix: prefix, binaries: inner.binaries,
       checksDocument: checksDocument, limits: limits, compression: settings.compression, primitives: primitives,
       serialize: xml.serialize)
     var cipherKey = CompositeKey.kdbx4CipherKey(masterSeed: header.masterSeed, transformedKey: transformed)
@@ -187,7 +191,9 @@ extension KDBXFile {
       headerBytes + SHA256.hash(headerBytes).bytes
       + HMACBlockStream.headerHMAC(headerBytes, authenticator: authenticator)
       + HMACBlockStream.write(ciphertext, authenticator: authenticator)
-    return SavedFile(bytes: bytes, transformedKey: transformed, document: document, pendingCheck: pendingCheck)
+    return SavedFile(
+      bytes: bytes, transformedKey: transformed, document: document, documentPrefix: document == nil ? [] : prefix,
+      pendingCheck: pendingCheck)
   }
 
   /// Checks, without a key and without running the KDF, that a save of `database` with `settings` would be

@@ -73,6 +73,21 @@ struct SaveReadBackTests {
     }
   }
 
+  /// KDBX 4: the inner header before the document is compared too (the content is compared as it decompresses,
+  /// the inner header and then the XML, without a copy of either).
+  @Test(arguments: fixtures.filter { !$0.name.hasPrefix("kdbx31") })
+  func refusesAnotherInnerHeader(_ fixture: Fixture) throws {
+    var saved = try Self.saved(fixture)
+    try #require(!saved.documentPrefix.isEmpty)
+    saved.documentPrefix[saved.documentPrefix.count / 2] ^= 0x01
+    #expect(
+      throws: KDBXError.malformedDocument(
+        path: "/KeePassFile", reason: "the XML read back differs from the XML written")
+    ) {
+      try KDBXFile.verifyReadBack(saved.bytes, of: saved, primitives: StandardPrimitives())
+    }
+  }
+
   /// A serializer that produced a malformed document: the save refuses to make a file of it (or, keeping the
   /// document for the read-back, the read-back refuses the file).
   @Test(arguments: [KDBXVersion.v3_1, .v4_0], [CompressionAlgorithm.gzip, .none])
