@@ -76,21 +76,11 @@ struct Synchronizer {
   var conflicts: [MergeConflict] = []
 
   init(local: Database, remote: Database, mode: DatabaseMerge.Mode) {
-    // Versions nested in versions (only an app builds them) are merged as one list, as the save writes them.
-    let local = local.flatteningNestedHistory()
-    let remote = remote.flatteningNestedHistory()
-    self.local = local
-    self.remote = remote
+    let sides = MergeSupport.Sides(local: local, remote: remote)
+    (self.local, self.remote, pool, tree, remoteTree) = (
+      sides.local, sides.remote, sides.pool, sides.tree, sides.remoteTree
+    )
     self.mode = mode
-    pool = local.binaries
-    let localRoot = local.root ?? remote.root ?? Group(uuid: .zero, name: nil)
-    tree = MergeTree(root: localRoot)
-    var remap = MergeSupport.BinaryRemap(source: remote.binaries)
-    let remoteRoot = remap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
-    remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
-    // The remapped copy is this merge's own: freed a group at a time, as it may be of any depth.
-    var remapped = [consume remoteRoot]
-    Group.releaseIteratively(&remapped)
   }
 
   mutating func run() -> MergeResult {

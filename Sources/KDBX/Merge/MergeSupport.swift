@@ -138,6 +138,40 @@ enum MergeSupport {
   /// Trims the history of each entry in `uuids` to `meta`'s limits (``Entry/trimHistory(maxItems:maxSize:binaries:)``,
   /// KeePassLib `PwEntry.MaintainBackups`: while there are more than `HistoryMaxItems` versions, or their total
   /// size exceeds `HistoryMaxSize`, the one with the oldest modification time goes; -1 means no limit).
+  /// The tree of `database`, with its binaries remapped into `pool` (its own copy, freed a group at a time as it
+  /// may be of any depth, once the tree is built); a missing root is an empty group with `rootUUID`, and the root
+  /// matches `alias`, the result's root.
+  static func remappedTree(
+    _ database: Database, into pool: inout BinaryPool, rootUUID: KDBXUUID, alias: KDBXUUID
+  ) -> MergeTree {
+    var remap = BinaryRemap(source: database.binaries)
+    let root = remap.remap(database.root ?? Group(uuid: rootUUID, name: nil), into: &pool)
+    let tree = MergeTree(root: root, rootAlias: alias)
+    var remapped = [consume root]
+    Group.releaseIteratively(&remapped)
+    return tree
+  }
+
+  /// What every merge starts from: both sides with versions nested in versions (only an app builds them) merged as
+  /// one list, as the save writes them; the result's binary pool (the local one) and tree (the local one); the
+  /// remote tree with its binaries in that pool.
+  struct Sides {
+    let local: Database
+    let remote: Database
+    var pool: BinaryPool
+    let tree: MergeTree
+    let remoteTree: MergeTree
+
+    init(local: Database, remote: Database) {
+      self.local = local.flatteningNestedHistory()
+      self.remote = remote.flatteningNestedHistory()
+      pool = self.local.binaries
+      let localRoot = self.local.root ?? self.remote.root ?? Group(uuid: .zero, name: nil)
+      tree = MergeTree(root: localRoot)
+      remoteTree = MergeSupport.remappedTree(self.remote, into: &pool, rootUUID: localRoot.uuid, alias: tree.rootUUID)
+    }
+  }
+
   static func trimHistory(of uuids: [KDBXUUID], in tree: inout MergeTree, meta: Meta, pool: BinaryPool) {
     let maxItems = meta.effectiveHistoryMaxItems
     let maxSize = meta.effectiveHistoryMaxSize

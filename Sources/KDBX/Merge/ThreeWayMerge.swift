@@ -40,31 +40,18 @@ struct ThreeWayMerger {
   var historyChanged: [KDBXUUID] = []
 
   init(base: Database, local: Database, remote: Database, now: Timestamp) {
-    // Versions nested in versions (only an app builds them) are merged as one list, as the save writes them.
-    let base = base.flatteningNestedHistory()
-    let local = local.flatteningNestedHistory()
-    let remote = remote.flatteningNestedHistory()
-    self.local = local
-    self.remote = remote
+    let sides = MergeSupport.Sides(local: local, remote: remote)
+    (self.local, self.remote, pool, tree, remoteTree) = (
+      sides.local, sides.remote, sides.pool, sides.tree, sides.remoteTree
+    )
     self.now = now
+    let base = base.flatteningNestedHistory()
     baseMeta = base.meta
-    pool = local.binaries
-    let localRoot = local.root ?? remote.root ?? Group(uuid: .zero, name: nil)
-    tree = MergeTree(root: localRoot)
-    var remoteRemap = MergeSupport.BinaryRemap(source: remote.binaries)
-    let remoteRoot = remoteRemap.remap(remote.root ?? Group(uuid: localRoot.uuid, name: nil), into: &pool)
-    remoteTree = MergeTree(root: remoteRoot, rootAlias: tree.rootUUID)
-    // The remapped copies are this merge's own: freed a group at a time, as they may be of any depth.
-    var remapped = [consume remoteRoot]
-    Group.releaseIteratively(&remapped)
     // The base is remapped into a scratch copy of the pool, so that its binaries are not added to the result; the
     // pool does not grow after this, so the scratch copy holds every binary the merge compares.
-    var scratch = pool
-    var baseRemap = MergeSupport.BinaryRemap(source: base.binaries)
-    let baseRoot = baseRemap.remap(base.root ?? Group(uuid: localRoot.uuid, name: nil), into: &scratch)
-    baseTree = MergeTree(root: baseRoot, rootAlias: tree.rootUUID)
-    remapped = [consume baseRoot]
-    Group.releaseIteratively(&remapped)
+    var scratch = sides.pool
+    baseTree = MergeSupport.remappedTree(
+      base, into: &scratch, rootUUID: sides.tree.rootUUID, alias: sides.tree.rootUUID)
     comparePool = scratch
   }
 

@@ -167,29 +167,25 @@ struct XMLLayoutOrder: Sendable {
   /// The position of the element with layout index `id`, searched from `start` (where the next one usually is)
   /// and then from the beginning.
   func index(of id: UInt8, near start: Int) -> Int? {
-    var index = start
-    while index < ids.count {
-      if ids[index] == id { return index }
-      index += 1
-    }
-    index = 0
-    while index < min(start, ids.count) {
-      if ids[index] == id { return index }
-      index += 1
-    }
-    return nil
+    Self.index(of: id, in: ids, near: start)
   }
 
   /// The position of `name`, searched from `start` (where the next name usually is) and then from the beginning.
   func index(of name: String, near start: Int = 0) -> Int? {
+    Self.index(of: name, in: names, near: start)
+  }
+
+  /// The position of `value` in `values`, searched from `start` and then from the beginning.
+  @inline(__always)
+  private static func index<T: Equatable>(of value: T, in values: [T], near start: Int) -> Int? {
     var index = start
-    while index < names.count {
-      if names[index] == name { return index }
+    while index < values.count {
+      if values[index] == value { return index }
       index += 1
     }
     index = 0
-    while index < min(start, names.count) {
-      if names[index] == name { return index }
+    while index < min(start, values.count) {
+      if values[index] == value { return index }
       index += 1
     }
     return nil
