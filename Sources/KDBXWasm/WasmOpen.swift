@@ -76,7 +76,9 @@ enum WasmOpen {
     Array(VaultJSONExport.document(opened, revealingProtectedValues: revealing).rendered().utf8)
   }
 
-  /// A new file for the vault, checked by reading it back with the key it was written with (no second KDF).
+  /// A new file for the vault, checked as the CLI checks its saves (`KDBXFile.verifyReadBack`): every container
+  /// layer opened with the key it was written with (no second KDF), its content compared with the document the
+  /// save wrote and checked, as it decompresses (no second copy of the document in the module's memory).
   static func save(_ vault: WasmVaults.Vault) throws(WasmFailure) -> [UInt8] {
     if vault.opened.isKeePass1 {
       throw WasmFailure(
@@ -87,12 +89,10 @@ enum WasmOpen {
       var random = SystemRandomNumberGenerator()
       saved = try KDBXFile.write(
         vault.opened.database, key: vault.key, settings: SaveSettings(keeping: vault.opened),
-        primitives: WasmPrimitives.standard, random: &random)
+        primitives: WasmPrimitives.standard, random: &random, checksDocument: true)
       var verifying = WasmPrimitives.standard
       verifying.progress = nil
-      _ = try KDBXFile.verifyIntegrity(
-        bytes: saved.bytes, key: CompositeKey(transformedSecret: saved.transformedKey), primitives: verifying,
-        options: options)
+      try KDBXFile.verifyReadBack(saved.bytes, of: saved, primitives: verifying)
     } catch .cancelled {
       throw WasmFailure(.cancelled, "the save was cancelled; nothing was written")
     } catch {
