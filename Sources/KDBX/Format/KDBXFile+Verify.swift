@@ -78,6 +78,9 @@ extension KDBXFile {
     let prefix = saved.documentPrefix
     let matches: Bool
     if let paddingError = container.paddingError { throw paddingError }
+    guard container.warnings.isEmpty else {
+      throw .malformedDocument(path: "/", reason: "the file read back has an irregularity that the save does not write")
+    }
     switch container.header.compression {
     case .gzip:
       do throws(CompressionError) {
