@@ -135,9 +135,6 @@ enum MergeSupport {
     }
   }
 
-  /// Trims the history of each entry in `uuids` to `meta`'s limits (``Entry/trimHistory(maxItems:maxSize:binaries:)``,
-  /// KeePassLib `PwEntry.MaintainBackups`: while there are more than `HistoryMaxItems` versions, or their total
-  /// size exceeds `HistoryMaxSize`, the one with the oldest modification time goes; -1 means no limit).
   /// The tree of `database`, with its binaries remapped into `pool` (its own copy, freed a group at a time as it
   /// may be of any depth, once the tree is built); a missing root is an empty group with `rootUUID`, and the root
   /// matches `alias`, the result's root.
@@ -172,6 +169,9 @@ enum MergeSupport {
     }
   }
 
+  /// Trims the history of each entry in `uuids` to `meta`'s limits (``Entry/trimHistory(maxItems:maxSize:binaries:)``,
+  /// KeePassLib `PwEntry.MaintainBackups`: while there are more than `HistoryMaxItems` versions, or their total
+  /// size exceeds `HistoryMaxSize`, the one with the oldest modification time goes; -1 means no limit).
   static func trimHistory(of uuids: [KDBXUUID], in tree: inout MergeTree, meta: Meta, pool: BinaryPool) {
     let maxItems = meta.effectiveHistoryMaxItems
     let maxSize = meta.effectiveHistoryMaxSize
