@@ -1,3 +1,5 @@
+import KDBXBase
+
 // Checking that a DEFLATE stream (RFC 1951) decodes to given bytes without making its output: a save's read-back
 // compares the file with the document it wrote, and a second copy of that document would be its largest
 // allocation. Each literal is compared with the expected byte, each match with the expected bytes `distance`
@@ -47,24 +49,9 @@ struct ExpectedOutput {
     // Both in `body` (all but the first 32 KiB after `head`): compared a word at a time.
     if source >= head.count, let base = body.baseAddress {
       // SAFETY: source < position and position + length <= count, so both ranges lie inside `body`.
-      let a = UnsafeRawPointer(base + (position &- head.count))
-      let b = UnsafeRawPointer(base + (source &- head.count))
-      var index = 0
-      while index &+ 8 <= length {
-        if a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          != b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        {
-          return false
-        }
-        index &+= 8
-      }
-      while index < length {
-        if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
-          return false
-        }
-        index &+= 1
-      }
-      return true
+      return ByteComparison.equal(
+        UnsafeRawBufferPointer(start: base + (position &- head.count), count: length),
+        UnsafeRawBufferPointer(start: base + (source &- head.count), count: length))
     }
     var index = 0
     while index < length {
@@ -79,30 +66,11 @@ extension InflateState {
   /// ``run(_:_:)`` comparing with `expected` instead of writing: `outputPosition` counts the bytes matched.
   /// Returns `false` as soon as the content differs, or when it ends short of `expected`.
   mutating func verifyRun(_ input: [UInt8], _ expected: ExpectedOutput) throws(CompressionError) -> Bool {
-    while true {
-      let headerOffset = byteOffset
-      let header = try bits(3, input)
-      let matched: Bool
-      switch header >> 1 {
-      case 0:
-        matched = try verifyStoredBlock(input, expected)
-      case 1:
-        if !tablesAreFixed { try buildFixedTables() }
-        matched = try verifyHuffmanBlock(input, expected)
-      case 2:
-        tablesAreFixed = false
-        try readDynamicHeader(input)
-        matched = try verifyHuffmanBlock(input, expected)
-      default:
-        throw .reservedBlockType(offset: headerOffset)
-      }
-      if !matched { return false }
-      if header & 1 == 1 { break }
+    let ended = try forEachBlock(input) { (state, stored) throws(CompressionError) -> Bool in
+      if stored { return try state.verifyStoredBlock(input, expected) }
+      return try state.verifyHuffmanBlock(input, expected)
     }
-    let padding = bitCount & 7
-    bitBuffer >>= UInt64(padding)
-    bitCount -= padding
-    return outputPosition == expected.count
+    return ended && outputPosition == expected.count
   }
 
   /// A stored block (RFC 1951 §3.2.4) compared with the expected bytes.

@@ -111,22 +111,34 @@ struct InflateState {
   var byteOffset: Int { inputPosition - bitCount / 8 }
 
   mutating func run(_ input: [UInt8], _ output: inout [UInt8]) throws(CompressionError) {
+    _ = try forEachBlock(input) { (state, stored) throws(CompressionError) -> Bool in
+      if stored { try state.copyStoredBlock(input, &output) } else { try state.decodeHuffmanBlock(input, &output) }
+      return true
+    }
+  }
+
+  /// The blocks of the stream (RFC 1951 §3.2.3) through the final one: reads each block's header, makes its
+  /// Huffman tables ready (fixed, or the dynamic header read), and hands it to `block` (`stored`: BTYPE 00),
+  /// which reads it and returns `false` to stop there. Returns `false` when `block` stopped, else `true` at the
+  /// end of the stream.
+  mutating func forEachBlock(
+    _ input: [UInt8], _ block: (inout InflateState, _ stored: Bool) throws(CompressionError) -> Bool
+  ) throws(CompressionError) -> Bool {
     while true {
       let headerOffset = byteOffset
       let header = try bits(3, input)
       switch header >> 1 {
       case 0:
-        try copyStoredBlock(input, &output)
+        break
       case 1:
         if !tablesAreFixed { try buildFixedTables() }
-        try decodeHuffmanBlock(input, &output)
       case 2:
         tablesAreFixed = false
         try readDynamicHeader(input)
-        try decodeHuffmanBlock(input, &output)
       default:
         throw .reservedBlockType(offset: headerOffset)
       }
+      guard try block(&self, header >> 1 == 0) else { return false }
       if header & 1 == 1 { break }
     }
     // The stream ends inside its last byte; the unused high bits of that byte are padding, and
@@ -134,6 +146,7 @@ struct InflateState {
     let padding = bitCount & 7
     bitBuffer >>= UInt64(padding)
     bitCount -= padding
+    return true
   }
 
   /// Reads `count` (at most 32) bits, LSB first (RFC 1951 §3.1.1).
