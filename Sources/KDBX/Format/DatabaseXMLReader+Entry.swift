@@ -36,8 +36,11 @@ extension DatabaseModelReader {
         done.group.layout = layout
         guard open.count > 0 else { return done.group }
         let parent = open.count - 1
-        open[parent].group.groups.append(done.group)
-        open[parent].group.childOrder.append(false)
+        // The check of a save keeps no finished group either: only the groups still open are held.
+        if keepsTree {
+          open[parent].group.groups.append(done.group)
+          open[parent].group.childOrder.append(false)
+        }
         try finishChild(
           done.element, handled: true, elementsBefore: done.elementsBefore, in: &open[parent].children)
       }
@@ -80,7 +83,7 @@ extension DatabaseModelReader {
     case .entry?:
       try charge(Self.elementCost(Entry.self) + 2)
       let entry = try readEntry(child.attributes, isHistory: false)
-      if keepsEntries {
+      if keepsTree {
         group.entries.append(entry)
         group.childOrder.append(true)
       }

@@ -41,7 +41,7 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
     var database = try withCallbacks(stream: &stream, random: &random, gzip: gzip) {
       (applyStream, protect, decompress) throws(KDBXError) in
       try readDatabaseModel(
-        xml: xml, binaries: binaries, options: options, heldByteLimit: limit, keepsEntries: true, pipeline: pipeline,
+        xml: xml, binaries: binaries, options: options, heldByteLimit: limit, keepsTree: true, pipeline: pipeline,
         applyStream: applyStream, protect: protect, decompress: decompress)
     }
     database.documentSize = DocumentSizeHint(byteCount: xml.count)
@@ -101,10 +101,10 @@ package enum DatabaseXMLReader<Stream: InnerRandomStream, Random: RandomNumberGe
 /// The model of the database XML document `xml`, read by ``DatabaseModelReader``: through an ``XMLEventPipeline``
 /// (the pull reader on a helper, a few batches ahead) when `pipeline` uses one for a document of this size, else
 /// with the pull reader on the calling thread. The open (``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)``)
-/// and the check of every save (`KDBXFile.checkOpens`, which drops each entry once read: `keepsEntries` false) read
-/// this way. Not generic: the reader is specialized for both event sources here.
+/// and the check of every save (`KDBXFile.checkOpens`, which drops each entry and group once read: `keepsTree`
+/// false) read this way. Not generic: the reader is specialized for both event sources here.
 func readDatabaseModel(
-  xml: [UInt8], binaries: [InnerHeader.Binary], options: LoadOptions, heldByteLimit: Int, keepsEntries: Bool,
+  xml: [UInt8], binaries: [InnerHeader.Binary], options: LoadOptions, heldByteLimit: Int, keepsTree: Bool,
   pipeline: XMLEventPipelineSettings, applyStream: @escaping (inout [UInt8]) -> Void,
   protect: @escaping ([UInt8]) -> ProtectedValue, decompress: @escaping ([UInt8], Int) throws(KDBXError) -> [UInt8]
 ) throws(KDBXError) -> Database {
@@ -119,7 +119,7 @@ func readDatabaseModel(
       var reader = DatabaseModelReader<PipelinedXMLEventSource>(
         source: PipelinedXMLEventSource(events), options: options, heldByteLimit: heldByteLimit,
         applyStream: applyStream, protect: protect, decompress: decompress)
-      reader.keepsEntries = keepsEntries
+      reader.keepsTree = keepsTree
       return try reader.readDocument(binaries: binaries)
     }
   #endif
@@ -129,7 +129,7 @@ func readDatabaseModel(
     var reader = DatabaseModelReader<XMLReader>(
       source: source, options: options, heldByteLimit: heldByteLimit, applyStream: applyStream, protect: protect,
       decompress: decompress)
-    reader.keepsEntries = keepsEntries
+    reader.keepsTree = keepsTree
     return try reader.readDocument(binaries: binaries)
   }
 }
@@ -170,10 +170,10 @@ struct DatabaseModelReader<Source: XMLEventSource> {
   let heldByteLimit: Int
   /// Attachment references that name no binary, found so far.
   var missingReferenceCount = 0
-  /// Whether the entries read are kept in their groups (the open), or dropped once read and charged (the check
-  /// of a document about to be saved, `KDBXFile.checkOpens`: every limit and
-  /// every error of the open, in the memory of one entry).
-  var keepsEntries = true
+  /// Whether the entries and groups read are kept in their parents (the open), or dropped once read and charged
+  /// (the check of a document about to be saved, `KDBXFile.checkOpens`: every limit and every error of the open,
+  /// in the memory of one entry and the groups still open around it).
+  var keepsTree = true
   /// The element-name lookup, loaded once (a global's lazy-initialization check per element costs time).
   let knownElements = KnownElementTable.shared
 

@@ -21,7 +21,7 @@ extension KDBXFile {
       xmlByteCount: xml.count)
     let gzip = StandardPrimitives()
     _ = try readDatabaseModel(
-      xml: xml, binaries: binaries, options: options, heldByteLimit: limit, keepsEntries: false, pipeline: pipeline,
+      xml: xml, binaries: binaries, options: options, heldByteLimit: limit, keepsTree: false, pipeline: pipeline,
       applyStream: { _ in }, protect: { _ in placeholder },
       decompress: { (bytes, limit) throws(KDBXError) in try gzip.decompressGzip(bytes, maxOutputByteCount: limit) })
   }

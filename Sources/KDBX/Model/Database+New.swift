@@ -74,11 +74,12 @@ extension Entry {
     entry.overrideURL = ""
     entry.tagsText = ""
     entry.times = Times.created(at: clock.now())
-    for key in [titleField, userNameField, urlField, notesField] {
-      entry.fields.append(EntryField(key: key, value: .plain("")))
-    }
-    entry.fields.insert(
-      EntryField(key: passwordField, value: .protected(ProtectedValue(bytes: [], using: &random))), at: 2)
+    // One array of exactly five (appended one by one, it would hold room for eight).
+    entry.fields = [
+      EntryField(key: titleField, value: .plain("")), EntryField(key: userNameField, value: .plain("")),
+      EntryField(key: passwordField, value: .protected(ProtectedValue(bytes: [], using: &random))),
+      EntryField(key: urlField, value: .plain("")), EntryField(key: notesField, value: .plain("")),
+    ]
     entry.autoType = AutoType(enabled: true, dataTransferObfuscation: 0)
     entry.history = []
     return entry

@@ -252,4 +252,40 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     #expect(pool[0]?.isProtected == true)
     #expect(pool[5] == nil)
   }
+
+  /// The check of a save (`keepsTree` false) reads every group and entry and keeps none of them once read: a tree
+  /// of 40 groups under the root, 30 of them nested in a chain, each with an entry, reads back as a bare root.
+  @Test func saveCheckKeepsNoFinishedGroup() throws {
+    let clock = FixedClock(Timestamp(unixSeconds: 1_700_000_000))
+    var random = SplitMix64(seed: 12)
+    var database = Database.new(name: "Root", clock: clock, random: &random)
+    var chain = Group.new(name: "C30", clock: clock, random: &random)
+    for level in stride(from: 29, through: 1, by: -1) {
+      var parent = Group.new(name: "C\(level)", clock: clock, random: &random)
+      parent.entries = [Entry.new(clock: clock, random: &random)]
+      parent.groups = [chain]
+      chain = parent
+    }
+    database.root?.groups = [chain]
+    for index in 0..<10 {
+      var group = Group.new(name: "G\(index)", clock: clock, random: &random)
+      group.entries = [Entry.new(clock: clock, random: &random)]
+      database.root?.groups.append(group)
+    }
+    var stream = PlaintextInnerStream()
+    let xml = try DatabaseXMLWriter.serialize(database, version: .v4_1, stream: &stream, options: .init())
+    func read(keepsTree: Bool) throws -> Database {
+      try readDatabaseModel(
+        xml: xml, binaries: [], options: .default, heldByteLimit: .max, keepsTree: keepsTree, pipeline: .sequential,
+        applyStream: { _ in }, protect: { ProtectedValue(bytes: $0, using: &random) },
+        decompress: { (_, _) throws(KDBXError) in [] })
+    }
+    let opened = try read(keepsTree: true)
+    #expect(opened.root?.groups.count == 11)
+    #expect(opened.root?.groups.first?.groups.count == 1)
+    let checked = try read(keepsTree: false)
+    #expect(checked.root?.name == "Root")
+    #expect(checked.root?.groups.isEmpty == true)
+    #expect(checked.root?.entries.isEmpty == true)
+  }
 }
