@@ -16,14 +16,41 @@ package struct XMLLayout: Sendable, Equatable {
     case unknown(XMLNode)
   }
 
+  /// What a layout keeps, when it keeps anything: most layouts (known children in KeePass's order, no attributes)
+  /// keep nothing and hold no storage, so that a layout costs one word in every entry, field, group and `Times`.
+  /// Immutable: a layout is built once, as its element is read, and a change makes new storage.
+  final class Storage: Sendable {
+    let kept: [UInt8]
+    let attributes: [KDBXXMLAttribute]
+    let childAttributes: [String: [KDBXXMLAttribute]]
+
+    init(kept: [UInt8], attributes: [KDBXXMLAttribute], childAttributes: [String: [KDBXXMLAttribute]]) {
+      self.kept = kept
+      self.attributes = attributes
+      self.childAttributes = childAttributes
+    }
+  }
+
+  /// `nil` when the layout keeps nothing.
+  private var storage: Storage?
+
   /// The kept nodes and the known children's order, in the form of `KeptXML`.
-  var kept: [UInt8]
+  var kept: [UInt8] {
+    get { storage?.kept ?? [] }
+    set { self = XMLLayout(kept: newValue, attributes: attributes, childAttributes: childAttributes) }
+  }
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
-  package var attributes: [KDBXXMLAttribute]
+  package var attributes: [KDBXXMLAttribute] {
+    get { storage?.attributes ?? [] }
+    set { self = XMLLayout(kept: kept, attributes: newValue, childAttributes: childAttributes) }
+  }
   /// Attributes that KeePass does not define, found on known leaf child elements (for example
   /// `<UUID Extra="1">`), by child name; written back on the child of that name. Attributes that the model
   /// itself reads and writes (``modelAttributeNames``) are not kept here.
-  package var childAttributes: [String: [KDBXXMLAttribute]]
+  package var childAttributes: [String: [KDBXXMLAttribute]] {
+    get { storage?.childAttributes ?? [:] }
+    set { self = XMLLayout(kept: kept, attributes: attributes, childAttributes: newValue) }
+  }
 
   /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
   /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`, which this library's exports
@@ -35,15 +62,15 @@ package struct XMLLayout: Sendable, Equatable {
   package init(
     items: [Item] = [], attributes: [KDBXXMLAttribute] = [], childAttributes: [String: [KDBXXMLAttribute]] = [:]
   ) {
-    self.kept = Self.encode(items)
-    self.attributes = attributes
-    self.childAttributes = childAttributes
+    self.init(kept: Self.encode(items), attributes: attributes, childAttributes: childAttributes)
   }
 
   init(kept: [UInt8], attributes: [KDBXXMLAttribute], childAttributes: [String: [KDBXXMLAttribute]]) {
-    self.kept = kept
-    self.attributes = attributes
-    self.childAttributes = childAttributes
+    if kept.isEmpty && attributes.isEmpty && childAttributes.isEmpty {
+      storage = nil
+    } else {
+      storage = Storage(kept: kept, attributes: attributes, childAttributes: childAttributes)
+    }
   }
 
   /// The children in document order: each known child once (at its first position) and every kept node. Empty
