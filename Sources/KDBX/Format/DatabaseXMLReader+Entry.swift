@@ -175,18 +175,22 @@ extension DatabaseModelReader {
         } else {
           field.value = .plain(try reader.text())
         }
-        let extra = attributes.filter {
-          $0.name != XMLNames.protected && $0.name != XMLNames.protectInMemory
-            && $0.name != XMLNames.protectedInMemory
-        }
-        if !extra.isEmpty { try reader.charge(Self.attributesCost(extra)) }
-        field.extraValueAttributes = extra
+        field.extraValueAttributes = try reader.extraAttributes(child.attributes)
       default: return false
       }
       return true
     }
     guard sawKey else { throw .malformedDocument(path: "Entry/String", reason: "missing Key") }
     return field
+  }
+
+  /// The attributes of a field's or attachment's `Value` element that the model does not own (charged), kept to
+  /// be written back on it (``XMLLayout/modelAttributeNames``: `Protected`, `Ref` and the others are the model's).
+  mutating func extraAttributes(_ attributes: [XMLAttribute]) throws(KDBXError) -> [XMLAttribute] {
+    guard !attributes.isEmpty else { return [] }
+    let extra = attributes.filter { !XMLLayout.modelAttributeNames.contains($0.name) }
+    if !extra.isEmpty { try charge(Self.attributesCost(extra)) }
+    return extra
   }
 
   /// Whether a plain-text value is marked to be protected in memory: KeePass's XML export writes
@@ -214,9 +218,7 @@ extension DatabaseModelReader {
         let reference = try reader.binaryReference(child.attributes)
         attachment.binaryIndex = reference.index
         attachment.missingReference = reference.missing
-        let extra = attributes.filter { $0.name != XMLNames.ref }
-        if !extra.isEmpty { try reader.charge(Self.attributesCost(extra)) }
-        attachment.extraValueAttributes = extra
+        attachment.extraValueAttributes = try reader.extraAttributes(child.attributes)
       default: return false
       }
       return true

@@ -288,4 +288,40 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     #expect(checked.root?.groups.isEmpty == true)
     #expect(checked.root?.entries.isEmpty == true)
   }
+
+  /// Unknown attributes stay on the element they were read on: those of a `String` or `Binary` element on it, and
+  /// those of its `Value` (plain, protected or a binary reference) on the `Value`, beside the model's own
+  /// (`Protected`, `Ref`). Before, the parent's attributes were copied onto `Value` and the `Value`'s own lost.
+  @Test func valueAttributesStayOnTheValue() throws {
+    var protectedBytes = Array("pw".utf8)
+    var protectStream = CountingStream()
+    protectStream.apply(to: &protectedBytes)
+    let xml = Array(
+      """
+      <?xml version="1.0" encoding="utf-8" standalone="yes"?>
+      <KeePassFile><Meta/><Root><Group><UUID>\(Self.uuidA.base64)</UUID><Name>R</Name><Entry>\
+      <UUID>\(Self.uuidB.base64)</UUID>\
+      <String Bar="2"><Key>A</Key><Value Foo="1">x</Value></String>\
+      <String><Key>Password</Key><Value Protected="True" Zed="5">\(Base64.encode(protectedBytes))</Value></String>\
+      <Binary Baz="3"><Key>f</Key><Value Ref="0" Qux="4"/></Binary>\
+      </Entry></Group></Root></KeePassFile>
+      """.utf8)
+    var readStream = CountingStream()
+    var random = SplitMix64(seed: 13)
+    let database = try DatabaseXMLReader.read(
+      xml: xml, binaries: [.init(isProtected: false, data: [1])], stream: &readStream, random: &random,
+      gzip: NoGzipDecompressor())
+    var writeStream = CountingStream()
+    let output = String(
+      decoding: try DatabaseXMLWriter.serialize(database, version: .v4_1, stream: &writeStream, options: .init()),
+      as: UTF8.self)
+    for expected in [
+      "<String Bar=\"2\">", "<Value Foo=\"1\">x</Value>", "<Value Protected=\"True\" Zed=\"5\">",
+      "<Binary Baz=\"3\">", "<Value Ref=\"0\" Qux=\"4\" />",
+    ] {
+      #expect(output.contains(expected), "missing \(expected)")
+    }
+    #expect(!output.contains("<Value Bar"))
+    #expect(!output.contains("<Value Ref=\"0\" Baz"))
+  }
 }
