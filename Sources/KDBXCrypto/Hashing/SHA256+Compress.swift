@@ -1,9 +1,5 @@
-// SHA-256 compression function (FIPS 180-4 §6.2.2), the hot kernel.
-//
-// Shape: the eight working variables live in locals, and the message schedule W is a rolling
-// window of 16 locals (W[t] overwrites W[t-16], FIPS 180-4 §6.2.2 step 1 computed on the fly).
-// Rounds are unrolled 16 at a time by renaming the working variables instead of shifting them, and
-// the round constants are read through a pointer bound once per call.
+// SHA-256 compression function (FIPS 180-4 §6.2.2): its round constants and UInt32 word functions; the
+// compression loop is SHA2.compress (SHA2+Compress.swift).
 
 extension SHA256 {
   /// FIPS 180-4 §4.2.2: the 64 round constants K0...K63.
@@ -19,144 +15,43 @@ extension SHA256 {
   ]
 
   /// Processes `count` consecutive 64-byte blocks starting at `blocks` (FIPS 180-4 §6.2.2).
-  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 64-byte blocks; the constant table is an
-  // immutable static array read inside its closure; bounds are noted inside.
+  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 64-byte blocks (see SHA2.compress).
   static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, _ count: Int) {
-    roundConstants.withUnsafeBufferPointer { table in
-      // SAFETY: the table has exactly 64 entries; `k` walks it in steps of 16 for four groups of
-      // 16 rounds and reads k[0]...k[15] of each group, so every read is inside the table.
-      // `blocks` holds count * 64 readable bytes (the caller passes whole blocks only), and each
-      // block is read at byte offsets 0...63 before `block` advances by 64.
-      guard let constants = table.baseAddress, table.count == 64 else { preconditionFailure("SHA-256 K table") }
-      var s = state
-      var block = blocks
-      for _ in 0..<count {
-        var a = s.h0
-        var b = s.h1
-        var c = s.h2
-        var d = s.h3
-        var e = s.h4
-        var f = s.h5
-        var g = s.h6
-        var h = s.h7
-        var w0 = block.loadUnaligned(fromByteOffset: 0, as: UInt32.self).bigEndian
-        var w1 = block.loadUnaligned(fromByteOffset: 4, as: UInt32.self).bigEndian
-        var w2 = block.loadUnaligned(fromByteOffset: 8, as: UInt32.self).bigEndian
-        var w3 = block.loadUnaligned(fromByteOffset: 12, as: UInt32.self).bigEndian
-        var w4 = block.loadUnaligned(fromByteOffset: 16, as: UInt32.self).bigEndian
-        var w5 = block.loadUnaligned(fromByteOffset: 20, as: UInt32.self).bigEndian
-        var w6 = block.loadUnaligned(fromByteOffset: 24, as: UInt32.self).bigEndian
-        var w7 = block.loadUnaligned(fromByteOffset: 28, as: UInt32.self).bigEndian
-        var w8 = block.loadUnaligned(fromByteOffset: 32, as: UInt32.self).bigEndian
-        var w9 = block.loadUnaligned(fromByteOffset: 36, as: UInt32.self).bigEndian
-        var w10 = block.loadUnaligned(fromByteOffset: 40, as: UInt32.self).bigEndian
-        var w11 = block.loadUnaligned(fromByteOffset: 44, as: UInt32.self).bigEndian
-        var w12 = block.loadUnaligned(fromByteOffset: 48, as: UInt32.self).bigEndian
-        var w13 = block.loadUnaligned(fromByteOffset: 52, as: UInt32.self).bigEndian
-        var w14 = block.loadUnaligned(fromByteOffset: 56, as: UInt32.self).bigEndian
-        var w15 = block.loadUnaligned(fromByteOffset: 60, as: UInt32.self).bigEndian
-        var bc = b ^ c
-        var k = constants
-        round(a, b, c, &d, e, f, g, &h, k[0] &+ w0, &bc)
-        round(h, a, b, &c, d, e, f, &g, k[1] &+ w1, &bc)
-        round(g, h, a, &b, c, d, e, &f, k[2] &+ w2, &bc)
-        round(f, g, h, &a, b, c, d, &e, k[3] &+ w3, &bc)
-        round(e, f, g, &h, a, b, c, &d, k[4] &+ w4, &bc)
-        round(d, e, f, &g, h, a, b, &c, k[5] &+ w5, &bc)
-        round(c, d, e, &f, g, h, a, &b, k[6] &+ w6, &bc)
-        round(b, c, d, &e, f, g, h, &a, k[7] &+ w7, &bc)
-        round(a, b, c, &d, e, f, g, &h, k[8] &+ w8, &bc)
-        round(h, a, b, &c, d, e, f, &g, k[9] &+ w9, &bc)
-        round(g, h, a, &b, c, d, e, &f, k[10] &+ w10, &bc)
-        round(f, g, h, &a, b, c, d, &e, k[11] &+ w11, &bc)
-        round(e, f, g, &h, a, b, c, &d, k[12] &+ w12, &bc)
-        round(d, e, f, &g, h, a, b, &c, k[13] &+ w13, &bc)
-        round(c, d, e, &f, g, h, a, &b, k[14] &+ w14, &bc)
-        round(b, c, d, &e, f, g, h, &a, k[15] &+ w15, &bc)
-        for _ in 0..<3 {
-          k += 16
-          expand(&w0, w1, w9, w14)
-          round(a, b, c, &d, e, f, g, &h, k[0] &+ w0, &bc)
-          expand(&w1, w2, w10, w15)
-          round(h, a, b, &c, d, e, f, &g, k[1] &+ w1, &bc)
-          expand(&w2, w3, w11, w0)
-          round(g, h, a, &b, c, d, e, &f, k[2] &+ w2, &bc)
-          expand(&w3, w4, w12, w1)
-          round(f, g, h, &a, b, c, d, &e, k[3] &+ w3, &bc)
-          expand(&w4, w5, w13, w2)
-          round(e, f, g, &h, a, b, c, &d, k[4] &+ w4, &bc)
-          expand(&w5, w6, w14, w3)
-          round(d, e, f, &g, h, a, b, &c, k[5] &+ w5, &bc)
-          expand(&w6, w7, w15, w4)
-          round(c, d, e, &f, g, h, a, &b, k[6] &+ w6, &bc)
-          expand(&w7, w8, w0, w5)
-          round(b, c, d, &e, f, g, h, &a, k[7] &+ w7, &bc)
-          expand(&w8, w9, w1, w6)
-          round(a, b, c, &d, e, f, g, &h, k[8] &+ w8, &bc)
-          expand(&w9, w10, w2, w7)
-          round(h, a, b, &c, d, e, f, &g, k[9] &+ w9, &bc)
-          expand(&w10, w11, w3, w8)
-          round(g, h, a, &b, c, d, e, &f, k[10] &+ w10, &bc)
-          expand(&w11, w12, w4, w9)
-          round(f, g, h, &a, b, c, d, &e, k[11] &+ w11, &bc)
-          expand(&w12, w13, w5, w10)
-          round(e, f, g, &h, a, b, c, &d, k[12] &+ w12, &bc)
-          expand(&w13, w14, w6, w11)
-          round(d, e, f, &g, h, a, b, &c, k[13] &+ w13, &bc)
-          expand(&w14, w15, w7, w12)
-          round(c, d, e, &f, g, h, a, &b, k[14] &+ w14, &bc)
-          expand(&w15, w0, w8, w13)
-          round(b, c, d, &e, f, g, h, &a, k[15] &+ w15, &bc)
-        }
-        s.h0 &+= a
-        s.h1 &+= b
-        s.h2 &+= c
-        s.h3 &+= d
-        s.h4 &+= e
-        s.h5 &+= f
-        s.h6 &+= g
-        s.h7 &+= h
-        block += 64
-      }
-      state = s
-    }
+    SHA2.compress(&state, blocks, count, roundConstants)
   }
 }
 
-/// One SHA-256 round (FIPS 180-4 §6.2.2 step 3) with the variables renamed rather than shifted:
-/// d += T1, h = T1 + T2, where T1 already includes K[t] + W[t] as `kw`.
-///
-/// Maj(a,b,c) is computed as b ^ ((a ^ b) & (b ^ c)); `bc` carries b ^ c in and a ^ b out, which is
-/// the next round's b ^ c. The Σ functions nest their rotations: ROTR6 ^ ROTR11 ^ ROTR25 equals
-/// ROTR6(ROTR5(ROTR14(e) ^ e) ^ e), which needs fewer register copies.
-@inline(__always)
-private func round(
-  _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-  _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32, _ bc: inout UInt32
-) {
-  var sigma1 = (e >> 14 | e << 18) ^ e
-  sigma1 = (sigma1 >> 5 | sigma1 << 27) ^ e
-  sigma1 = sigma1 >> 6 | sigma1 << 26
-  // Ch(e,f,g) = (e & f) ^ (~e & g) written as g ^ (e & (f ^ g)).
-  let t1 = h &+ sigma1 &+ (g ^ (e & (f ^ g))) &+ kw
-  var sigma0 = (a >> 9 | a << 23) ^ a
-  sigma0 = (sigma0 >> 11 | sigma0 << 21) ^ a
-  sigma0 = sigma0 >> 2 | sigma0 << 30
-  let ab = a ^ b
-  let maj = b ^ (ab & bc)
-  bc = ab
-  d &+= t1
-  h = t1 &+ sigma0 &+ maj
-}
+extension UInt32: SHA2Word {
+  // The rotations nest: ROTR6 ^ ROTR11 ^ ROTR25 equals ROTR6(ROTR5(ROTR14(x) ^ x) ^ x), which needs fewer
+  // register copies; the others likewise.
 
-/// Message schedule step (FIPS 180-4 §6.2.2 step 1) on the 16-word window:
-/// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], stored over W[t-16].
-@inline(__always)
-private func expand(_ w16: inout UInt32, _ w15: UInt32, _ w7: UInt32, _ w2: UInt32) {
-  // σ0 = ROTR7 ^ ROTR18 ^ SHR3 and σ1 = ROTR17 ^ ROTR19 ^ SHR10, with nested rotations.
-  var sigma0 = (w15 >> 11 | w15 << 21) ^ w15
-  sigma0 = (sigma0 >> 7 | sigma0 << 25) ^ (w15 >> 3)
-  var sigma1 = (w2 >> 2 | w2 << 30) ^ w2
-  sigma1 = (sigma1 >> 17 | sigma1 << 15) ^ (w2 >> 10)
-  w16 &+= sigma0 &+ w7 &+ sigma1
+  /// Σ0 = ROTR2 ^ ROTR13 ^ ROTR22 (FIPS 180-4 (4.4)).
+  @inline(__always)
+  static func bigSigma0(_ x: UInt32) -> UInt32 {
+    var sigma = (x >> 9 | x << 23) ^ x
+    sigma = (sigma >> 11 | sigma << 21) ^ x
+    return sigma >> 2 | sigma << 30
+  }
+
+  /// Σ1 = ROTR6 ^ ROTR11 ^ ROTR25 (FIPS 180-4 (4.5)).
+  @inline(__always)
+  static func bigSigma1(_ x: UInt32) -> UInt32 {
+    var sigma = (x >> 14 | x << 18) ^ x
+    sigma = (sigma >> 5 | sigma << 27) ^ x
+    return sigma >> 6 | sigma << 26
+  }
+
+  /// σ0 = ROTR7 ^ ROTR18 ^ SHR3 (FIPS 180-4 (4.6)).
+  @inline(__always)
+  static func smallSigma0(_ x: UInt32) -> UInt32 {
+    let sigma = (x >> 11 | x << 21) ^ x
+    return (sigma >> 7 | sigma << 25) ^ (x >> 3)
+  }
+
+  /// σ1 = ROTR17 ^ ROTR19 ^ SHR10 (FIPS 180-4 (4.7)).
+  @inline(__always)
+  static func smallSigma1(_ x: UInt32) -> UInt32 {
+    let sigma = (x >> 2 | x << 30) ^ x
+    return (sigma >> 17 | sigma << 15) ^ (x >> 10)
+  }
 }

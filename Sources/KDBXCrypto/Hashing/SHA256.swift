@@ -38,9 +38,7 @@ public struct SHA256: HashFunction, MerkleDamgardHash {
   }
 
   /// The eight working words H0...H7 (FIPS 180-4 §6.2).
-  struct State {
-    var h0: UInt32, h1: UInt32, h2: UInt32, h3: UInt32, h4: UInt32, h5: UInt32, h6: UInt32, h7: UInt32
-  }
+  typealias State = SHA2State<UInt32>
 
   /// 64: SHA-256 processes 512-bit blocks.
   public static var blockByteCount: Int { 64 }

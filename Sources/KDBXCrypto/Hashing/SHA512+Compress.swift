@@ -1,8 +1,5 @@
-// SHA-512 compression function (FIPS 180-4 §6.4.2), the hot kernel.
-//
-// Same shape as SHA-256: working variables in locals, the message schedule as a rolling window of
-// 16 locals, rounds unrolled 16 at a time by renaming, and round constants read through a pointer
-// bound once per call.
+// SHA-512 compression function (FIPS 180-4 §6.4.2): its round constants and UInt64 word functions; the
+// compression loop is SHA2.compress (SHA2+Compress.swift).
 
 extension SHA512 {
   /// FIPS 180-4 §4.2.3: the 80 round constants K0...K79.
@@ -30,145 +27,43 @@ extension SHA512 {
   ]
 
   /// Processes `count` consecutive 128-byte blocks starting at `blocks` (FIPS 180-4 §6.4.2).
-  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 128-byte blocks; the constant table is an
-  // immutable static array read inside its closure; bounds are noted inside.
+  // SAFETY: absorb (MerkleDamgard+Buffer) passes count whole 128-byte blocks (see SHA2.compress).
   static func compress(_ state: inout State, _ blocks: UnsafeRawPointer, _ count: Int) {
-    roundConstants.withUnsafeBufferPointer { table in
-      // SAFETY: the table has exactly 80 entries; `k` walks it in steps of 16 for five groups of
-      // 16 rounds and reads k[0]...k[15] of each group, so every read is inside the table.
-      // `blocks` holds count * 128 readable bytes (the caller passes whole blocks only), and each
-      // block is read at byte offsets 0...127 before `block` advances by 128.
-      guard let constants = table.baseAddress, table.count == 80 else { preconditionFailure("SHA-512 K table") }
-      var s = state
-      var block = blocks
-      for _ in 0..<count {
-        var a = s.h0
-        var b = s.h1
-        var c = s.h2
-        var d = s.h3
-        var e = s.h4
-        var f = s.h5
-        var g = s.h6
-        var h = s.h7
-        var w0 = block.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian
-        var w1 = block.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian
-        var w2 = block.loadUnaligned(fromByteOffset: 16, as: UInt64.self).bigEndian
-        var w3 = block.loadUnaligned(fromByteOffset: 24, as: UInt64.self).bigEndian
-        var w4 = block.loadUnaligned(fromByteOffset: 32, as: UInt64.self).bigEndian
-        var w5 = block.loadUnaligned(fromByteOffset: 40, as: UInt64.self).bigEndian
-        var w6 = block.loadUnaligned(fromByteOffset: 48, as: UInt64.self).bigEndian
-        var w7 = block.loadUnaligned(fromByteOffset: 56, as: UInt64.self).bigEndian
-        var w8 = block.loadUnaligned(fromByteOffset: 64, as: UInt64.self).bigEndian
-        var w9 = block.loadUnaligned(fromByteOffset: 72, as: UInt64.self).bigEndian
-        var w10 = block.loadUnaligned(fromByteOffset: 80, as: UInt64.self).bigEndian
-        var w11 = block.loadUnaligned(fromByteOffset: 88, as: UInt64.self).bigEndian
-        var w12 = block.loadUnaligned(fromByteOffset: 96, as: UInt64.self).bigEndian
-        var w13 = block.loadUnaligned(fromByteOffset: 104, as: UInt64.self).bigEndian
-        var w14 = block.loadUnaligned(fromByteOffset: 112, as: UInt64.self).bigEndian
-        var w15 = block.loadUnaligned(fromByteOffset: 120, as: UInt64.self).bigEndian
-        var bc = b ^ c
-        var k = constants
-        round(a, b, c, &d, e, f, g, &h, k[0] &+ w0, &bc)
-        round(h, a, b, &c, d, e, f, &g, k[1] &+ w1, &bc)
-        round(g, h, a, &b, c, d, e, &f, k[2] &+ w2, &bc)
-        round(f, g, h, &a, b, c, d, &e, k[3] &+ w3, &bc)
-        round(e, f, g, &h, a, b, c, &d, k[4] &+ w4, &bc)
-        round(d, e, f, &g, h, a, b, &c, k[5] &+ w5, &bc)
-        round(c, d, e, &f, g, h, a, &b, k[6] &+ w6, &bc)
-        round(b, c, d, &e, f, g, h, &a, k[7] &+ w7, &bc)
-        round(a, b, c, &d, e, f, g, &h, k[8] &+ w8, &bc)
-        round(h, a, b, &c, d, e, f, &g, k[9] &+ w9, &bc)
-        round(g, h, a, &b, c, d, e, &f, k[10] &+ w10, &bc)
-        round(f, g, h, &a, b, c, d, &e, k[11] &+ w11, &bc)
-        round(e, f, g, &h, a, b, c, &d, k[12] &+ w12, &bc)
-        round(d, e, f, &g, h, a, b, &c, k[13] &+ w13, &bc)
-        round(c, d, e, &f, g, h, a, &b, k[14] &+ w14, &bc)
-        round(b, c, d, &e, f, g, h, &a, k[15] &+ w15, &bc)
-        for _ in 0..<4 {
-          k += 16
-          expand(&w0, w1, w9, w14)
-          round(a, b, c, &d, e, f, g, &h, k[0] &+ w0, &bc)
-          expand(&w1, w2, w10, w15)
-          round(h, a, b, &c, d, e, f, &g, k[1] &+ w1, &bc)
-          expand(&w2, w3, w11, w0)
-          round(g, h, a, &b, c, d, e, &f, k[2] &+ w2, &bc)
-          expand(&w3, w4, w12, w1)
-          round(f, g, h, &a, b, c, d, &e, k[3] &+ w3, &bc)
-          expand(&w4, w5, w13, w2)
-          round(e, f, g, &h, a, b, c, &d, k[4] &+ w4, &bc)
-          expand(&w5, w6, w14, w3)
-          round(d, e, f, &g, h, a, b, &c, k[5] &+ w5, &bc)
-          expand(&w6, w7, w15, w4)
-          round(c, d, e, &f, g, h, a, &b, k[6] &+ w6, &bc)
-          expand(&w7, w8, w0, w5)
-          round(b, c, d, &e, f, g, h, &a, k[7] &+ w7, &bc)
-          expand(&w8, w9, w1, w6)
-          round(a, b, c, &d, e, f, g, &h, k[8] &+ w8, &bc)
-          expand(&w9, w10, w2, w7)
-          round(h, a, b, &c, d, e, f, &g, k[9] &+ w9, &bc)
-          expand(&w10, w11, w3, w8)
-          round(g, h, a, &b, c, d, e, &f, k[10] &+ w10, &bc)
-          expand(&w11, w12, w4, w9)
-          round(f, g, h, &a, b, c, d, &e, k[11] &+ w11, &bc)
-          expand(&w12, w13, w5, w10)
-          round(e, f, g, &h, a, b, c, &d, k[12] &+ w12, &bc)
-          expand(&w13, w14, w6, w11)
-          round(d, e, f, &g, h, a, b, &c, k[13] &+ w13, &bc)
-          expand(&w14, w15, w7, w12)
-          round(c, d, e, &f, g, h, a, &b, k[14] &+ w14, &bc)
-          expand(&w15, w0, w8, w13)
-          round(b, c, d, &e, f, g, h, &a, k[15] &+ w15, &bc)
-        }
-        s.h0 &+= a
-        s.h1 &+= b
-        s.h2 &+= c
-        s.h3 &+= d
-        s.h4 &+= e
-        s.h5 &+= f
-        s.h6 &+= g
-        s.h7 &+= h
-        block += 128
-      }
-      state = s
-    }
+    SHA2.compress(&state, blocks, count, roundConstants)
   }
 }
 
-/// One SHA-512 round (FIPS 180-4 §6.4.2 step 3) with the variables renamed rather than shifted:
-/// d += T1, h = T1 + T2, where T1 already includes K[t] + W[t] as `kw`.
-///
-/// Maj(a,b,c) is computed as b ^ ((a ^ b) & (b ^ c)); `bc` carries b ^ c in and a ^ b out, which is
-/// the next round's b ^ c. The Σ functions nest their rotations (ROTR14 ^ ROTR18 ^ ROTR41 equals
-/// ROTR14(ROTR4(ROTR23(e) ^ e) ^ e)).
-@inline(__always)
-private func round(
-  _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
-  _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64, _ kw: UInt64, _ bc: inout UInt64
-) {
-  var sigma1 = (e >> 23 | e << 41) ^ e
-  sigma1 = (sigma1 >> 4 | sigma1 << 60) ^ e
-  sigma1 = sigma1 >> 14 | sigma1 << 50
-  // Ch(e,f,g) = (e & f) ^ (~e & g) written as g ^ (e & (f ^ g)).
-  let t1 = h &+ sigma1 &+ (g ^ (e & (f ^ g))) &+ kw
-  // Σ0 = ROTR28 ^ ROTR34 ^ ROTR39.
-  var sigma0 = (a >> 5 | a << 59) ^ a
-  sigma0 = (sigma0 >> 6 | sigma0 << 58) ^ a
-  sigma0 = sigma0 >> 28 | sigma0 << 36
-  let ab = a ^ b
-  let maj = b ^ (ab & bc)
-  bc = ab
-  d &+= t1
-  h = t1 &+ sigma0 &+ maj
-}
+extension UInt64: SHA2Word {
+  // The rotations nest: ROTR14 ^ ROTR18 ^ ROTR41 equals ROTR14(ROTR4(ROTR23(x) ^ x) ^ x), which needs fewer
+  // register copies; the others likewise.
 
-/// Message schedule step (FIPS 180-4 §6.4.2 step 1) on the 16-word window:
-/// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], stored over W[t-16].
-@inline(__always)
-private func expand(_ w16: inout UInt64, _ w15: UInt64, _ w7: UInt64, _ w2: UInt64) {
-  // σ0 = ROTR1 ^ ROTR8 ^ SHR7 and σ1 = ROTR19 ^ ROTR61 ^ SHR6, with nested rotations.
-  var sigma0 = (w15 >> 7 | w15 << 57) ^ w15
-  sigma0 = (sigma0 >> 1 | sigma0 << 63) ^ (w15 >> 7)
-  var sigma1 = (w2 >> 42 | w2 << 22) ^ w2
-  sigma1 = (sigma1 >> 19 | sigma1 << 45) ^ (w2 >> 6)
-  w16 &+= sigma0 &+ w7 &+ sigma1
+  /// Σ0 = ROTR28 ^ ROTR34 ^ ROTR39 (FIPS 180-4 (4.10)).
+  @inline(__always)
+  static func bigSigma0(_ x: UInt64) -> UInt64 {
+    var sigma = (x >> 5 | x << 59) ^ x
+    sigma = (sigma >> 6 | sigma << 58) ^ x
+    return sigma >> 28 | sigma << 36
+  }
+
+  /// Σ1 = ROTR14 ^ ROTR18 ^ ROTR41 (FIPS 180-4 (4.11)).
+  @inline(__always)
+  static func bigSigma1(_ x: UInt64) -> UInt64 {
+    var sigma = (x >> 23 | x << 41) ^ x
+    sigma = (sigma >> 4 | sigma << 60) ^ x
+    return sigma >> 14 | sigma << 50
+  }
+
+  /// σ0 = ROTR1 ^ ROTR8 ^ SHR7 (FIPS 180-4 (4.12)).
+  @inline(__always)
+  static func smallSigma0(_ x: UInt64) -> UInt64 {
+    let sigma = (x >> 7 | x << 57) ^ x
+    return (sigma >> 1 | sigma << 63) ^ (x >> 7)
+  }
+
+  /// σ1 = ROTR19 ^ ROTR61 ^ SHR6 (FIPS 180-4 (4.13)).
+  @inline(__always)
+  static func smallSigma1(_ x: UInt64) -> UInt64 {
+    let sigma = (x >> 42 | x << 22) ^ x
+    return (sigma >> 19 | sigma << 45) ^ (x >> 6)
+  }
 }

@@ -38,9 +38,7 @@ public struct SHA512: HashFunction, MerkleDamgardHash {
   }
 
   /// The eight working words H0...H7 (FIPS 180-4 §6.4).
-  struct State {
-    var h0: UInt64, h1: UInt64, h2: UInt64, h3: UInt64, h4: UInt64, h5: UInt64, h6: UInt64, h7: UInt64
-  }
+  typealias State = SHA2State<UInt64>
 
   /// 128: SHA-512 processes 1024-bit blocks.
   public static var blockByteCount: Int { 128 }
