@@ -133,30 +133,24 @@ struct DatabaseXMLWalk {
   }
 
   func document<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
-    let layout = database.documentLayout
-    sink.startElement(XMLNames.keePassFile, attributes: layout.attributes, containsText: layout.holdsText)
-    layout.forEachInWriteOrder(.document) { slot in
-      switch slot {
-      case .kept(let range): sink.kept(layout.kept, range)
-      case .known(XMLNames.meta): meta(database.meta, binaries: database.binaries, into: &sink)
-      case .known(XMLNames.root): root(database, into: &sink)
-      case .known: break
+    container(XMLNames.keePassFile, database.documentLayout, .document, parent: Self.noParent, into: &sink) {
+      name, sink in
+      switch name {
+      case XMLNames.meta: self.meta(database.meta, binaries: database.binaries, into: &sink)
+      case XMLNames.root: self.root(database, into: &sink)
+      default: break
       }
     }
-    sink.endElement()
   }
 
   func root<Sink: DatabaseXMLSink>(_ database: Database, into sink: inout Sink) {
-    let layout = database.rootLayout
-    sink.startElement(XMLNames.root, attributes: layout.attributes, containsText: layout.holdsText)
-    layout.forEachInWriteOrder(.root) { slot in
-      switch slot {
-      case .kept(let range): sink.kept(layout.kept, range)
-      case .known(XMLNames.group):
+    container(XMLNames.root, database.rootLayout, .root, parent: Self.noParent, into: &sink) { name, sink in
+      switch name {
+      case XMLNames.group:
         if let group = database.root { self.group(group, parent: Self.noParent, into: &sink) }
-      case .known(XMLNames.deletedObjects):
+      case XMLNames.deletedObjects:
         guard let objects = database.deletedObjects else { break }
-        list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: Self.noParent, into: &sink) { sink in
+        self.list(XMLNames.deletedObjects, database.deletedObjectsLayout, parent: Self.noParent, into: &sink) { sink in
           for object in objects {
             self.container(XMLNames.deletedObject, object.layout, .deletedObject, parent: Self.noParent, into: &sink) {
               name, sink in
@@ -169,10 +163,9 @@ struct DatabaseXMLWalk {
             }
           }
         }
-      case .known: break
+      default: break
       }
     }
-    sink.endElement()
   }
 
   // MARK: - Helpers
