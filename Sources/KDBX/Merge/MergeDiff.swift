@@ -13,12 +13,31 @@ enum MergeDiff {
     let beforeEntries = before.tree?.entries ?? [:]
     let afterGroups = after.tree?.groups ?? [:]
     let afterEntries = after.tree?.entries ?? [:]
+    // The actions first, each with whether it shows the old path; the paths (as long as the group is deep) only
+    // for an object that changed, so that the report is linear in the tree and its changes.
+    typealias Actions = [(action: MergeChange.Action, showsOldPath: Bool)]
+    /// Adds the changes to the group or entry `uuid`: `actions`, and ``MergeChange/Action/deletionOverridden`` when
+    /// it has a tombstone, with its path, and its old path (when it `existed` and the path changed) on the actions
+    /// that show it.
+    func record(_ object: MergeChange.Object, _ uuid: KDBXUUID, _ actions: Actions, existed: Bool) {
+      var actions = actions
+      if tombstones[uuid] != nil { actions.append((.deletionOverridden, false)) }
+      guard !actions.isEmpty else { return }
+      func objectPath(in paths: MergePaths) -> [String] {
+        object == .group ? paths.path(ofGroup: uuid) : paths.path(ofEntry: uuid)
+      }
+      let path = objectPath(in: after)
+      let oldPath = existed ? objectPath(in: before) : nil
+      let moved = oldPath == path ? nil : oldPath
+      for (action, showsOldPath) in actions {
+        changes.append(
+          MergeChange(object: object, uuid: uuid, action: action, path: path, oldPath: showsOldPath ? moved : nil))
+      }
+    }
 
     for uuid in after.tree?.groupOrder ?? [] {
       guard let node = afterGroups[uuid] else { continue }
-      // The actions first, each with whether it shows the old path; the paths (as long as the group is deep)
-      // only for an object that changed, so that the report is linear in the tree and its changes.
-      var actions: [(action: MergeChange.Action, showsOldPath: Bool)] = []
+      var actions: Actions = []
       let old = beforeGroups[uuid]
       if let old {
         if !MergeEquivalence.same(old.group, node.group) { actions.append((.updated, true)) }
@@ -26,15 +45,7 @@ enum MergeDiff {
       } else {
         actions.append((.added(parent: node.parent), false))
       }
-      if tombstones[uuid] != nil { actions.append((.deletionOverridden, false)) }
-      guard !actions.isEmpty else { continue }
-      let path = after.path(ofGroup: uuid)
-      let oldPath = old == nil ? nil : before.path(ofGroup: uuid)
-      let moved = oldPath == path ? nil : oldPath
-      for (action, showsOldPath) in actions {
-        changes.append(
-          MergeChange(object: .group, uuid: uuid, action: action, path: path, oldPath: showsOldPath ? moved : nil))
-      }
+      record(.group, uuid, actions, existed: old != nil)
     }
     for uuid in before.tree?.groupOrder ?? [] where afterGroups[uuid] == nil {
       changes.append(MergeChange(object: .group, uuid: uuid, action: .deleted, path: before.path(ofGroup: uuid)))
@@ -43,7 +54,7 @@ enum MergeDiff {
     for groupUUID in after.tree?.groupOrder ?? [] {
       for child in afterGroups[groupUUID]?.children ?? [] {
         guard case .entry(let uuid) = child, let node = afterEntries[uuid], node.parent == groupUUID else { continue }
-        var actions: [(action: MergeChange.Action, showsOldPath: Bool)] = []
+        var actions: Actions = []
         let old = beforeEntries[uuid]
         if let old {
           if !MergeEquivalence.same(old.entry, node.entry, pool: pool) {
@@ -58,15 +69,7 @@ enum MergeDiff {
         } else {
           actions.append((.added(parent: node.parent), false))
         }
-        if tombstones[uuid] != nil { actions.append((.deletionOverridden, false)) }
-        guard !actions.isEmpty else { continue }
-        let path = after.path(ofEntry: uuid)
-        let oldPath = old == nil ? nil : before.path(ofEntry: uuid)
-        let moved = oldPath == path ? nil : oldPath
-        for (action, showsOldPath) in actions {
-          changes.append(
-            MergeChange(object: .entry, uuid: uuid, action: action, path: path, oldPath: showsOldPath ? moved : nil))
-        }
+        record(.entry, uuid, actions, existed: old != nil)
       }
     }
     for groupUUID in before.tree?.groupOrder ?? [] {
