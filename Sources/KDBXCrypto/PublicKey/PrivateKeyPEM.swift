@@ -46,6 +46,22 @@ public enum SigningPrivateKey: Sendable {
     }
   }
 
+  /// The P-256 key; ``PublicKeyError/keyTypeMismatch(expected:found:)`` for an Ed25519 one.
+  func p256Key() throws(PublicKeyError) -> P256.Signing.PrivateKey {
+    switch self {
+    case .p256(let key): return key
+    case .ed25519: throw .keyTypeMismatch(expected: "P-256", found: "Ed25519")
+    }
+  }
+
+  /// The Ed25519 key; ``PublicKeyError/keyTypeMismatch(expected:found:)`` for a P-256 one.
+  func ed25519Key() throws(PublicKeyError) -> Ed25519.PrivateKey {
+    switch self {
+    case .ed25519(let key): return key
+    case .p256: throw .keyTypeMismatch(expected: "Ed25519", found: "P-256")
+    }
+  }
+
   /// The rest of a PKCS#8 `OneAsymmetricKey` after its version (RFC 5958 §2).
   static func readPKCS8(_ key: inout DERReader, version: Int) throws(PublicKeyError) -> SigningPrivateKey {
     var algorithm = try key.readSequence("privateKeyAlgorithm")
@@ -167,18 +183,12 @@ enum AlgorithmIdentifier {
 extension P256.Signing.PrivateKey {
   /// Reads a P-256 key from PEM: `PRIVATE KEY` (PKCS#8, RFC 5958) or `EC PRIVATE KEY` (SEC 1, RFC 5915).
   public init(pemRepresentation text: String) throws(PublicKeyError) {
-    switch try SigningPrivateKey(pemRepresentation: text) {
-    case .p256(let key): self = key
-    case .ed25519: throw .keyTypeMismatch(expected: "P-256", found: "Ed25519")
-    }
+    self = try SigningPrivateKey(pemRepresentation: text).p256Key()
   }
 
   /// Reads a P-256 key from DER: PKCS#8 (RFC 5958) or SEC 1 `ECPrivateKey` (RFC 5915).
   public init(derRepresentation bytes: [UInt8]) throws(PublicKeyError) {
-    switch try SigningPrivateKey(derRepresentation: bytes) {
-    case .p256(let key): self = key
-    case .ed25519: throw .keyTypeMismatch(expected: "P-256", found: "Ed25519")
-    }
+    self = try SigningPrivateKey(derRepresentation: bytes).p256Key()
   }
 
   /// SEC 1 `ECPrivateKey` (RFC 5915 §3) with the public key and, when `namedCurve`, the curve.
@@ -223,18 +233,12 @@ extension P256.Signing.PrivateKey {
 extension Ed25519.PrivateKey {
   /// Reads an Ed25519 key from PEM `PRIVATE KEY` (PKCS#8, RFC 8410 §7).
   public init(pemRepresentation text: String) throws(PublicKeyError) {
-    switch try SigningPrivateKey(pemRepresentation: text) {
-    case .ed25519(let key): self = key
-    case .p256: throw .keyTypeMismatch(expected: "Ed25519", found: "P-256")
-    }
+    self = try SigningPrivateKey(pemRepresentation: text).ed25519Key()
   }
 
   /// Reads an Ed25519 key from PKCS#8 DER (RFC 8410 §7, RFC 5958 §2).
   public init(derRepresentation bytes: [UInt8]) throws(PublicKeyError) {
-    switch try SigningPrivateKey(derRepresentation: bytes) {
-    case .ed25519(let key): self = key
-    case .p256: throw .keyTypeMismatch(expected: "Ed25519", found: "P-256")
-    }
+    self = try SigningPrivateKey(derRepresentation: bytes).ed25519Key()
   }
 
   /// PKCS#8 DER, version 0 (RFC 8410 §7): the seed as `CurvePrivateKey ::= OCTET STRING`. The array holds the
