@@ -5,18 +5,15 @@ package enum ISO8601 {
     let civil = timestamp.civil
     var out = [UInt8]()
     out.reserveCapacity(20)
-    append(civil.year, digits: 4, to: &out)
-    out.append(0x2D)
-    append(civil.month, digits: 2, to: &out)
-    out.append(0x2D)
-    append(civil.day, digits: 2, to: &out)
-    out.append(0x54)
-    append(civil.hour, digits: 2, to: &out)
-    out.append(0x3A)
-    append(civil.minute, digits: 2, to: &out)
-    out.append(0x3A)
-    append(civil.second, digits: 2, to: &out)
-    out.append(0x5A)
+    // Each number with its digits and the character after it: `-`, `-`, `T`, `:`, `:`, `Z`.
+    let parts: [(value: Int, digits: Int, then: UInt8)] = [
+      (civil.year, 4, 0x2D), (civil.month, 2, 0x2D), (civil.day, 2, 0x54),
+      (civil.hour, 2, 0x3A), (civil.minute, 2, 0x3A), (civil.second, 2, 0x5A),
+    ]
+    for part in parts {
+      append(part.value, digits: part.digits, to: &out)
+      out.append(part.then)
+    }
     return String(decoding: out, as: UTF8.self)
   }
 
