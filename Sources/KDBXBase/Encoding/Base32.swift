@@ -17,19 +17,9 @@ package enum Base32 {
   /// Encodes `bytes`, with `=` padding to a multiple of 8 characters unless `padding` is `false`.
   package static func encode(_ bytes: [UInt8], padding: Bool = true) -> String {
     var out = [UInt8]()
-    var buffer: UInt32 = 0
-    var bits = 0
-    for byte in bytes {
-      buffer = buffer << 8 | UInt32(byte)
-      bits += 8
-      while bits >= 5 {
-        out.append(alphabet[Int(buffer >> UInt32(bits - 5) & 31)])
-        bits -= 5
-      }
-      buffer &= (1 << UInt32(bits)) - 1
-    }
-    if bits > 0 {
-      out.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)])
+    let rest = regroup(bytes, from: 8, to: 5) { out.append(alphabet[Int($0)]) }
+    if rest.bits > 0 {
+      out.append(alphabet[Int(rest.value << UInt32(5 - rest.bits) & 31)])
     }
     if padding {
       while out.count % 8 != 0 { out.append(0x3D) }
@@ -83,18 +73,29 @@ package enum Base32 {
   static func unpack(_ symbols: [UInt8], requireZeroBits: Bool) -> [UInt8]? {
     var out = [UInt8]()
     out.reserveCapacity(symbols.count * 5 / 8)
+    let rest = regroup(symbols, from: 5, to: 8) { out.append($0) }
+    if requireZeroBits && rest.value != 0 { return nil }
+    return out
+  }
+
+  /// Regroups the bits of `values` (the low `inputBits` of each) into values of `outputBits` bits, most significant
+  /// bits first, handing each to `emit` (`inputBits` and `outputBits` from 1 to 8). Returns the bits left over at
+  /// the end (fewer than `outputBits`): their value and their count.
+  static func regroup(
+    _ values: [UInt8], from inputBits: Int, to outputBits: Int, _ emit: (UInt8) -> Void
+  ) -> (value: UInt32, bits: Int) {
+    let mask: UInt32 = (1 << UInt32(outputBits)) - 1
     var buffer: UInt32 = 0
     var bits = 0
-    for symbol in symbols {
-      buffer = buffer << 5 | UInt32(symbol)
-      bits += 5
-      if bits >= 8 {
-        out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits - 8)))
-        bits -= 8
-        buffer &= (1 << UInt32(bits)) - 1
+    for value in values {
+      buffer = buffer << UInt32(inputBits) | UInt32(value)
+      bits += inputBits
+      while bits >= outputBits {
+        bits -= outputBits
+        emit(UInt8(truncatingIfNeeded: buffer >> UInt32(bits) & mask))
       }
+      buffer &= (1 << UInt32(bits)) - 1
     }
-    if requireZeroBits && buffer != 0 { return nil }
-    return out
+    return (buffer, bits)
   }
 }
