@@ -178,6 +178,23 @@ enum AlgorithmIdentifier {
     case .ed25519: return "Ed25519"
     }
   }
+
+  /// PKCS#8 `PrivateKeyInfo` DER (RFC 5958 §2, version 0) of a key of this algorithm, `privateKey` the contents of
+  /// its `privateKey` OCTET STRING. The array holds the secret: zero it with ``SecureBytes/wipe(_:)``.
+  func privateKeyInfo(_ privateKey: [UInt8]) -> [UInt8] {
+    var parts = DER.unsignedInteger([0]) + der + DER.octetString(privateKey)
+    defer { SecureBytes.wipe(&parts) }
+    return DER.element(DER.sequence, parts)
+  }
+}
+
+extension PEM {
+  /// ``encode(label:der:)`` of the secret DER that `der` returns, which is zeroed once it is encoded.
+  static func encode(label: String, secret der: () -> [UInt8]) -> String {
+    var bytes = der()
+    defer { SecureBytes.wipe(&bytes) }
+    return encode(label: label, der: bytes)
+  }
 }
 
 extension P256.Signing.PrivateKey {
@@ -207,26 +224,18 @@ extension P256.Signing.PrivateKey {
   public var derRepresentation: [UInt8] {
     var inner = ecPrivateKey(namedCurve: false)
     defer { SecureBytes.wipe(&inner) }
-    var parts = DER.unsignedInteger([0]) + AlgorithmIdentifier.p256.der + DER.octetString(inner)
-    defer { SecureBytes.wipe(&parts) }
-    return DER.element(DER.sequence, parts)
+    return AlgorithmIdentifier.p256.privateKeyInfo(inner)
   }
 
   /// PKCS#8 PEM, label `PRIVATE KEY` (RFC 7468 §10).
-  public var pemRepresentation: String {
-    var der = derRepresentation
-    defer { SecureBytes.wipe(&der) }
-    return PEM.encode(label: "PRIVATE KEY", der: der)
-  }
+  public var pemRepresentation: String { PEM.encode(label: "PRIVATE KEY", secret: { derRepresentation }) }
 
   /// SEC 1 `ECPrivateKey` DER with the named curve and the public key (RFC 5915 §3).
   public var sec1DERRepresentation: [UInt8] { ecPrivateKey(namedCurve: true) }
 
   /// SEC 1 PEM, label `EC PRIVATE KEY` (RFC 5915 §4).
   public var sec1PEMRepresentation: String {
-    var der = sec1DERRepresentation
-    defer { SecureBytes.wipe(&der) }
-    return PEM.encode(label: "EC PRIVATE KEY", der: der)
+    PEM.encode(label: "EC PRIVATE KEY", secret: { sec1DERRepresentation })
   }
 }
 
@@ -248,15 +257,9 @@ extension Ed25519.PrivateKey {
     defer { SecureBytes.wipe(&seed) }
     var inner = DER.octetString(seed)
     defer { SecureBytes.wipe(&inner) }
-    var parts = DER.unsignedInteger([0]) + AlgorithmIdentifier.ed25519.der + DER.octetString(inner)
-    defer { SecureBytes.wipe(&parts) }
-    return DER.element(DER.sequence, parts)
+    return AlgorithmIdentifier.ed25519.privateKeyInfo(inner)
   }
 
   /// PKCS#8 PEM, label `PRIVATE KEY` (RFC 7468 §10, RFC 8410 §10.3).
-  public var pemRepresentation: String {
-    var der = derRepresentation
-    defer { SecureBytes.wipe(&der) }
-    return PEM.encode(label: "PRIVATE KEY", der: der)
-  }
+  public var pemRepresentation: String { PEM.encode(label: "PRIVATE KEY", secret: { derRepresentation }) }
 }
