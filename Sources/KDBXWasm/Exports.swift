@@ -130,11 +130,8 @@ public func kdbxEntryField(
 public func kdbxTOTP(_ handle: Int32, _ uuid: UnsafeRawPointer?, _ uuidLength: Int32) -> Int32 {
   respond { () throws(WasmFailure) -> [UInt8] in
     let entry = try WasmEdit.entry(try WasmVaults.vault(handle), try WasmArguments.uuid(uuid, uuidLength, "the entry"))
-    let milliseconds = Host.nowMilliseconds()
-    guard milliseconds.isFinite, milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
-      throw WasmFailure(.badRequest, "the host clock gave no usable time")
-    }
-    return try WasmEdit.oneTimePassword(entry, at: Int64(milliseconds / 1000))
+    guard let seconds = Host.nowSeconds() else { throw WasmFailure(.badRequest, "the host clock gave no usable time") }
+    return try WasmEdit.oneTimePassword(entry, at: seconds)
   }
 }
 
@@ -148,11 +145,11 @@ public func kdbxEditEntry(
   _ handle: Int32, _ uuid: UnsafeRawPointer?, _ uuidLength: Int32, _ fields: UnsafeRawPointer?, _ fieldsLength: Int32
 ) -> Int32 {
   respond { () throws(WasmFailure) -> [UInt8] in
-    var vault = try WasmVaults.vault(handle)
-    let entryUUID = try WasmArguments.uuid(uuid, uuidLength, "the entry")
-    try WasmEdit.edit(&vault, entry: entryUUID, fields: try WasmArguments.fields(fields, fieldsLength))
-    WasmVaults.update(handle, vault)
-    return WasmOpen.json(vault.opened, revealing: false)
+    try WasmVaults.modify(handle) { vault throws(WasmFailure) in
+      let entryUUID = try WasmArguments.uuid(uuid, uuidLength, "the entry")
+      try WasmEdit.edit(&vault, entry: entryUUID, fields: try WasmArguments.fields(fields, fieldsLength))
+      return WasmOpen.json(vault.opened, revealing: false)
+    }
   }
 }
 
@@ -166,11 +163,11 @@ public func kdbxAddEntry(
   _ handle: Int32, _ group: UnsafeRawPointer?, _ groupLength: Int32, _ fields: UnsafeRawPointer?, _ fieldsLength: Int32
 ) -> Int32 {
   respond { () throws(WasmFailure) -> [UInt8] in
-    var vault = try WasmVaults.vault(handle)
-    let groupUUID = groupLength == 0 ? nil : try WasmArguments.uuid(group, groupLength, "the group")
-    let uuid = try WasmEdit.add(&vault, group: groupUUID, fields: try WasmArguments.fields(fields, fieldsLength))
-    WasmVaults.update(handle, vault)
-    return Array(uuid.description.utf8)
+    try WasmVaults.modify(handle) { vault throws(WasmFailure) in
+      let groupUUID = groupLength == 0 ? nil : try WasmArguments.uuid(group, groupLength, "the group")
+      let uuid = try WasmEdit.add(&vault, group: groupUUID, fields: try WasmArguments.fields(fields, fieldsLength))
+      return Array(uuid.description.utf8)
+    }
   }
 }
 

@@ -18,8 +18,13 @@ enum Host {
     hostRandomFill(pointer, Int32(clamping: count))
   }
 
-  /// The time in milliseconds since 1970-01-01 UTC.
-  static func nowMilliseconds() -> Double { hostNowMilliseconds() }
+  /// The time in whole seconds since 1970-01-01 UTC, or `nil` when the host's clock gives no usable time (not a
+  /// finite number, or outside the years 1970-9999).
+  static func nowSeconds() -> Int64? {
+    let milliseconds = hostNowMilliseconds()
+    guard milliseconds.isFinite, milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return nil }
+    return Int64(milliseconds / 1000)
+  }
 
   /// Reports the key derivation's progress (0...1); `false` asks to cancel.
   static func progress(_ fraction: Double) -> Bool { hostProgress(fraction) != 0 }
@@ -59,11 +64,5 @@ func wasmArc4randomBuf(_ pointer: UnsafeMutableRawPointer?, _ count: Int) {
 
 /// The model's clock (modification times of edits): the host's wall clock, in whole seconds.
 struct HostClock: WallClock {
-  func now() -> Timestamp {
-    let milliseconds = Host.nowMilliseconds()
-    guard milliseconds.isFinite, milliseconds >= 0, milliseconds < 253_402_300_800_000 else {
-      return Timestamp(unixSeconds: 0)
-    }
-    return Timestamp(unixSeconds: Int64(milliseconds / 1000))
-  }
+  func now() -> Timestamp { Timestamp(unixSeconds: Host.nowSeconds() ?? 0) }
 }

@@ -32,9 +32,15 @@ enum WasmVaults {
     return vault
   }
 
-  static func update(_ handle: Int32, _ vault: Vault) {
-    guard handle >= 1, Int(handle) <= vaults.count else { return }
-    vaults[Int(handle) - 1] = vault
+  /// Lets `change` change the vault `handle`, and keeps the changed vault when `change` returns (one that throws
+  /// leaves the vault as it was).
+  static func modify<Result>(
+    _ handle: Int32, _ change: (inout Vault) throws(WasmFailure) -> Result
+  ) throws(WasmFailure) -> Result {
+    var changed = try vault(handle)
+    let result = try change(&changed)
+    if handle >= 1, Int(handle) <= vaults.count { vaults[Int(handle) - 1] = changed }
+    return result
   }
 
   static func close(_ handle: Int32) -> Bool {
