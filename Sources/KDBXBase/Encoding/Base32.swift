@@ -78,9 +78,9 @@ package enum Base32 {
     return out
   }
 
-  /// Regroups the bits of `values` (the low `inputBits` of each) into values of `outputBits` bits, most significant
-  /// bits first, handing each to `emit` (`inputBits` and `outputBits` from 1 to 8). Returns the bits left over at
-  /// the end (fewer than `outputBits`): their value and their count.
+  /// Regroups the bits of `values`, each a value of `inputBits` bits, into values of `outputBits` bits, most
+  /// significant bits first, handing each to `emit` (`inputBits` and `outputBits` from 1 to 8). Returns the bits left
+  /// over at the end (fewer than `outputBits`): their value and their count.
   static func regroup(
     _ values: [UInt8], from inputBits: Int, to outputBits: Int, _ emit: (UInt8) -> Void
   ) -> (value: UInt32, bits: Int) {
