@@ -18,7 +18,7 @@ package struct XMLLayout: Sendable, Equatable {
 
   /// What a layout keeps, when it keeps anything: most layouts (known children in KeePass's order, no attributes)
   /// keep nothing and hold no storage, so that a layout costs one word in every entry, field, group and `Times`.
-  /// Immutable: a layout is built once, as its element is read, and a change makes new storage.
+  /// Immutable: a layout is made whole, as its element is read; setting ``items`` makes new storage.
   final class Storage: Sendable {
     let kept: [UInt8]
     let attributes: [KDBXXMLAttribute]
@@ -35,22 +35,13 @@ package struct XMLLayout: Sendable, Equatable {
   private var storage: Storage?
 
   /// The kept nodes and the known children's order, in the form of `KeptXML`.
-  var kept: [UInt8] {
-    get { storage?.kept ?? [] }
-    set { self = XMLLayout(kept: newValue, attributes: attributes, childAttributes: childAttributes) }
-  }
+  var kept: [UInt8] { storage?.kept ?? [] }
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).
-  package var attributes: [KDBXXMLAttribute] {
-    get { storage?.attributes ?? [] }
-    set { self = XMLLayout(kept: kept, attributes: newValue, childAttributes: childAttributes) }
-  }
+  package var attributes: [KDBXXMLAttribute] { storage?.attributes ?? [] }
   /// Attributes that KeePass does not define, found on known leaf child elements (for example
   /// `<UUID Extra="1">`), by child name; written back on the child of that name. Attributes that the model
   /// itself reads and writes (``modelAttributeNames``) are not kept here.
-  package var childAttributes: [String: [KDBXXMLAttribute]] {
-    get { storage?.childAttributes ?? [:] }
-    set { self = XMLLayout(kept: kept, attributes: attributes, childAttributes: newValue) }
-  }
+  package var childAttributes: [String: [KDBXXMLAttribute]] { storage?.childAttributes ?? [:] }
 
   /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
   /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`, which this library's exports
@@ -88,7 +79,7 @@ package struct XMLLayout: Sendable, Equatable {
       }
       return out
     }
-    set { kept = Self.encode(newValue) }
+    set { self = XMLLayout(kept: Self.encode(newValue), attributes: attributes, childAttributes: childAttributes) }
   }
 
   static func encode(_ items: [Item]) -> [UInt8] {
