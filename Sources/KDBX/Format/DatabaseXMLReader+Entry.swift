@@ -175,7 +175,7 @@ extension DatabaseModelReader {
         } else {
           field.value = .plain(try reader.text())
         }
-        field.extraValueAttributes = try reader.extraAttributes(child.attributes)
+        field.extraValueAttributes = try reader.extraAttributes(child.attributes, ownedBy: Self.ownsFieldValueAttribute)
       default: return false
       }
       return true
@@ -184,13 +184,27 @@ extension DatabaseModelReader {
     return field
   }
 
-  /// The attributes of a field's or attachment's `Value` element that the model does not own (charged), kept to
-  /// be written back on it (``XMLLayout/modelAttributeNames``: `Protected`, `Ref` and the others are the model's).
-  mutating func extraAttributes(_ attributes: [XMLAttribute]) throws(KDBXError) -> [XMLAttribute] {
+  /// The attributes of a field's or attachment's `Value` element other than those the model reads and writes
+  /// itself (`owned`), charged: kept to be written back on that `Value`.
+  mutating func extraAttributes(
+    _ attributes: [XMLAttribute], ownedBy owned: (String) -> Bool
+  ) throws(KDBXError) -> [XMLAttribute] {
     guard !attributes.isEmpty else { return [] }
-    let extra = attributes.filter { !XMLLayout.modelAttributeNames.contains($0.name) }
+    let extra = attributes.filter { !owned($0.name) }
     if !extra.isEmpty { try charge(Self.attributesCost(extra)) }
     return extra
+  }
+
+  /// Whether the model owns the attribute `name` of a field's `Value`: its protection, and the protect-in-memory
+  /// marks of XML exports (``marksProtectInMemory(_:)``).
+  static func ownsFieldValueAttribute(_ name: String) -> Bool {
+    name == XMLNames.protected || name == XMLNames.protectInMemory || name == XMLNames.protectedInMemory
+  }
+
+  /// Whether the model owns the attribute `name` of an attachment's `Value`: the pool reference, and the
+  /// protection of an inline value (``binaryReference(_:)``), which moves to the pool.
+  static func ownsAttachmentValueAttribute(_ name: String) -> Bool {
+    name == XMLNames.ref || name == XMLNames.protected
   }
 
   /// Whether a plain-text value is marked to be protected in memory: KeePass's XML export writes
@@ -218,7 +232,8 @@ extension DatabaseModelReader {
         let reference = try reader.binaryReference(child.attributes)
         attachment.binaryIndex = reference.index
         attachment.missingReference = reference.missing
-        attachment.extraValueAttributes = try reader.extraAttributes(child.attributes)
+        attachment.extraValueAttributes = try reader.extraAttributes(
+          child.attributes, ownedBy: Self.ownsAttachmentValueAttribute)
       default: return false
       }
       return true

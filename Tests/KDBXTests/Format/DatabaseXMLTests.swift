@@ -291,7 +291,8 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
 
   /// Unknown attributes stay on the element they were read on: those of a `String` or `Binary` element on it, and
   /// those of its `Value` (plain, protected or a binary reference) on the `Value`, beside the model's own
-  /// (`Protected`, `Ref`). Before, the parent's attributes were copied onto `Value` and the `Value`'s own lost.
+  /// (`Protected`, `Ref`), even those named as the binary pool's (`ID`, `Compressed`), which a field's `Value` does
+  /// not have. Before, the parent's attributes were copied onto `Value` and the `Value`'s own lost.
   @Test func valueAttributesStayOnTheValue() throws {
     var protectedBytes = Array("pw".utf8)
     var protectStream = CountingStream()
@@ -302,6 +303,7 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
       <KeePassFile><Meta/><Root><Group><UUID>\(Self.uuidA.base64)</UUID><Name>R</Name><Entry>\
       <UUID>\(Self.uuidB.base64)</UUID>\
       <String Bar="2"><Key>A</Key><Value Foo="1">x</Value></String>\
+      <String><Key>B</Key><Value ID="7" Compressed="no">y</Value></String>\
       <String><Key>Password</Key><Value Protected="True" Zed="5">\(Base64.encode(protectedBytes))</Value></String>\
       <Binary Baz="3"><Key>f</Key><Value Ref="0" Qux="4"/></Binary>\
       </Entry></Group></Root></KeePassFile>
@@ -316,7 +318,8 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
       decoding: try DatabaseXMLWriter.serialize(database, version: .v4_1, stream: &writeStream, options: .init()),
       as: UTF8.self)
     for expected in [
-      "<String Bar=\"2\">", "<Value Foo=\"1\">x</Value>", "<Value Protected=\"True\" Zed=\"5\">",
+      "<String Bar=\"2\">", "<Value Foo=\"1\">x</Value>", "<Value ID=\"7\" Compressed=\"no\">y</Value>",
+      "<Value Protected=\"True\" Zed=\"5\">",
       "<Binary Baz=\"3\">", "<Value Ref=\"0\" Qux=\"4\" />",
     ] {
       #expect(output.contains(expected), "missing \(expected)")
