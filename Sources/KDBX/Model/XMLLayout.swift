@@ -34,6 +34,9 @@ package struct XMLLayout: Sendable, Equatable {
   /// `nil` when the layout keeps nothing.
   private var storage: Storage?
 
+  /// Whether the layout holds storage (it keeps something).
+  var holdsStorage: Bool { storage != nil }
+
   /// The kept nodes and the known children's order, in the form of `KeptXML`.
   var kept: [UInt8] { storage?.kept ?? [] }
   /// The element's own attributes, kept verbatim (KeePass defines none on the elements that have a layout).

@@ -327,4 +327,34 @@ func el(_ name: String, _ text: String? = nil, _ attributes: [XMLAttribute] = []
     #expect(!output.contains("<Value Bar"))
     #expect(!output.contains("<Value Ref=\"0\" Baz"))
   }
+
+  /// A document in KeePass's element order with nothing unknown (what this library and KeePass write) reads into
+  /// layouts that hold no storage: every group, entry, field, `Times`, `AutoType` and history costs one word for
+  /// its layout and allocates nothing for it.
+  @Test func canonicalDocumentLayoutsHoldNoStorage() throws {
+    let clock = FixedClock(Timestamp(unixSeconds: 1_700_000_000))
+    var random = SplitMix64(seed: 14)
+    var database = Database.new(name: "Root", clock: clock, random: &random)
+    var group = Group.new(name: "G", clock: clock, random: &random)
+    var entry = Entry.new(clock: clock, random: &random)
+    entry.title = "t"
+    entry.fields.append(EntryField(key: "custom", value: .plain("c")))
+    entry.history = [Entry.new(clock: clock, random: &random)]
+    group.entries = [entry]
+    database.root?.groups = [group]
+    var writeStream = CountingStream()
+    let xml = try DatabaseXMLWriter.serialize(database, version: .v4_1, stream: &writeStream, options: .init())
+    var readStream = CountingStream()
+    let read = try DatabaseXMLReader.read(
+      xml: xml, stream: &readStream, random: &random, gzip: NoGzipDecompressor(), pipeline: .sequential)
+    let readGroup = try #require(read.root?.groups.first)
+    let readEntry = try #require(readGroup.entries.first)
+    var layouts = [read.rootLayout, readGroup.layout, readEntry.layout, readEntry.historyLayout]
+    layouts += [readGroup.times?.layout, readEntry.times?.layout, readEntry.autoType?.layout].compactMap { $0 }
+    layouts += readEntry.fields.map(\.layout) + (readEntry.history ?? []).map(\.layout)
+    #expect(layouts.count == 14)
+    #expect(layouts.allSatisfy { !$0.holdsStorage })
+    // A layout that keeps something does hold storage.
+    #expect(XMLLayout(items: [.unknown(.comment("x"))]).holdsStorage)
+  }
 }
