@@ -2,6 +2,7 @@
 // linear), and the open's XML stage with and without the event pipeline's helper (issue #36 item 5, the A/B of
 // `XMLEventPipeline`). Registered in main.swift through `flatVaultBenchmarks()`.
 import KDBX
+import KDBXXML
 
 /// A KDBX 4 vault of `count` entries in the root group, each with a title, user name, protected password, URL and
 /// notes, saved with Argon2id at 1 MiB (the KDF is not what these benchmarks measure).

@@ -47,8 +47,8 @@ struct ExpectedOutput {
   /// Whether the `length` bytes at `position` equal those at `source` (both ranges below `count`).
   func equal(_ position: Int, _ source: Int, length: Int) -> Bool {
     // Both in `body` (all but the first 32 KiB after `head`): compared a word at a time.
+    // SAFETY: source < position and position + length <= count, so both ranges lie inside `body`.
     if source >= head.count, let base = body.baseAddress {
-      // SAFETY: source < position and position + length <= count, so both ranges lie inside `body`.
       return ByteComparison.equal(
         UnsafeRawBufferPointer(start: base + (position &- head.count), count: length),
         UnsafeRawBufferPointer(start: base + (source &- head.count), count: length))

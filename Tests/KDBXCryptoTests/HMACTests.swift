@@ -36,7 +36,7 @@ struct HMACTests {
   func rfc4231SHA512(_ record: VectorRecord) { Self.check(SHA512.self, record) }
 
   @Test func streamingSplitAtEveryPoint() {
-    var random = HashTesting.SplitMix64(state: 11)
+    var random = SplitMix64(seed: 11)
     let key = random.bytes(40)
     let message = random.bytes(300)
     let expected = HMAC<SHA256>.authenticationCode(for: message, key: key)
@@ -49,7 +49,7 @@ struct HMACTests {
   }
 
   @Test func copiedMidStreamStaysCorrect() {
-    var random = HashTesting.SplitMix64(state: 12)
+    var random = SplitMix64(seed: 12)
     let key = random.bytes(200)  // longer than the SHA-512 block: hashed first
     let prefix = random.bytes(150)
     let tail = random.bytes(90)

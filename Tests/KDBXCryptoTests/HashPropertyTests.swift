@@ -4,21 +4,6 @@ import VectorSupport
 
 /// Helpers shared by the SHA and HMAC test files.
 enum HashTesting {
-  /// A deterministic SplitMix64 generator for property-test inputs.
-  struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9e37_79b9_7f4a_7c15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-      z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-      return z ^ (z >> 31)
-    }
-    mutating func bytes(_ count: Int) -> [UInt8] {
-      (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
-  }
-
   /// Checks a CAVP ShortMsg/LongMsg record (`len` in bits, `msg`, `md`), one-shot and streamed.
   static func checkMessage<H: HashFunction>(_: H.Type, _ record: VectorRecord) {
     let message = record.bytes("msg")
@@ -73,7 +58,7 @@ enum HashTesting {
 
   /// For every split point of a random 300-byte input, two updates equal one-shot hashing.
   static func checkSplits<H: HashFunction>(_: H.Type, seed: UInt64) {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     let input = random.bytes(300)
     for length in [0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300] {
       let message = Array(input[0..<length])
@@ -89,7 +74,7 @@ enum HashTesting {
 
   /// A hasher copied mid-stream, with both copies continued differently, gives both right digests.
   static func checkCopy<H: HashFunction>(_: H.Type, seed: UInt64) {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     let prefix = random.bytes(200)
     let tailA = random.bytes(77)
     let tailB = random.bytes(150)
@@ -137,7 +122,7 @@ struct HashPropertyTests {
   }
 
   @Test func unsafeBufferEntryPointMatchesArray() {
-    var random = HashTesting.SplitMix64(state: 7)
+    var random = SplitMix64(seed: 7)
     let input = random.bytes(333)
     let viaPointer = input.withUnsafeBytes { SHA512.hash($0) }
     #expect(viaPointer == SHA512.hash(input))

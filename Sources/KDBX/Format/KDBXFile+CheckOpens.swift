@@ -1,3 +1,5 @@
+import KDBXXML
+
 /// The check every save runs on the document it writes: the open's own model reader, with the open's limits and
 /// counting rules (``LoadOptions``: depth, nodes, group nesting, what the model may hold), so that no save writes
 /// a file that the open refuses.

@@ -1,30 +1,28 @@
-import KDBXXML
-
-/// Where ``DatabaseXMLReader`` takes its XML events from: the pull reader over the document's bytes (the open
+/// Where a reader of a whole document (the KDBX module's database XML reader) takes its XML events from: the pull reader over the document's bytes (the open
 /// path, no tree), or a walk over an ``XMLElement`` tree already in memory. Both give the events of
 /// ``XMLReader``: a start and an end per element, and text, CDATA, comments and processing instructions.
-protocol XMLEventSource {
+package protocol XMLEventSource {
   /// The next event, or `nil` after the end of the document.
   mutating func nextEvent() throws(XMLError) -> XMLEvent?
 }
 
 extension XMLReader: XMLEventSource {
-  mutating func nextEvent() throws(XMLError) -> XMLEvent? { try next() }
+  package mutating func nextEvent() throws(XMLError) -> XMLEvent? { try next() }
 }
 
 /// The events of an ``XMLElement`` tree, in document order, walked with an explicit stack (deep trees do not
 /// use the call stack). Nesting deeper than `maximumDepth` is refused as the pull reader refuses it.
-struct XMLTreeEventSource: XMLEventSource {
+package struct XMLTreeEventSource: XMLEventSource {
   private var stack: [(element: XMLElement, next: Int)] = []
   private var root: XMLElement?
   private let maximumDepth: Int
 
-  init(_ root: XMLElement, maximumDepth: Int) {
+  package init(_ root: XMLElement, maximumDepth: Int) {
     self.root = root
     self.maximumDepth = maximumDepth
   }
 
-  mutating func nextEvent() throws(XMLError) -> XMLEvent? {
+  package mutating func nextEvent() throws(XMLError) -> XMLEvent? {
     if let element = root {
       root = nil
       return start(element)

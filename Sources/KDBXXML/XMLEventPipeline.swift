@@ -1,15 +1,12 @@
 import KDBXBase
-import KDBXCrypto
-import KDBXXML
 
 // The XML pull reader on a helper while the calling thread builds the model: a bounded producer/consumer pipeline
-// of event batches for `DatabaseXMLReader.read(xml:...)`. Its locking is the whole of its subtlety: it is kept here.
+// of event batches for the KDBX module's database XML reader. Its locking is the whole of its subtlety: it is kept here.
 #if !$Embedded
   import Synchronization
 #endif
 
-/// How ``DatabaseXMLReader/read(xml:binaries:stream:random:gzip:options:pipeline:)`` takes the events of a
-/// document: on the calling thread, or from a helper that reads ahead in batches (``XMLEventPipeline``).
+/// How a reader of a whole document (the KDBX module's database XML reader) takes its events: on the calling thread, or from a helper that reads ahead in batches (``XMLEventPipeline``).
 package struct XMLEventPipelineSettings: Sendable {
   /// Events per batch (at least 1).
   package var batchSize: Int
@@ -37,7 +34,7 @@ package struct XMLEventPipelineSettings: Sendable {
 
   /// Whether a document of `byteCount` bytes is read through the pipeline here (never in Embedded Swift, nor where
   /// ``SynchronizationSupport/isAvailable`` is `false`).
-  func isUsed(byteCount: Int) -> Bool {
+  package func isUsed(byteCount: Int) -> Bool {
     #if !$Embedded
       return byteCount >= minimumByteCount && SynchronizationSupport.isAvailable
     #else
@@ -66,9 +63,9 @@ package struct XMLEventPipelineSettings: Sendable {
   /// reads. ``finish()`` stops the helper and waits (in the lock) for a batch it may be reading, so nothing reads
   /// after the call that used the pipeline has returned.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  final class XMLEventPipeline: Sendable {
+  package final class XMLEventPipeline: Sendable {
     /// How reading ended.
-    enum End: Sendable {
+    package enum End: Sendable {
       case finished
       case failed(XMLError)
     }
@@ -76,7 +73,7 @@ package struct XMLEventPipelineSettings: Sendable {
     /// Events in reverse document order (the consumer takes them from the end), then the end of reading if it
     /// came in this batch. Text that needs no decoding comes as `.text("")`, its bytes' range in
     /// `reversedTextRanges` (in the same order): the consumer makes the string (``PipelinedXMLEventSource``).
-    struct Batch: Sendable {
+    package struct Batch: Sendable {
       var reversedEvents: [XMLEvent]
       var reversedTextRanges: [Range<Int>] = []
       var end: End?
@@ -98,7 +95,7 @@ package struct XMLEventPipelineSettings: Sendable {
     private let reader: Mutex<ReaderState>
     private let ring = Mutex(Ring())
     /// The document the reader reads: the consumer makes the strings of deferred text from it.
-    let document: [UInt8]
+    package let document: [UInt8]
     let batchSize: Int
     let ringLength: Int
     /// Batches read by the helper and by the caller (for tests; written under `reader`'s lock).
@@ -108,7 +105,7 @@ package struct XMLEventPipelineSettings: Sendable {
     /// A pipeline over `document`'s events, read with `options`. Text that needs no decoding is left for the
     /// consumer to make into strings (``XMLReader/defersPlainText``): the helper, which limits the pipeline's
     /// speed, then only scans.
-    init(document: [UInt8], options: XMLReader.Options, batchSize: Int, ringLength: Int) {
+    package init(document: [UInt8], options: XMLReader.Options, batchSize: Int, ringLength: Int) {
       var reader = XMLReader(bytes: document, options: options)
       reader.defersPlainText = true
       self.document = document
@@ -118,19 +115,19 @@ package struct XMLEventPipelineSettings: Sendable {
     }
 
     /// Starts the helper.
-    func startHelper() {
+    package func startHelper() {
       Task.detached { [self] in await produce() }
     }
 
     /// Batches read so far, and how many of them the helper read.
-    var batchCounts: (total: Int, byHelper: Int) {
+    package var batchCounts: (total: Int, byHelper: Int) {
       (readCounts.load(ordering: .relaxed), helperReadCounts.load(ordering: .relaxed))
     }
 
     // MARK: Consumer
 
     /// The next batch, in document order. Not called again after a batch with an end, nor after ``finish()``.
-    func nextBatch() -> Batch {
+    package func nextBatch() -> Batch {
       if let batch = takeQueued() { return batch }
       return reader.withLock { state in
         // The helper queues only while holding this lock: whatever it has read is in the ring now.
@@ -156,7 +153,7 @@ package struct XMLEventPipelineSettings: Sendable {
 
     /// Stops the helper (it reads no further batch), drops what it queued, and returns once no batch is being
     /// read. Call it when the consumer stops, at the end or early.
-    func finish() {
+    package func finish() {
       let parked = ring.withLock { ring -> UnsafeContinuation<Bool, Never>? in
         ring.isCancelled = true
         ring.batches = []
@@ -174,7 +171,7 @@ package struct XMLEventPipelineSettings: Sendable {
     // MARK: Producer
 
     /// The helper: reads batches while there is room, until the end or ``finish()``.
-    func produce() async {
+    package func produce() async {
       while await hasRoom() {
         let more = reader.withLock { state -> Bool in
           guard !state.isDone, !ring.withLock({ $0.isCancelled }) else { return false }
@@ -229,10 +226,10 @@ package struct XMLEventPipelineSettings: Sendable {
     }
   }
 
-  /// The events of an ``XMLEventPipeline``, one at a time, for ``DatabaseModelReader``.
+  /// The events of an ``XMLEventPipeline``, one at a time, for a reader of the whole document.
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  struct PipelinedXMLEventSource: XMLEventSource {
-    let pipeline: XMLEventPipeline
+  package struct PipelinedXMLEventSource: XMLEventSource {
+    package let pipeline: XMLEventPipeline
     /// The current batch's remaining events, last first.
     private var events: [XMLEvent] = []
     /// The byte ranges of the current batch's remaining deferred texts, last first.
@@ -240,11 +237,11 @@ package struct XMLEventPipelineSettings: Sendable {
     /// The end of reading, once a batch brought it: reported after that batch's events.
     private var end: XMLEventPipeline.End? = nil
 
-    init(_ pipeline: XMLEventPipeline) {
+    package init(_ pipeline: XMLEventPipeline) {
       self.pipeline = pipeline
     }
 
-    mutating func nextEvent() throws(XMLError) -> XMLEvent? {
+    package mutating func nextEvent() throws(XMLError) -> XMLEvent? {
       guard let event = events.popLast() else { return try nextBatch() }
       return resolved(event)
     }
