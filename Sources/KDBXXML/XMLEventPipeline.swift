@@ -72,11 +72,11 @@ package struct XMLEventPipelineSettings: Sendable {
 
     /// Events in reverse document order (the consumer takes them from the end), then the end of reading if it
     /// came in this batch. Text that needs no decoding comes as `.text("")`, its bytes' range in
-    /// `reversedTextRanges` (in the same order): the consumer makes the string (``PipelinedXMLEventSource``).
+    /// `reversedTextRanges` (in the same order): the consumer makes the string.
     package struct Batch: Sendable {
-      var reversedEvents: [XMLEvent]
-      var reversedTextRanges: [Range<Int>] = []
-      var end: End?
+      package var reversedEvents: [XMLEvent]
+      package var reversedTextRanges: [Range<Int>] = []
+      package var end: End?
     }
 
     struct ReaderState {
@@ -223,50 +223,6 @@ package struct XMLEventPipelineSettings: Sendable {
       events.reverse()
       ranges.reverse()
       return Batch(reversedEvents: events, reversedTextRanges: ranges, end: end)
-    }
-  }
-
-  /// The events of an ``XMLEventPipeline``, one at a time, for a reader of the whole document.
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  package struct PipelinedXMLEventSource: XMLEventSource {
-    package let pipeline: XMLEventPipeline
-    /// The current batch's remaining events, last first.
-    private var events: [XMLEvent] = []
-    /// The byte ranges of the current batch's remaining deferred texts, last first.
-    private var textRanges: [Range<Int>] = []
-    /// The end of reading, once a batch brought it: reported after that batch's events.
-    private var end: XMLEventPipeline.End? = nil
-
-    package init(_ pipeline: XMLEventPipeline) {
-      self.pipeline = pipeline
-    }
-
-    package mutating func nextEvent() throws(XMLError) -> XMLEvent? {
-      guard let event = events.popLast() else { return try nextBatch() }
-      return resolved(event)
-    }
-
-    /// `event`, with the string of a deferred text (`.text("")`, which no text run produces) made here.
-    @inline(__always)
-    private mutating func resolved(_ event: XMLEvent) -> XMLEvent {
-      guard case .text(let text) = event, text.isEmpty, let range = textRanges.popLast() else { return event }
-      // The range lies inside the document (the reader scanned it, and validated it as UTF-8).
-      return .text(String(decoding: pipeline.document[range], as: UTF8.self))
-    }
-
-    private mutating func nextBatch() throws(XMLError) -> XMLEvent? {
-      while true {
-        switch end {
-        case .finished: return nil
-        case .failed(let error): throw error
-        case nil: break
-        }
-        let batch = pipeline.nextBatch()
-        events = batch.reversedEvents
-        textRanges = batch.reversedTextRanges
-        end = batch.end
-        if let event = events.popLast() { return resolved(event) }
-      }
     }
   }
 #endif

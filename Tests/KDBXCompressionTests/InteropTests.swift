@@ -31,7 +31,7 @@ struct InteropTests {
 
   @Test(.enabled(if: Interop.hasGzip), arguments: [1, 6, 9])
   func gzipReadsOurOutput(_ level: Int) throws {
-    guard let gzip = Interop.gzip else { return }
+    let gzip = try #require(Interop.gzip)
     let header = Gzip.Header(name: Array("x.xml".utf8), comment: Array("c".utf8), extra: [1, 2], hasHeaderCRC: true)
     let packed = Gzip.compress(Self.text, level: level, header: header)
     #expect(try Interop.run(gzip, ["-d", "-c"], input: packed) == Self.text)
@@ -42,7 +42,7 @@ struct InteropTests {
 
   @Test(.enabled(if: Interop.hasGzip), arguments: ["-1", "-9"])
   func weReadGzipOutput(_ flag: String) throws {
-    guard let gzip = Interop.gzip else { return }
+    let gzip = try #require(Interop.gzip)
     let packed = try Interop.run(gzip, [flag, "-c"], input: Self.text)
     #expect(try Gzip.decompress(packed) == Self.text)
   }

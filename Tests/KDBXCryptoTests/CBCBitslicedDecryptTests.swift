@@ -7,25 +7,14 @@ import VectorSupport
 /// a change of the group size (four today) or of the tail handling cannot go unnoticed.
 @Suite("CBC decryption through the bitsliced kernel")
 struct CBCBitslicedDecryptTests {
-  static func hex(_ text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      out.append(UInt8(text[index..<next], radix: 16) ?? 0)
-      index = next
-    }
-    return out
-  }
-
   @Test("NIST SP 800-38A F.2.6 CBC-AES256.Decrypt, bitsliced and table")
   func sp800_38a() throws {
-    let key = Self.hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
-    let iv = Self.hex("000102030405060708090a0b0c0d0e0f")
-    let plaintext = Self.hex(
+    let key = TestHex.bytes("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
+    let iv = TestHex.bytes("000102030405060708090a0b0c0d0e0f")
+    let plaintext = TestHex.bytes(
       "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
         + "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710")
-    let ciphertext = Self.hex(
+    let ciphertext = TestHex.bytes(
       "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d"
         + "39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b")
     var sliced = try CBC<ConstantTimeAES>(key: key, iv: iv)

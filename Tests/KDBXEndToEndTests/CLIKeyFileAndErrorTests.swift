@@ -2,6 +2,7 @@ import Foundation
 import KDBX
 import KDBXFileIO
 import Testing
+import VectorSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -76,8 +77,7 @@ struct CLIKeyFileAndErrorTests {
     close(descriptor)
     // The vault's key: SHA-256 of 65 MiB of zero bytes, from Python's hashlib
     // (`hashlib.sha256(b'\0' * (65 << 20)).hexdigest()`), the "any other file" form of KeePass key files.
-    let digest = try #require(
-      TestHex.decode("25631f11bd18756ec0029380ec886af0c8824dc6b2706bbdb1d9451c7cf45f42"))
+    let digest = TestHex.bytes("25631f11bd18756ec0029380ec886af0c8824dc6b2706bbdb1d9451c7cf45f42")
     let keyFile = try KeyFile(sha256OfContents: digest)
     let settings = SaveSettings(
       version: .v4_0, cipher: .aes256,
@@ -128,31 +128,6 @@ struct CLIKeyFileAndErrorTests {
     #expect(export.err.contains("no such file or directory"), "\(export.err)")
     for result in [folder, notDirectory, missing, export] {
       #expect(!result.err.contains("errno"), "\(result.err)")
-    }
-  }
-}
-
-/// Hex digits to bytes, for the test's reference digests.
-enum TestHex {
-  static func decode(_ text: String) -> [UInt8]? {
-    let digits = Array(text.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var bytes: [UInt8] = []
-    var index = 0
-    while index < digits.count {
-      guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-      bytes.append(high << 4 | low)
-      index += 2
-    }
-    return bytes
-  }
-
-  static func value(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case 0x30...0x39: return digit - 0x30
-    case 0x61...0x66: return digit - 0x61 + 10
-    case 0x41...0x46: return digit - 0x41 + 10
-    default: return nil
     }
   }
 }

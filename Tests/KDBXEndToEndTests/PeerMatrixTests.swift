@@ -375,7 +375,7 @@ struct PeerMatrixTests {
     try Data(newAttachment).write(to: URL(fileURLWithPath: newFile))
     try kdbx(["attachment-import", edited, writer.editedEntry, newAttachmentName, newFile])
     return Prepared(
-      original: original, edited: edited, attachmentSHA256: PeerViews.hex(SHA256.hash(newAttachment).bytes))
+      original: original, edited: edited, attachmentSHA256: TestHex.string(SHA256.hash(newAttachment).bytes))
   }
 
   /// Every entry `reader` shows is unchanged, except the edited one, which shows exactly our change.

@@ -2,6 +2,7 @@ import Foundation
 import KDBX
 import KDBXCrypto
 import KDBXXML
+import VectorSupport
 
 /// The other KeePass implementations the interop matrix runs: keepassxc-cli (XML export), pykeepass (one Python
 /// process for many files) and KeePass 2's own KeePassLib (`../shared/peers/kp2dump.sh`, one mono process per
@@ -117,8 +118,6 @@ struct DatabaseView: Equatable, Sendable {
 }
 
 enum PeerViews {
-  static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
   static func fields(_ entry: Entry) -> [String: String] {
     var fields: [String: String] = [:]
     for field in entry.fields where !field.value.reveal().isEmpty { fields[field.key] = field.value.reveal() }
@@ -136,7 +135,7 @@ enum PeerViews {
       let uuid = entry.uuid.description.replacingOccurrences(of: "-", with: "")
       var attachments: [String: String] = [:]
       for attachment in entry.attachments {
-        attachments[attachment.name] = hex(SHA256.hash(database.contents(of: attachment) ?? []).bytes)
+        attachments[attachment.name] = TestHex.string(SHA256.hash(database.contents(of: attachment) ?? []).bytes)
       }
       var times: [String: String] = [:]
       if let value = entry.times?.creationTime { times["created"] = ISO8601.format(value) }
@@ -277,7 +276,7 @@ enum PeerReaders {
         try PeerProcess.check(
           cli, ["attachment-export", "-q", path, entryPath, attachment.name, exported], input: password + "\n")
         let data = try Data(contentsOf: URL(fileURLWithPath: exported))
-        attachments[attachment.name] = PeerViews.hex(SHA256.hash(Array(data)).bytes)
+        attachments[attachment.name] = TestHex.string(SHA256.hash(Array(data)).bytes)
       }
       view.entries[uuid]?.attachments = attachments
     }

@@ -1,19 +1,9 @@
 import KDBXPasskeys
 import Testing
+import VectorSupport
 
 /// The CBOR encoder against RFC 8949 Appendix A, and the strict decoder against hostile input.
 @Suite struct CBORTests {
-  static func hex(_ text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      out.append(UInt8(text[index..<next], radix: 16) ?? 0)
-      index = next
-    }
-    return out
-  }
-
   /// RFC 8949 Appendix A, the examples within the subset.
   static let appendixA: [(CBORValue, String)] = [
     (.integer(0), "00"), (.integer(1), "01"), (.integer(10), "0a"), (.integer(23), "17"), (.integer(24), "1818"),
@@ -34,8 +24,8 @@ import Testing
 
   @Test func encodesAndDecodesRFC8949AppendixA() throws {
     for (value, expected) in Self.appendixA {
-      #expect(try value.encoded() == Self.hex(expected), "\(expected)")
-      #expect(try CBORValue(decoding: Self.hex(expected)) == value, "\(expected)")
+      #expect(try value.encoded() == TestHex.bytes(expected), "\(expected)")
+      #expect(try CBORValue(decoding: TestHex.bytes(expected)) == value, "\(expected)")
     }
   }
 
@@ -46,7 +36,7 @@ import Testing
       (.integer(-1), .integer(0)), (.array([.integer(100)]), .integer(0)), (.text("z"), .integer(0)),
       (.integer(100), .integer(0)), (.integer(10), .integer(0)),
     ])
-    #expect(try map.encoded() == Self.hex("a80a001864002000617a006261610081186400812000f400"))
+    #expect(try map.encoded() == TestHex.bytes("a80a001864002000617a006261610081186400812000f400"))
     #expect(throws: CBORError.unsupported("a duplicate map key", offset: 0)) {
       try CBORValue.map([(.integer(1), .null), (.integer(1), .bool(true))]).encoded()
     }

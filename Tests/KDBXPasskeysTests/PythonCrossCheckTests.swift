@@ -13,11 +13,6 @@ import VectorSupport
 struct PythonCrossCheckTests {
   static let count = 1000
 
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef")
-    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
-  }
-
   static func bytes(_ text: Substring) -> [UInt8] {
     var out: [UInt8] = []
     var index = text.startIndex
@@ -73,9 +68,10 @@ struct PythonCrossCheckTests {
       // Random messages of every length from 1 to 200 bytes.
       let message = (0...(index % 200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
       let ecdsa = p256.signature(for: message).derRepresentation
-      input += "es256 \(Self.hex(p256.publicKey.sec1Representation())) \(Self.hex(message)) \(Self.hex(ecdsa))\n"
       input +=
-        "eddsa \(Self.hex(ed.publicKey.rawRepresentation)) \(Self.hex(message)) \(Self.hex(ed.signature(for: message)))\n"
+        "es256 \(TestHex.string(p256.publicKey.sec1Representation())) \(TestHex.string(message)) \(TestHex.string(ecdsa))\n"
+      input +=
+        "eddsa \(TestHex.string(ed.publicKey.rawRepresentation)) \(TestHex.string(message)) \(TestHex.string(ed.signature(for: message)))\n"
     }
     let result = try PythonPeer.python(["-c", Self.script, String(Self.count)], input: input)
     #expect(result.status == 0, "\(result.err)")

@@ -29,17 +29,13 @@ private func temporaryPath(_ name: String) -> String {
   NSTemporaryDirectory() + "kdbxxml-interop-\(getpid())-\(name)"
 }
 
-private func hex(_ text: String) -> String {
-  text.utf8.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-}
-
 /// Our reading of a document in the script's dump format.
 private func ourDump(_ bytes: [UInt8]) throws -> String {
   var reader = XMLReader(bytes: bytes, options: XMLReader.Options(keepsWhitespaceText: true))
   var lines: [String] = []
   var pending = ""
   func flush() {
-    if !pending.isEmpty { lines.append("T " + hex(pending)) }
+    if !pending.isEmpty { lines.append("T " + TestHex.string(pending.utf8)) }
     pending = ""
   }
   while let event = try reader.next() {
@@ -48,7 +44,7 @@ private func ourDump(_ bytes: [UInt8]) throws -> String {
     case .startElement(let name, let attributes):
       flush()
       lines.append("S " + name)
-      for attribute in attributes { lines.append("A " + attribute.name + " " + hex(attribute.value)) }
+      for attribute in attributes { lines.append("A " + attribute.name + " " + TestHex.string(attribute.value.utf8)) }
     case .endElement:
       flush()
       lines.append("E")
@@ -57,12 +53,12 @@ private func ourDump(_ bytes: [UInt8]) throws -> String {
     case .comment(let text):
       if inside {
         flush()
-        lines.append("C " + hex(text))
+        lines.append("C " + TestHex.string(text.utf8))
       }
     case .processingInstruction(let target, let data):
       if inside {
         flush()
-        lines.append("P " + hex(data.isEmpty ? target : target + " " + data))
+        lines.append("P " + TestHex.string((data.isEmpty ? target : target + " " + data).utf8))
       }
     }
   }

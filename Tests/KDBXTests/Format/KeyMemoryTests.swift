@@ -9,16 +9,6 @@ import VectorSupport
 /// library holds (an opened database's, a saved file's, a session's) is that storage itself, zeroed when its owner
 /// is released or the session locked: the tests read the released storage through `SecureBytes`' testing hook.
 @Suite struct KeyMemoryTests {
-  static func hex(_ text: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var iterator = text.utf8.makeIterator()
-    while let high = iterator.next(), let low = iterator.next() {
-      func nibble(_ c: UInt8) -> UInt8 { c <= 0x39 ? c - 0x30 : c - 0x57 }
-      out.append(nibble(high) << 4 | nibble(low))
-    }
-    return out
-  }
-
   @Test func passwordComponentIsHeldInSecureBytes() throws {
     let key = CompositeKey(password: "fixture")
     guard case .components(let components, let response) = key.storage else {
@@ -28,7 +18,8 @@ import VectorSupport
     #expect(response == nil)
     #expect(components.count == 1)
     // SHA-256("fixture"), from Python's hashlib.
-    #expect(components.first?.bytes == Self.hex("f16d05ec6b29248d2c61adb1e9263f78e4f7bace1b955014a2d17872cfe4064d"))
+    #expect(
+      components.first?.bytes == TestHex.bytes("f16d05ec6b29248d2c61adb1e9263f78e4f7bace1b955014a2d17872cfe4064d"))
   }
 
   @Test func transformedKeyIsHeldInSecureBytesAndNotCopiedByTheSchedule() throws {
