@@ -1,5 +1,7 @@
 // The benchmark harness: warm-up, repeated timed runs, and median/min/max reporting.
 
+import KDBXBase
+
 /// How a benchmark's figure is expressed.
 enum BenchmarkUnit {
   /// Throughput in MiB/s; each iteration processes this many bytes.
@@ -60,15 +62,10 @@ func blackHole<T>(_ value: T) {
 
 /// A deterministic generator for benchmark inputs (SplitMix64).
 struct BenchRandom {
-  var state: UInt64
-  init(seed: UInt64 = 0x5eed) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
+  /// The library's generator (`SelfTestPattern` in KDBXBase).
+  var pattern: SelfTestPattern
+  init(seed: UInt64 = 0x5eed) { pattern = SelfTestPattern(seed: seed) }
+  mutating func next() -> UInt64 { pattern.next() }
   mutating func bytes(_ count: Int) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count)
     var index = 0

@@ -50,9 +50,11 @@ package struct SelfTestRecorder: Sendable {
   }
 }
 
-/// A deterministic SplitMix64 generator: the fixed pseudo-random inputs on which fast kernels are compared with
-/// their reference paths (the same input on every run and every platform).
-package struct SelfTestPattern: Sendable {
+/// A deterministic SplitMix64 generator (Steele, Lea and Flood, OOPSLA 2014; the constants of Vigna's reference
+/// `splitmix64.c`): the fixed pseudo-random inputs on which fast kernels are compared with their reference paths
+/// (the same input on every run and every platform), and the one definition of the generator that the tests'
+/// `SplitMix64` and the benchmarks' inputs draw from. Never for keys or anything secret.
+package struct SelfTestPattern: RandomNumberGenerator, Sendable {
   package var state: UInt64
 
   package init(seed: UInt64) { state = seed }

@@ -2,28 +2,10 @@ import KDBXCrypto
 import Testing
 import VectorSupport
 
-/// A deterministic generator for the BLAKE2b and Argon2 property tests (SplitMix64).
-struct Argon2TestRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  mutating func bytes(_ count: Int) -> [UInt8] {
-    (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-  }
-}
-
 @Suite("Argon2 properties")
 struct Argon2PropertyTests {
   /// Random parameters: every variant and version, 1-8 lanes, small memory, 1-3 passes, any tag length.
-  static func randomCase(_ random: inout Argon2TestRandom) throws -> (Argon2.Parameters, [UInt8], [UInt8]) {
+  static func randomCase(_ random: inout SplitMix64) throws -> (Argon2.Parameters, [UInt8], [UInt8]) {
     let lanes = Int(random.next() % 8) + 1
     let parameters = try Argon2.Parameters(
       variant: Argon2.Variant.allCases[Int(random.next() % 3)],
@@ -35,7 +17,7 @@ struct Argon2PropertyTests {
 
   @Test("parallel lanes equal sequential lanes", arguments: 0..<12)
   func parallelEqualsSequential(_ seed: Int) async throws {
-    var random = Argon2TestRandom(seed: UInt64(seed) &* 0x1234_5678_9abc)
+    var random = SplitMix64(seed: UInt64(seed) &* 0x1234_5678_9abc)
     let (parameters, password, salt) = try Self.randomCase(&random)
     let sequential = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters)
     #expect(sequential.count == parameters.outputLength)
@@ -48,7 +30,7 @@ struct Argon2PropertyTests {
 
   @Test("blocking parallel lanes equal sequential lanes", arguments: 0..<12)
   func blockingParallelEqualsSequential(_ seed: Int) throws {
-    var random = Argon2TestRandom(seed: UInt64(seed) &* 0x9abc_def0_1234)
+    var random = SplitMix64(seed: UInt64(seed) &* 0x9abc_def0_1234)
     let (parameters, password, salt) = try Self.randomCase(&random)
     let sequential = try Argon2.deriveKey(password: password, salt: salt, parameters: parameters)
     for workers in [1, 2, 3, parameters.lanes + 1] {

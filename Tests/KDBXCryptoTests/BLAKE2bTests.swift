@@ -28,7 +28,7 @@ struct BLAKE2bTests {
 
   @Test("streaming split at every point equals one-shot")
   func streamingSplits() throws {
-    var random = Argon2TestRandom(seed: 0xb1a2e)
+    var random = SplitMix64(seed: 0xb1a2e)
     let message = random.bytes(300)
     let key = random.bytes(17)
     let expected = try BLAKE2b.hash(message, outputByteCount: 40, key: key)

@@ -1,12 +1,13 @@
 import KDBX
 import KDBXPasskeys
 import Testing
+import VectorSupport
 
 /// The identities an AutoFill extension registers: passwords per host and passkeys, the bin and expired entries
 /// left out.
 @Suite struct IdentityTests {
   @Test func identitiesFollowTheMatchersRules() throws {
-    var random = TestRandom(state: 21)
+    var random = SplitMix64(seed: 21)
     var database = Database.new(name: "ids", clock: noon, random: &random)
     let root = GroupPosition(indexPath: [])
     func add(_ title: String, _ change: (inout Entry) -> Void) -> Entry {

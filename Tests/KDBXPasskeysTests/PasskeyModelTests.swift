@@ -2,11 +2,12 @@ import KDBX
 import KDBXCrypto
 import KDBXPasskeys
 import Testing
+import VectorSupport
 
 /// The stored form (KeePassXC's `KPEX_PASSKEY_*` attributes), reading and writing it, and listing a database.
 @Suite struct PasskeyModelTests {
   static func passkey(_ algorithm: PasskeyAlgorithm = .es256, seed: UInt64 = 1) throws -> Passkey {
-    var random = TestRandom(state: seed)
+    var random = SplitMix64(seed: seed)
     return try Passkey.generate(
       relyingParty: "example.com", userName: "alice", userHandle: [1, 2, 3, 4], algorithm: algorithm, random: &random)
   }
@@ -14,7 +15,7 @@ import Testing
   /// An entry exactly as KeePassXC's `BrowserService::addPasskeyToNewEntry`/`addPasskeyToEntry` leave it: title
   /// "rp (Passkey)", the five attributes in its order with its protection flags, the tag; no flag attributes.
   static func keePassXCEntry(pem: String, credentialID: String, userHandle: String) -> Entry {
-    var random = TestRandom(state: 9)
+    var random = SplitMix64(seed: 9)
     var entry = Entry.new(clock: noon, random: &random)
     entry.title = "example.com (Passkey)"
     entry.userName = "alice"
@@ -30,7 +31,7 @@ import Testing
 
   @Test func setPasskeyWritesKeePassXCsAttributesAndProtection() throws {
     let passkey = try Self.passkey()
-    var random = TestRandom(state: 2)
+    var random = SplitMix64(seed: 2)
     let entry = Entry.passkeyEntry(passkey, clock: noon, random: &random)
     let expected: [(String, Bool)] = [
       ("KPEX_PASSKEY_USERNAME", false), ("KPEX_PASSKEY_CREDENTIAL_ID", true), ("KPEX_PASSKEY_PRIVATE_KEY_PEM", true),
@@ -58,7 +59,7 @@ import Testing
 
   @Test(arguments: [PasskeyAlgorithm.es256, .edDSA])
   func aKeePassXCEntryOpensListsAndSigns(_ algorithm: PasskeyAlgorithm) throws {
-    var random = TestRandom(state: 3)
+    var random = SplitMix64(seed: 3)
     let pem: String
     let publicKey: COSEKey
     switch algorithm {
@@ -85,7 +86,7 @@ import Testing
   }
 
   @Test func olderAttributeNamesAreReadFirstAsKeePassXCReadsThem() throws {
-    var random = TestRandom(state: 10)
+    var random = SplitMix64(seed: 10)
     var entry = Entry.passkeyEntry(try Self.passkey(), clock: noon, random: &random)
     entry.setCustomField("KPXC_PASSKEY_USERNAME", to: "legacy-alice", protected: false)
     entry.setCustomField("KPEX_PASSKEY_GENERATED_USER_ID", to: "AAEC", protected: true)
@@ -104,7 +105,7 @@ import Testing
 
   @Test func badStoredValuesGiveClearErrors() throws {
     let good = try Self.passkey()
-    var random = TestRandom(state: 4)
+    var random = SplitMix64(seed: 4)
     func entry(_ change: (inout Entry) -> Void) -> Entry {
       var entry = Entry.passkeyEntry(good, clock: noon, random: &random)
       change(&entry)
@@ -148,7 +149,7 @@ import Testing
   }
 
   @Test func generationRefusesBadInput() {
-    var random = TestRandom(state: 6)
+    var random = SplitMix64(seed: 6)
     #expect(throws: PasskeyError.invalidRelyingParty("")) {
       try Passkey.generate(relyingParty: "", userName: "a", userHandle: [1], random: &random)
     }
@@ -171,7 +172,7 @@ import Testing
 
   /// The app's form: the group named by its UUID; an unknown UUID, or one that two groups carry, adds nothing.
   @Test func aPasskeyEntryIsAddedToAGroupNamedByUUID() throws {
-    var random = TestRandom(state: 11)
+    var random = SplitMix64(seed: 11)
     var database = Database.new(name: "passkeys", clock: noon, random: &random)
     let root = try #require(database.root?.uuid)
     let web = try #require(database.addGroup(named: "Web", in: root, clock: noon, random: &random))
@@ -188,7 +189,7 @@ import Testing
   }
 
   @Test func databaseListsPasskeysOutsideTheRecycleBinAndKeepsHistory() throws {
-    var random = TestRandom(state: 7)
+    var random = SplitMix64(seed: 7)
     var database = Database.new(name: "passkeys", clock: noon, random: &random)
     let root = GroupPosition(indexPath: [])
     let web = Group.new(name: "Web", clock: noon, random: &random)
@@ -235,7 +236,7 @@ import Testing
   }
 
   @Test func mergeCarriesPasskeysAsOrdinaryProtectedFields() throws {
-    var random = TestRandom(state: 31)
+    var random = SplitMix64(seed: 31)
     var base = Database.new(name: "merge", clock: noon, random: &random)
     var plain = Entry.new(clock: noon, random: &random)
     plain.title = "site"

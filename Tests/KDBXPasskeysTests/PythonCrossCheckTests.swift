@@ -60,7 +60,7 @@ struct PythonCrossCheckTests {
     """
 
   @Test func signaturesCrossCheckWithPythonCryptography() throws {
-    var random = TestRandom(state: 0xC0FFEE)
+    var random = SplitMix64(seed: 0xC0FFEE)
     let p256 = P256.Signing.PrivateKey(generatingWith: &random)
     let ed = Ed25519.PrivateKey(generatingWith: &random)
     var input = ""

@@ -2,6 +2,7 @@ import KDBX
 import KDBXCrypto
 import KDBXPasskeys
 import Testing
+import VectorSupport
 
 /// Registration and assertion, checked field by field against WebAuthn Level 3 §6.1, §6.5 and our own strict
 /// decoder, and the client data checks.
@@ -9,7 +10,7 @@ import Testing
   static let challenge = [UInt8](repeating: 7, count: 32)
 
   static func passkey(_ algorithm: PasskeyAlgorithm, backedUp: Bool = true) throws -> Passkey {
-    var random = TestRandom(state: 11)
+    var random = SplitMix64(seed: 11)
     var passkey = try Passkey.generate(
       relyingParty: "example.com", userName: "alice", userHandle: [5, 6, 7], algorithm: algorithm, random: &random)
     passkey.isBackedUp = backedUp

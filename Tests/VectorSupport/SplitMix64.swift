@@ -1,19 +1,15 @@
+import KDBXBase
+
 /// The tests' pseudo-random generator: SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators", OOPSLA 2014; the constants of Vigna's reference `splitmix64.c`), one definition for every test
 /// target. Seeded, so every run draws the same values; never for keys or anything secret.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-  /// The generator's state: the next output is a function of it alone.
-  public var state: UInt64
+  /// The library's generator (`SelfTestPattern` in KDBXBase), which this one wraps for the tests.
+  private var pattern: SelfTestPattern
   /// A generator whose first state is `seed`.
-  public init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { pattern = SelfTestPattern(seed: seed) }
   /// The next 64 bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
+  public mutating func next() -> UInt64 { pattern.next() }
 
   /// `count` bytes, eight from each output (least significant first).
   public mutating func bytes(_ count: Int) -> [UInt8] {
