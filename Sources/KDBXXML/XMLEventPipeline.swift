@@ -220,7 +220,10 @@ package struct XMLEventPipelineSettings: Sendable {
       if end != nil { state.isDone = true }
       readCounts.wrappingAdd(1, ordering: .relaxed)
       if byHelper { helperReadCounts.wrappingAdd(1, ordering: .relaxed) }
-      events.reverse()
+      // Reversed through the buffer, whose swaps move the events: `Array.reverse()` copies each one through
+      // `MutableCollection.swapAt`, a retain and a release per event (a sixth of the helper's time in a save's check).
+      // SAFETY: the buffer is `events`' own storage, used only inside the closure.
+      events.withUnsafeMutableBufferPointer { $0.reverse() }
       ranges.reverse()
       return Batch(reversedEvents: events, reversedTextRanges: ranges, end: end)
     }
