@@ -1,12 +1,14 @@
 import KDBXBase
 
 // The XML pull reader on a helper while the calling thread builds the model: a bounded producer/consumer pipeline
-// of event batches for the KDBX module's database XML reader. Its locking is the whole of its subtlety: it is kept here.
+// of event batches for the KDBX module's database XML reader. Its locking is the whole of its subtlety: it is kept
+// here.
 #if !$Embedded
   import Synchronization
 #endif
 
-/// How a reader of a whole document (the KDBX module's database XML reader) takes its events: on the calling thread, or from a helper that reads ahead in batches (``XMLEventPipeline``).
+/// How a reader of a whole document (the KDBX module's database XML reader) takes its events: on the calling
+/// thread, or from a helper that reads ahead in batches (``XMLEventPipeline``).
 package struct XMLEventPipelineSettings: Sendable {
   /// Events per batch (at least 1).
   package var batchSize: Int
