@@ -212,9 +212,7 @@ struct DatabaseXMLWalk {
 
   /// `attributes`, or when there are none, the attributes `parent` kept for its child `name`.
   func restored(_ attributes: [XMLAttribute], _ name: String, _ parent: XMLLayout) -> [XMLAttribute] {
-    guard attributes.isEmpty, !parent.childAttributes.isEmpty, let kept = parent.childAttributes[name] else {
-      return attributes
-    }
+    guard attributes.isEmpty, let kept = parent.attributes(ofChild: name) else { return attributes }
     return kept
   }
 

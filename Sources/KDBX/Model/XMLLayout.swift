@@ -45,6 +45,9 @@ package struct XMLLayout: Sendable, Equatable {
   /// `<UUID Extra="1">`), by child name; written back on the child of that name. Attributes that the model
   /// itself reads and writes (``modelAttributeNames``) are not kept here.
   package var childAttributes: [String: [KDBXXMLAttribute]] { storage?.childAttributes ?? [:] }
+  /// The attributes kept for the known child `name` (``childAttributes``), without making an empty dictionary for
+  /// a layout that keeps none: the writer asks this of every leaf it writes.
+  func attributes(ofChild name: String) -> [KDBXXMLAttribute]? { storage?.childAttributes[name] }
 
   /// The attribute names that the model owns (`Protected` on values, `Ref` on binary references, `ID` and
   /// `Compressed` in the binary pool, and KeePass's XML-export `ProtectInMemory`, which this library's exports
@@ -105,7 +108,9 @@ package struct XMLLayout: Sendable, Equatable {
   /// Two layouts are equal when they keep the same unknown children and attributes; the read order of known
   /// elements is bookkeeping for writing and does not make two model values different.
   package static func == (lhs: XMLLayout, rhs: XMLLayout) -> Bool {
-    lhs.attributes == rhs.attributes && lhs.childAttributes == rhs.childAttributes
+    // No storage on either side (the usual case): equal without making empty values to compare.
+    if lhs.storage == nil && rhs.storage == nil { return true }
+    return lhs.attributes == rhs.attributes && lhs.childAttributes == rhs.childAttributes
       && KeptXML.nodesEqual(lhs.kept, rhs.kept)
   }
 
