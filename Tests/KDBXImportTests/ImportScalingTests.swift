@@ -63,6 +63,18 @@ struct ImportScalingTests {
     #expect(notes.contains(String(repeating: "\"", count: 10_000)))
   }
 
+  @Test func importedFieldsHoldNoSpareRoom() throws {
+    // The five standard fields, the one-time password and custom fields: appended one by one after the standard
+    // five, the array grew to ten slots for six fields (a sixth of a small imported entry's memory).
+    let text = "Title,Username,Password,TOTP,PIN\nt,u,p,JBSWY3DPEHPK3PXP,1234\n"
+    var random = SystemRandomNumberGenerator()
+    let imported = try VaultImport.read(Array(text.utf8), clock: Self.clock, random: &random)
+    let entry = try #require(imported.database.flatEntries.first?.entry)
+    #expect(entry.fields.count == 7, "\(entry.fields.map(\.key))")
+    // The allocator may round the block up by at most one slot.
+    #expect(entry.fields.capacity <= entry.fields.count + 1, "capacity \(entry.fields.capacity)")
+  }
+
   @Test func recordsAreEmptiedAsTheirEntriesAreMade() throws {
     var vault = ImportedVault()
     for index in 0..<100 {
