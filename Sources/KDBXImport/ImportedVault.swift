@@ -150,7 +150,7 @@ struct ImportedVault {
       records[index] = Record()
       var entry = Entry.new(clock: clock, random: &random)
       /// Sets the field `name`; with `isNew` (a name the entry does not have yet) it is appended without a
-      /// search through the fields. Returns whether it was stored (empty custom fields are not).
+      /// search through the fields. Empty values are stored too.
       func set(_ name: String, _ value: String, protected: Bool = false, isNew: Bool = false) throws(ImportError) {
         try StorableText.check(name, as: "the field name '\(name)' of '\(record.title)'")
         let stored: FieldValue
