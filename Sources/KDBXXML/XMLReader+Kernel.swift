@@ -122,11 +122,6 @@ extension XMLReader {
       return nil
     }
     if needsDecoding { return .text(try decode(p, from: start, to: index, references: true, attribute: false)) }
-    if defersPlainText {
-      deferredTextRange = start..<index
-      deferredTextCount &+= 1
-      return .text("")
-    }
     return .text(string(p, from: start, to: index))
   }
 

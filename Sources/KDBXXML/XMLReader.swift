@@ -26,15 +26,6 @@ public struct XMLReader {
   /// would otherwise have returned (white-space-only text between markup is not text, as without it). A check that
   /// discards text counts the document's nodes with it as a reader that reports them does.
   package internal(set) var discardedTextCount = 0
-  /// When `true`, character data that needs no decoding (no reference, no carriage return: almost all of a
-  /// KeePass document's) is reported as `.text("")`, an empty string no text run can produce, and its bytes are
-  /// left in ``deferredTextRange``: a consumer on another thread makes the string from the document itself, so
-  /// that the thread reading spends its time on the scan (`XMLEventPipeline`). Default `false`.
-  package var defersPlainText = false
-  /// With ``defersPlainText``: the bytes of the last text reported as `.text("")`, and how many such texts were
-  /// reported so far (a reader of batches compares the count rather than each event).
-  package internal(set) var deferredTextRange: Range<Int> = 0..<0
-  package internal(set) var deferredTextCount = 0
 
   let input: [UInt8]
   /// The bytes of `input` while ``withBorrowedInput(_:)`` runs (`nil` otherwise): taken once for a whole scan,
@@ -119,13 +110,10 @@ public struct XMLReader {
   }
 
   /// Appends the next events to `events`, as ``next()`` would return them, until `count` have been appended or
-  /// the document ends (then `false`); with ``defersPlainText``, also the range of each deferred text to
-  /// `textRanges`. One call reads a whole batch for the event pipeline's helper, whose per-event calls into this
-  /// module and copies of each event through them cost a fifth of its time.
+  /// the document ends (then `false`). One call reads a whole batch for the event pipeline's helper, whose
+  /// per-event calls into this module and copies of each event through them cost a fifth of its time.
   /// - Throws: what ``next()`` throws, after appending the events before the error.
-  package mutating func readEvents(
-    into events: inout [XMLEvent], textRanges: inout [Range<Int>], count: Int
-  ) throws(XMLError) -> Bool {
+  package mutating func readEvents(into events: inout [XMLEvent], count: Int) throws(XMLError) -> Bool {
     if failed, let failure { throw failure }
     // A local reference to the array, so that reading it does not overlap the scan's access to `self`.
     let input = self.input
@@ -134,16 +122,11 @@ public struct XMLReader {
       // encloses this call), bounded by the buffer's count.
       return try input.withUnsafeBufferPointer { (bytes) throws(ScanFailure) -> Bool in
         let p = borrowed ?? bytes
-        var deferred = deferredTextCount
         var appended = 0
         while appended < count {
           guard let event = try scan(p) else { return false }
           events.append(event)
           appended += 1
-          if deferredTextCount != deferred {
-            deferred = deferredTextCount
-            textRanges.append(deferredTextRange)
-          }
         }
         return true
       }

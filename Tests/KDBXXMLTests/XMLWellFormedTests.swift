@@ -51,50 +51,6 @@ func xml10WellFormedDiscardingText(_ record: VectorRecord) throws {
   #expect(render(structure) == render(expected))
 }
 
-/// A reader that defers plain text (the event pipeline's helper) gives the same events once each `.text("")` is
-/// replaced by the string of the bytes it left in `deferredTextRange`; text with references or carriage returns
-/// still comes decoded, and no text run is reported empty otherwise.
-@Test(arguments: Vectors.records("xml/xml10-wellformed.vec"))
-func xml10WellFormedDeferringPlainText(_ record: VectorRecord) throws {
-  let bytes = record.bytes("document")
-  var reader = XMLReader(bytes: bytes)
-  var all: [XMLEvent] = []
-  while let event = try reader.next() { all.append(event) }
-  var deferring = XMLReader(bytes: bytes)
-  deferring.defersPlainText = true
-  var resolved: [XMLEvent] = []
-  var deferredCount = 0
-  while let event = try deferring.next() {
-    if case .text(let text) = event, text.isEmpty {
-      deferredCount += 1
-      #expect(deferring.deferredTextCount == deferredCount)
-      resolved.append(.text(String(decoding: bytes[deferring.deferredTextRange], as: UTF8.self)))
-    } else {
-      resolved.append(event)
-    }
-  }
-  #expect(render(resolved) == render(all))
-  #expect(!all.contains(.text("")))
-}
-
-@Test func deferringLeavesTextThatNeedsDecodingDecoded() throws {
-  let bytes = Array("<a>one<b>two &amp; three</b>four\r\nfive</a>".utf8)
-  var reader = XMLReader(bytes: bytes)
-  reader.defersPlainText = true
-  var events: [XMLEvent] = []
-  var ranges: [Range<Int>] = []
-  while let event = try reader.next() {
-    events.append(event)
-    if case .text("") = event { ranges.append(reader.deferredTextRange) }
-  }
-  #expect(
-    events == [
-      .startElement(name: "a", attributes: []), .text(""), .startElement(name: "b", attributes: []),
-      .text("two & three"), .endElement(name: "b"), .text("four\nfive"), .endElement(name: "a"),
-    ])
-  #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) } == ["one"])
-}
-
 @Test func discardingTextCanBeSwitchedBetweenEvents() throws {
   var reader = XMLReader(bytes: Array("<a>one<b>two &amp; three</b>four</a>".utf8))
   reader.discardsText = true

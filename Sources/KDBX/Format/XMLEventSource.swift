@@ -66,8 +66,6 @@ struct XMLTreeEventSource: XMLEventSource {
     let pipeline: XMLEventPipeline
     /// The current batch's remaining events, last first.
     private var events: [XMLEvent] = []
-    /// The byte ranges of the current batch's remaining deferred texts, last first.
-    private var textRanges: [Range<Int>] = []
     /// The end of reading, once a batch brought it: reported after that batch's events.
     private var end: XMLEventPipeline.End? = nil
 
@@ -77,15 +75,7 @@ struct XMLTreeEventSource: XMLEventSource {
 
     mutating func nextEvent() throws(XMLError) -> XMLEvent? {
       guard let event = events.popLast() else { return try nextBatch() }
-      return resolved(event)
-    }
-
-    /// `event`, with the string of a deferred text (`.text("")`, which no text run produces) made here.
-    @inline(__always)
-    private mutating func resolved(_ event: XMLEvent) -> XMLEvent {
-      guard case .text(let text) = event, text.isEmpty, let range = textRanges.popLast() else { return event }
-      // The range lies inside the document (the reader scanned it, and validated it as UTF-8).
-      return .text(String(decoding: pipeline.document[range], as: UTF8.self))
+      return event
     }
 
     private mutating func nextBatch() throws(XMLError) -> XMLEvent? {
@@ -97,9 +87,8 @@ struct XMLTreeEventSource: XMLEventSource {
         }
         let batch = pipeline.nextBatch()
         events = batch.reversedEvents
-        textRanges = batch.reversedTextRanges
         end = batch.end
-        if let event = events.popLast() { return resolved(event) }
+        if let event = events.popLast() { return event }
       }
     }
   }
